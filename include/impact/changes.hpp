@@ -1,0 +1,87 @@
+#pragma once
+// Stage 1, changes: what differs between a diff base and the state under test, file by file, with the
+// changed line ranges on both sides. The Repository interface is the seam to git; the real
+// implementation (src/changes/) is the only code that includes <git2.h>.
+#include "impact/vocabulary.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+enum class FileStatus { added, modified, deleted, renamed, type_changed };
+
+std::string_view to_string(FileStatus status);
+
+// One file that differs between the base and the state under test.
+struct ChangedFile {
+  FileStatus status = FileStatus::modified;
+  RepoPath old_path; // empty for an added file
+  RepoPath new_path; // empty for a deleted file
+  std::vector<Hunk> hunks;
+  bool binary = false;
+  bool untracked = false;
+  bool submodule = false; // a gitlink (submodule commit) changed
+  bool symlink = false;   // either side is a symbolic link
+
+  // The path on the current side, or the old one for a deleted file.
+  const RepoPath& path() const { return new_path.empty() ? old_path : new_path; }
+};
+
+// Which states a change set compares.
+enum class DiffMode {
+  working_tree, // base commit -> index + working tree + untracked files
+  staged,       // HEAD -> index: what the next commit will contain
+};
+
+// Where the base of a diff came from and what it resolved to.
+struct DiffBase {
+  DiffMode mode = DiffMode::working_tree;
+  std::string rev;    // what was asked for: "HEAD", "origin/main", a commit id
+  std::string commit; // the resolved base commit, 40 hex digits
+  std::string source; // why this base: "default", "--changed", "GITHUB_BASE_REF", ...
+  bool merge_base = false; // commit is the merge-base of `rev` and HEAD
+};
+
+// The changed files between a base and the state under test, sorted by path.
+struct ChangeSet {
+  DiffBase base;
+  std::vector<ChangedFile> files;
+};
+
+// What the user asked to compare.
+struct ChangeRequest {
+  DiffMode mode = DiffMode::working_tree;
+  std::optional<std::string> rev; // --changed=REV; nullopt means HEAD (or the CI base, see ci_base.hpp)
+  std::string rev_source = "--changed";
+};
+
+// Repository is the seam to git: change sets, the inventory of files, and file contents on both sides.
+// Every method throws impact::Error with a one-line message when git cannot answer.
+class Repository {
+public:
+  virtual ~Repository() = default;
+
+  // The top of the working tree.
+  virtual const std::filesystem::path& root() const = 0;
+  // Stage 1: the changes between the requested base and the state under test.
+  virtual ChangeSet changes(const ChangeRequest& request) = 0;
+  // Every file of the state under test (the base tree with the change set applied): tracked files and
+  // untracked files that are not ignored. Submodules are not listed.
+  virtual std::vector<SourceFile> inventory(const ChangeSet& changes) = 0;
+  // The content of a file of the state under test; std::nullopt when it cannot be read.
+  virtual std::optional<std::string> read_current(const SourceFile& file) = 0;
+  // The content of `path` at the change set's base commit; std::nullopt when it is not there.
+  virtual std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) = 0;
+  // The commit HEAD points to (40 hex digits), or "" in a repository without commits.
+  virtual std::string head_commit() = 0;
+};
+
+// Opens the git repository containing `start` (searching upwards). Throws impact::Error when `start`
+// is not inside a git working tree, naming the directory and the fix.
+std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start);
+
+} // namespace impact

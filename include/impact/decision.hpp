@@ -1,0 +1,83 @@
+#pragma once
+// Stage 5, the decision: from the change set and the graph to one of three outcomes, each selected
+// test carrying the chain of evidence that reached it. Pure: no I/O, no git, no pytest.
+#include "impact/changes.hpp"
+#include "impact/graph.hpp"
+#include "impact/project.hpp"
+
+#include <string>
+#include <vector>
+
+namespace impact {
+
+enum class Outcome { selected, run_all, nothing };
+
+std::string_view to_string(Outcome outcome);
+
+// How hard the analysis tries to narrow. See docs/modes.md.
+enum class Mode { fast, balanced, safe };
+
+std::string_view to_string(Mode mode);
+std::optional<Mode> parse_mode(std::string_view text);
+
+// One link of an evidence chain: `path` reaches the next hop through `relation` (on `line`, when
+// written in the source). The last hop of a chain is the changed file, with relation "changed".
+struct Hop {
+  std::string path;
+  std::string relation;
+  uint32_t line = 0;
+
+  bool operator==(const Hop&) const = default;
+};
+
+// A test to run: a pytest node id (a file, or file::Class::test) and why.
+struct SelectedTest {
+  std::string node_id;
+  std::vector<Hop> chain; // from the test to a changed file
+  std::string note;       // e.g. "may load the change through a dynamic import at src/app/plugins.py:12"
+};
+
+// What the decision made of one changed file.
+struct FileVerdict {
+  RepoPath path;
+  RepoPath old_path; // for renames
+  FileStatus status = FileStatus::modified;
+  std::string kind;   // python, test, conftest, config, non_python, submodule, ignored
+  std::string effect; // one line for people: "reaches 3 test file(s)", "run_all: config_changed"
+  long tests = -1;    // test files it reaches; -1 when not counted
+};
+
+// Something the analysis could not vouch for, and what it did about it.
+struct Uncertainty {
+  std::string path;
+  uint32_t line = 0;
+  std::string what;
+};
+
+struct Decision {
+  Outcome outcome = Outcome::nothing;
+  std::string reason; // stable snake_case: why run_all, or why nothing
+  std::string detail; // for people: "pyproject.toml changed"
+  std::vector<SelectedTest> selected; // sorted by node id
+  std::vector<FileVerdict> files;
+  std::vector<Uncertainty> uncertainties;
+  std::vector<std::string> warnings;
+  Mode mode_requested = Mode::balanced;
+  Mode mode_effective = Mode::balanced;
+};
+
+// What decide() needs.
+struct DecisionInput {
+  const ChangeSet& changes;
+  const ImportGraph& graph;
+  std::vector<std::string> ignore; // [tool.impact] ignore globs
+  bool strict = false;
+  Mode mode = Mode::balanced;
+};
+
+Decision decide(const DecisionInput& input);
+
+// True for files that configure the interpreter, the dependencies or pytest itself.
+bool is_config_file(const RepoPath& path);
+
+} // namespace impact

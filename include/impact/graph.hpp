@@ -1,0 +1,74 @@
+#pragma once
+// Stage 3, the graph at file level: which Python file can run which other one when it is loaded.
+// An edge a -> b says "loading a may load b", with its evidence (what kind of link, on which line).
+#include "impact/project.hpp"
+#include "impact/python.hpp"
+#include "impact/vocabulary.hpp"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace impact {
+
+enum class EdgeKind : uint8_t {
+  import_,        // import a.b
+  from_import,    // from a import b
+  star_import,    // from a import *
+  dynamic_import, // importlib.import_module("a.b")
+  dynamic_prefix, // importlib.import_module("a.plugins." + name): every module under the prefix
+  pytest_plugin,  // pytest_plugins = [...] or -p / entry point / ini setting naming a module
+  string_ref,     // a string literal naming a module ("a.b.c", "a.b:c")
+  package_init,   // a module runs its package's __init__.py first
+  conftest,       // pytest loads the conftest.py files above a test module
+};
+
+std::string_view to_string(EdgeKind kind);
+
+struct Edge {
+  uint32_t target = 0;
+  EdgeKind kind = EdgeKind::import_;
+  uint32_t line = 0; // 0 when the edge is implied rather than written
+};
+
+// A file of the graph. Ghosts are Python files of the base that no longer exist (deleted or renamed
+// away): importers still name them, and they are where a deletion is felt.
+struct GraphNode {
+  RepoPath path;
+  bool ghost = false;
+  bool test = false;      // pytest collects tests from it in a full run
+  bool test_pattern = false; // it matches python_files under the collection roots
+  bool conftest = false;
+  std::vector<std::string> module_names; // every dotted name it can be imported as
+};
+
+// A computed import whose target cannot be bounded: it may load any module of the project.
+struct UnboundedImport {
+  uint32_t node = 0;
+  uint32_t line = 0;
+  std::string call;
+};
+
+class ImportGraph {
+public:
+  std::vector<GraphNode> nodes;
+  std::vector<std::vector<Edge>> out;                         // out[a]: what loading a can load
+  std::vector<std::vector<std::pair<uint32_t, Edge>>> in;     // in[b]: (a, edge a -> b)
+  std::vector<UnboundedImport> unbounded;                     // imports that can load anything
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, PathHash, std::equal_to<>> by_path;
+
+  std::optional<uint32_t> find(std::string_view path) const;
+};
+
+// Builds the graph of `facts` (the current Python files) plus `ghosts` (deleted Python paths of the
+// base), resolving imports against the layout's import roots. Unresolvable imports are third-party
+// and ignored; a name found in several roots links to every match.
+ImportGraph build_import_graph(const ProjectLayout& layout, const ProjectFacts& facts,
+                               const std::vector<RepoPath>& ghosts);
+
+} // namespace impact

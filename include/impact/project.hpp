@@ -1,0 +1,89 @@
+#pragma once
+// The project model: the pytest configuration (found and read the way pytest does), and the layout
+// derived from it and the file inventory: which files pytest collects, where imports are resolved from.
+#include "impact/python.hpp"
+#include "impact/vocabulary.hpp"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+// The options of pytest's ini file that decide collection and imports, with pytest's defaults.
+struct PytestConfig {
+  std::string inifile;    // repo-relative path of the file read; "" when there is none
+  std::string rootdir;    // repo-relative; "" is the repository root
+  std::vector<std::string> testpaths;
+  std::vector<std::string> python_files{"test_*.py", "*_test.py"};
+  std::vector<std::string> python_classes{"Test"};
+  std::vector<std::string> python_functions{"test"};
+  std::vector<std::string> pythonpath;
+  std::vector<std::string> norecursedirs{"*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}"};
+  std::vector<std::string> addopts; // ini addopts then PYTEST_ADDOPTS, split like a shell
+  // Read from addopts:
+  bool doctest_modules = false;
+  std::vector<std::string> plugins;        // -p NAME: modules loaded into every session
+  std::vector<std::string> ignore_paths;   // --ignore=PATH (repo-relative)
+  std::vector<std::string> ignore_globs;   // --ignore-glob=GLOB
+  // Every value of the ini section, so that module names in settings (DJANGO_SETTINGS_MODULE = a.b)
+  // become dependencies of every test.
+  std::vector<std::string> values;
+  // pytest11 entry points declared by the project: plugins loaded into every session.
+  std::vector<std::string> entry_point_plugins;
+};
+
+// Finds pytest's configuration the way pytest does when run from the repository root with no arguments:
+// pytest.ini, .pytest.ini, pyproject.toml with [tool.pytest.ini_options], tox.ini with [pytest],
+// setup.cfg with [tool:pytest], in that order, in the root. Throws impact::Error on a malformed file,
+// naming it. `env_addopts` is $PYTEST_ADDOPTS.
+PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts);
+
+// Node kinds of the layout, per Python file.
+enum FileRole : uint8_t {
+  k_role_module = 0,
+  k_role_test = 1,     // pytest collects it in a full run and it has collectible items
+  k_role_conftest = 2,
+  k_role_test_pattern = 4, // matches python_files under the collection roots, collectible or not
+};
+
+// The layout of the project: collection roots, import roots and each Python file's role.
+class ProjectLayout {
+public:
+  ProjectLayout(PytestConfig config, const std::vector<SourceFile>& inventory, const ProjectFacts& facts);
+
+  const PytestConfig& config() const { return m_config; }
+  // Directories that are on sys.path when tests run (repo-relative, "" is the root), most specific last.
+  const std::vector<std::string>& import_roots() const { return m_roots; }
+  // True when `dir` (repo-relative) holds an __init__.py.
+  bool is_package_dir(std::string_view dir) const;
+  // True when pytest would collect `path` in a full run (it may still hold no tests).
+  bool matches_test_pattern(const RepoPath& path) const;
+  // True when `facts` define something pytest collects from a test module.
+  bool has_collectible_items(const FileFacts& facts) const;
+  bool is_test_name(std::string_view function_name) const;
+  bool is_test_class_name(std::string_view class_name) const;
+
+private:
+  bool in_collection_root(std::string_view path) const;
+  bool excluded_by_norecurse(std::string_view path) const;
+  bool excluded_by_ignores(std::string_view path) const;
+
+  PytestConfig m_config;
+  std::vector<std::string> m_roots;
+  std::vector<std::string> m_collection_roots; // repo-relative files or directories
+  std::vector<std::string> m_package_dirs;     // sorted
+  struct Ignore {
+    std::string dir;
+    std::vector<std::string> paths;
+    std::vector<std::string> globs;
+  };
+  std::vector<Ignore> m_conftest_ignores;
+  std::vector<std::string> m_venv_dirs;
+};
+
+bool is_conftest(const RepoPath& path);
+
+} // namespace impact

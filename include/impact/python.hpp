@@ -1,0 +1,185 @@
+#pragma once
+// What one Python file says about itself, read with tree-sitter: its imports, its symbols (functions,
+// classes, methods) and the things pytest cares about. Facts depend on the file's content alone, so
+// they are cached by content id (src/python/facts_cache.*) and a warm run parses only what changed.
+#include "impact/vocabulary.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+enum class ImportKind : uint8_t {
+  plain,      // import a.b.c [as x]
+  from,       // from a.b import c [as x], d
+  star,       // from a.b import *
+  dynamic,    // importlib.import_module("a.b") / __import__("a.b") with a literal argument
+  plugin,     // pytest_plugins = ["a.b"] (or a string)
+  string_ref, // a string literal naming a dotted path ("a.b.c", "a.b:c"): mock.patch targets, settings
+};
+
+std::string_view to_string(ImportKind kind);
+
+// Where an import statement sits; every placement still counts as an edge.
+enum ImportFlag : uint8_t {
+  k_import_in_function = 1,  // inside a def: runs when called, not at import
+  k_import_type_checking = 2, // under `if TYPE_CHECKING:`
+  k_import_guarded = 4,       // inside try/except (optional dependency)
+  k_import_conditional = 8,   // inside if/else or another compound statement
+};
+
+// One import of a module. For `from` imports, `names` holds the imported names and `aliases` the local
+// names they are bound to (equal when there is no `as`).
+struct ImportFact {
+  ImportKind kind = ImportKind::plain;
+  uint8_t level = 0; // leading dots of a relative import
+  uint8_t flags = 0; // ImportFlag bits
+  uint32_t line = 0;
+  std::string module; // dotted name without the leading dots; "" for `from . import x`
+  std::vector<std::string> names;
+  std::vector<std::string> aliases; // for `plain`: one entry, the `as` name or "" when absent
+};
+
+// An import whose target is computed at run time (importlib.import_module(name)). `prefix` is the
+// literal start of the module name when one is known ("app.plugins."), which bounds what it can load.
+struct UncertainImport {
+  uint32_t line = 0;
+  std::string call;   // the callee as written: "importlib.import_module"
+  std::string prefix; // "" when nothing is known
+  uint8_t level = 0;  // leading dots of a relative literal prefix
+};
+
+enum class SymbolKind : uint8_t { function, method, class_ };
+
+std::string_view to_string(SymbolKind kind);
+
+// A function, method or class definition, nested ones included.
+struct Symbol {
+  std::string qualname; // "f", "C", "C.m", "f.inner", "C.Inner"
+  SymbolKind kind = SymbolKind::function;
+  uint32_t first_line = 0; // first decorator, or the def/class line
+  uint32_t def_line = 0;   // the line of `def` / `class`
+  uint32_t body_line = 0;  // the first line of the body
+  uint32_t last_line = 0;
+  int32_t parent = -1;     // index of the enclosing symbol in FileFacts::symbols, -1 at module level
+  std::vector<std::string> decorators; // the callee of each decorator as written: "pytest.fixture", "app.route"
+  std::vector<std::string> params;     // parameter names (functions), in order
+  std::vector<std::string> bases;      // base class expressions as written (classes)
+  bool is_async = false;
+  bool has_init = false; // a class that defines __init__ (pytest does not collect it)
+
+  std::string_view name() const {
+    auto dot = qualname.rfind('.');
+    return dot == std::string::npos ? std::string_view(qualname) : std::string_view(qualname).substr(dot + 1);
+  }
+};
+
+// The facts of one Python source file.
+struct FileFacts {
+  std::vector<ImportFact> imports;
+  std::vector<UncertainImport> uncertain_imports;
+  std::vector<Symbol> symbols;
+  std::vector<std::string> module_names; // names bound at module level by assignment (NAME = ...)
+  std::optional<std::vector<std::string>> all_names; // a literal __all__, when there is one
+  bool all_dynamic = false;       // __all__ is built in a way that cannot be read
+  std::vector<std::string> collect_ignore; // a literal module-level collect_ignore (conftest.py)
+  std::vector<std::string> collect_ignore_glob;
+  bool pytest_plugins_dynamic = false; // pytest_plugins that cannot be read literally
+  bool has_doctest = false;  // some string contains ">>> " (doctests, when --doctest-modules is on)
+  bool parse_error = false;  // tree-sitter found syntax errors; imports were also read by a line scan
+  bool defines_module_getattr = false; // module-level __getattr__: any attribute may exist
+};
+
+// Reads the facts of one Python source file. Never throws: unparseable input yields what could be read
+// and parse_error = true.
+class FactsExtractor {
+public:
+  FactsExtractor();
+  ~FactsExtractor();
+  FactsExtractor(const FactsExtractor&) = delete;
+  FactsExtractor& operator=(const FactsExtractor&) = delete;
+
+  FileFacts extract(std::string_view source);
+
+private:
+  struct Impl;
+  Impl* m_impl;
+};
+
+// One import as read from encoded facts: strings are views into the facts' storage.
+struct ImportView {
+  ImportKind kind = ImportKind::plain;
+  uint8_t level = 0;
+  uint8_t flags = 0;
+  uint32_t line = 0;
+  std::string_view module;
+  size_t names_begin = 0, names_end = 0;     // [begin, end) in the scratch's names
+  size_t aliases_begin = 0, aliases_end = 0; // [begin, end) in the scratch's aliases
+};
+
+// Reusable storage for decoding one file's imports without allocating per import.
+struct ImportScratch {
+  std::vector<ImportView> imports;
+  std::vector<std::string_view> names;
+  std::vector<std::string_view> aliases;
+};
+
+// The small, always-decoded part of a file's facts.
+struct FactsHeader {
+  bool parse_error = false;
+  bool has_doctest = false;
+  bool all_dynamic = false;
+  bool has_all = false;
+  bool pytest_plugins_dynamic = false;
+  bool defines_module_getattr = false;
+  bool has_uncertain_imports = false;
+  bool has_collect_ignore = false;
+};
+
+// The facts of every Python file of the state under test, kept in their encoded form (as in the
+// cache) and decoded on demand: a warm run touches only what its stages read.
+class ProjectFacts {
+public:
+  std::vector<SourceFile> files; // sorted by path
+  size_t parsed = 0;             // how many were parsed this run; the others came from the cache
+
+  size_t size() const { return files.size(); }
+  // The index of `path`, or npos when it is not a Python file of the state under test.
+  size_t find(std::string_view path) const;
+  static constexpr size_t npos = static_cast<size_t>(-1);
+
+  FactsHeader header(size_t i) const;
+  // Decodes file i's imports into `scratch` (cleared first); the views live as long as this object.
+  void imports(size_t i, ImportScratch& scratch) const;
+  // Everything about file i, decoded into owning storage.
+  FileFacts full(size_t i) const;
+
+  // For load_facts and tests: append a file with its encoded facts (viewed, not copied, when
+  // `storage` already owns them).
+  void add(SourceFile file, std::string_view encoded);
+  void keep_alive(std::shared_ptr<const void> storage) { m_storage.push_back(std::move(storage)); }
+  // Encodes `facts` into storage owned by this object and returns the view.
+  std::string_view own(const FileFacts& facts);
+
+private:
+  std::vector<std::string_view> m_blobs;
+  std::vector<std::shared_ptr<const void>> m_storage;
+};
+
+namespace python {
+class FactsCache;
+}
+
+using ReadSource = std::function<std::optional<std::string>(const SourceFile&)>;
+
+// Reads the facts of `files` (Python files, sorted by path): from `cache` when it has them, else by
+// parsing on `threads` threads; what was parsed is added to the cache (the caller saves it). A file
+// that cannot be read gets empty facts with parse_error set.
+ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, python::FactsCache& cache,
+                        unsigned threads);
+
+} // namespace impact

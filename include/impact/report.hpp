@@ -1,0 +1,54 @@
+#pragma once
+// Renderings of one decision: the one-line summary, the dry-run text for people, and the versioned
+// JSON document for machines (docs/json.md). Text may change between versions; JSON keeps its schema.
+#include "impact/changes.hpp"
+#include "impact/decision.hpp"
+#include "impact/run.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+// What would be exec'd for the decision.
+struct RunPlan {
+  std::optional<Command> command; // pytest (or the fallback); nullopt for `nothing`, or when not found
+  bool fallback = false;          // command is the fallback-command
+  std::vector<std::string> argv;  // the exact argv
+  std::string problem;            // why there is no command although one is needed
+};
+
+// A few facts about the analysed project, for the reader.
+struct ProjectSummary {
+  std::string rootdir;
+  std::string inifile;
+  size_t python_files = 0;
+  size_t test_files = 0;
+  size_t parsed = 0; // files parsed this run (the rest came from the cache)
+};
+
+struct StageTiming {
+  std::string stage;
+  double ms = 0;
+};
+
+struct Report {
+  const ChangeSet* changes = nullptr; // null when the decision was replayed from a saved report
+  const Decision* decision = nullptr;
+  RunPlan plan;
+  ProjectSummary project;
+  std::vector<StageTiming> timings;
+  double total_ms = 0;
+  bool strict = false;
+};
+
+// "selected 3 test file(s) from 1 changed file(s) in 42 ms" (no "impact: " prefix).
+std::string summary_line(const Report& report);
+std::string render_dry_run(const Report& report, bool colour);
+std::string render_json(const Report& report);
+// How a chain of evidence reads in text: "tests/t.py:3 (import) → src/a.py [modified]".
+std::string render_chain(const std::vector<Hop>& chain);
+std::string describe_base(const DiffBase& base);
+
+} // namespace impact

@@ -1,0 +1,76 @@
+#pragma once
+// Shared vocabulary types of every stage: repository paths, line hunks, and their formatters.
+#include <fmt/format.h>
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace impact {
+
+// A file's path relative to the repository root: '/'-separated, no leading "./", never empty.
+struct RepoPath {
+  std::string str;
+
+  RepoPath() = default;
+  explicit RepoPath(std::string s) : str(std::move(s)) {}
+
+  std::string_view view() const { return str; }
+  bool empty() const { return str.empty(); }
+  // The last component ("models.py" for "src/app/models.py").
+  std::string_view filename() const;
+  // Everything before the last '/'; "" for a file at the root.
+  std::string_view parent() const;
+  bool ends_with(std::string_view suffix) const { return str.ends_with(suffix); }
+  // True when this path is `dir` itself or lies below it; "" is the root and contains everything.
+  bool is_within(std::string_view dir) const;
+
+  auto operator<=>(const RepoPath&) const = default;
+};
+
+// One hunk of a text diff in git's terms: `old_count` lines from `old_start` were replaced by
+// `new_count` lines from `new_start` (1-based). A count of 0 marks an insertion or deletion point:
+// the side's start is then the line after which the change sits (0 = before the first line).
+struct Hunk {
+  uint32_t old_start = 0;
+  uint32_t old_count = 0;
+  uint32_t new_start = 0;
+  uint32_t new_count = 0;
+
+  auto operator<=>(const Hunk&) const = default;
+};
+
+// One file of the state under test, with the git blob id of its content (40 hex digits): the key of its
+// cached facts.
+struct SourceFile {
+  RepoPath path;
+  std::string oid;
+  bool symlink = false;
+};
+
+// An inclusive range of 1-based lines.
+struct LineSpan {
+  uint32_t first = 0;
+  uint32_t last = 0;
+
+  bool contains(uint32_t line) const { return first <= line && line <= last; }
+  bool overlaps(LineSpan other) const { return first <= other.last && other.first <= last; }
+  auto operator<=>(const LineSpan&) const = default;
+};
+
+} // namespace impact
+
+template <>
+struct std::hash<impact::RepoPath> {
+  size_t operator()(const impact::RepoPath& p) const noexcept { return std::hash<std::string>{}(p.str); }
+};
+
+template <>
+struct fmt::formatter<impact::RepoPath> : fmt::formatter<std::string_view> {
+  auto format(const impact::RepoPath& p, format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(p.str, ctx);
+  }
+};

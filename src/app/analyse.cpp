@@ -1,0 +1,138 @@
+#include "app/analyse.hpp"
+
+#include "impact/error.hpp"
+#include "impact/project.hpp"
+#include "impact/python.hpp"
+#include "python/facts_cache.hpp"
+#include "util/cache_dir.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+namespace impact::app {
+
+namespace {
+
+class StageClock {
+public:
+  explicit StageClock(std::vector<StageTiming>& out) : m_out(out), m_last(std::chrono::steady_clock::now()) {}
+  void lap(std::string stage) {
+    auto now = std::chrono::steady_clock::now();
+    m_out.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - m_last).count()});
+    m_last = now;
+  }
+
+private:
+  std::vector<StageTiming>& m_out;
+  std::chrono::steady_clock::time_point m_last;
+};
+
+// Only a change to a Python file needs the graph; anything else decides on its own.
+bool needs_graph(const ChangeSet& changes) {
+  for (const auto& f : changes.files) {
+    for (const RepoPath* p : {&f.new_path, &f.old_path}) {
+      if (!p->empty() && p->ends_with(".py")) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
+  std::vector<RepoPath> ghosts;
+  for (const auto& f : changes.files) {
+    if (!f.old_path.empty() && f.old_path != f.new_path && f.old_path.ends_with(".py")) ghosts.push_back(f.old_path);
+  }
+  return ghosts;
+}
+
+} // namespace
+
+ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci) {
+  ChangeChoice choice;
+  if (options.staged) {
+    choice.request.mode = DiffMode::staged;
+    return choice;
+  }
+  if (options.changed_rev) {
+    choice.request.rev = options.changed_rev;
+    choice.request.rev_source = "--changed";
+    return choice;
+  }
+  if (ci.base_commit) {
+    choice.request.rev = ci.base_commit;
+    choice.request.rev_source = ci.variable;
+  } else if (ci.base_branch) {
+    choice.request.rev = "refs/remotes/origin/" + *ci.base_branch;
+    choice.request.rev_source = ci.variable;
+  } else if (!ci.provider.empty()) {
+    choice.no_base = fmt::format("{} build without a pull request base; pass --changed=REV to compare with a revision",
+                                 ci.provider == "ci" ? std::string("a CI") : ci.provider);
+  }
+  return choice;
+}
+
+Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env) {
+  Analysis out;
+  StageClock clock(out.timings);
+  CiContext ci = detect_ci(env);
+  ChangeChoice choice = choose_changes(options, ci);
+  Mode mode = options.mode.value_or(config.mode.value);
+  bool strict = options.strict.value_or(config.strict.value);
+
+  // 1. changes
+  out.changes = repo.changes(choice.request);
+  clock.lap("changes");
+  if (!choice.no_base.empty()) {
+    out.decision.outcome = Outcome::run_all;
+    out.decision.reason = "no_ci_base";
+    out.decision.detail = choice.no_base;
+    out.decision.mode_requested = out.decision.mode_effective = mode;
+    return out;
+  }
+
+  // The project model: pytest's configuration, then every Python file's facts (cached by content).
+  PytestConfig pytest = read_pytest_config(repo.root(), env("PYTEST_ADDOPTS").value_or(""));
+  out.project.rootdir = pytest.rootdir;
+  out.project.inifile = pytest.inifile;
+  ProjectFacts facts;
+  std::vector<SourceFile> inventory;
+  if (needs_graph(out.changes)) {
+    inventory = repo.inventory(out.changes);
+    clock.lap("inventory");
+    std::vector<SourceFile> python;
+    for (const auto& f : inventory) {
+      if (f.path.ends_with(".py")) python.push_back(f);
+    }
+    auto dir = util::cache_dir(repo.root());
+    python::FactsCache cache =
+        options.no_cache ? python::FactsCache() : python::FactsCache(dir / python::facts_cache_file_name());
+    if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", cache.warning());
+    unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
+    clock.lap("facts");
+    if (!options.no_cache && facts.parsed > 0) {
+      try {
+        util::ensure_cache_dir(dir);
+        cache.save();
+      } catch (const Error& e) {
+        fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", e.what());
+      }
+      clock.lap("cache");
+    }
+  }
+  ProjectLayout layout(pytest, inventory, facts);
+  // 3. graph
+  ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes));
+  clock.lap("graph");
+  // 5. decision
+  out.decision = decide(DecisionInput{out.changes, graph, config.ignore.value, strict, mode});
+  clock.lap("decision");
+  out.project.python_files = facts.files.size();
+  out.project.parsed = facts.parsed;
+  for (const auto& node : graph.nodes) out.project.test_files += node.test ? 1 : 0;
+  return out;
+}
+
+} // namespace impact::app

@@ -1,0 +1,32 @@
+#pragma once
+// The selection pipeline, stage by stage: changes -> facts -> project layout -> graph -> decision.
+#include "cli/options.hpp"
+#include "impact/changes.hpp"
+#include "impact/config.hpp"
+#include "impact/decision.hpp"
+#include "impact/graph.hpp"
+#include "impact/report.hpp"
+
+#include <memory>
+
+namespace impact::app {
+
+// Everything one analysis produced, passed on to rendering and running.
+struct Analysis {
+  ChangeSet changes;
+  Decision decision;
+  ProjectSummary project;
+  std::vector<StageTiming> timings;
+};
+
+// What to compare, from the flags and, in CI, the environment. Sets `no_base` when a CI run has no
+// pull request base to compare with (a push build), which decides run_all on its own.
+struct ChangeChoice {
+  ChangeRequest request;
+  std::string no_base; // why there is no base, or ""
+};
+ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci);
+
+Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env);
+
+} // namespace impact::app

@@ -1,0 +1,16 @@
+#pragma once
+// The subcommands: each takes the parsed options and returns the process exit code (or execs).
+#include "cli/options.hpp"
+
+namespace impact::app {
+
+// `impact [--changed[=REV] | --staged] [--dry-run] [-- pytest args]`: decide, then exec pytest.
+int run_selection(const cli::Options& options);
+// `impact changes`: stage 1's report.
+int run_changes(const cli::Options& options);
+// `impact explain TARGET`: why a test or file is selected or not.
+int run_explain(const cli::Options& options);
+// `impact config`: every setting with its value and source.
+int run_config(const cli::Options& options);
+
+} // namespace impact::app

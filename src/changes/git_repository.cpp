@@ -1,0 +1,408 @@
+#include "changes/git_repository.hpp"
+
+#include "impact/error.hpp"
+#include "util/files.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <unordered_set>
+
+namespace impact {
+
+namespace {
+
+// libgit2 initialises OpenSSL at start-up, which reads the whole system CA bundle (~8 ms). impact never
+// talks to a remote, so the bundle is pointed at /dev/null for the duration of the call and the
+// caller's setting is restored before anything else (pytest) can inherit it.
+void init_libgit2() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* previous = std::getenv("SSL_CERT_FILE");
+    std::optional<std::string> saved = previous != nullptr ? std::optional<std::string>(previous) : std::nullopt;
+    ::setenv("SSL_CERT_FILE", "/dev/null", 1);
+    git_libgit2_init();
+    if (saved) ::setenv("SSL_CERT_FILE", saved->c_str(), 1);
+    else ::unsetenv("SSL_CERT_FILE");
+    // impact only reads: skip the checks that matter when objects are written or fetched.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+  });
+}
+
+bool is_bytecode_artifact(std::string_view path) {
+  return path.ends_with(".pyc") || path.ends_with(".pyo") || path.find("__pycache__/") != std::string_view::npos ||
+         path.ends_with("__pycache__");
+}
+
+uint32_t count_lines(std::string_view content) {
+  if (content.empty()) return 0;
+  auto lines = static_cast<uint32_t>(std::count(content.begin(), content.end(), '\n'));
+  return content.back() == '\n' ? lines : lines + 1;
+}
+
+bool looks_binary(std::string_view content) {
+  return content.substr(0, 8000).find('\0') != std::string_view::npos;
+}
+
+std::string blob_oid(std::string_view content) {
+  git_oid oid;
+  git_odb_hash(&oid, content.data(), content.size(), GIT_OBJECT_BLOB);
+  return git::oid_hex(oid);
+}
+
+FileStatus status_of(git_delta_t status) {
+  switch (status) {
+  case GIT_DELTA_ADDED:
+  case GIT_DELTA_COPIED:
+  case GIT_DELTA_UNTRACKED: return FileStatus::added;
+  case GIT_DELTA_DELETED: return FileStatus::deleted;
+  case GIT_DELTA_RENAMED: return FileStatus::renamed;
+  case GIT_DELTA_TYPECHANGE: return FileStatus::type_changed;
+  default: return FileStatus::modified;
+  }
+}
+
+} // namespace
+
+std::string_view to_string(FileStatus status) {
+  switch (status) {
+  case FileStatus::added: return "added";
+  case FileStatus::modified: return "modified";
+  case FileStatus::deleted: return "deleted";
+  case FileStatus::renamed: return "renamed";
+  case FileStatus::type_changed: return "type_changed";
+  }
+  return "modified";
+}
+
+GitRepository::GitRepository(const std::filesystem::path& start) {
+  init_libgit2();
+  git_repository* repo = nullptr;
+  int rc = git_repository_open_ext(&repo, start.c_str(), 0, nullptr);
+  if (rc == GIT_ENOTFOUND) {
+    throw Error("not a git repository: {}; run impact inside a git working tree (or create one with git init)",
+                start.string());
+  }
+  if (rc != 0) throw Error("cannot open the git repository at {}: {}", start.string(), git::last_error());
+  m_repo.reset(repo);
+  const char* workdir = git_repository_workdir(repo);
+  if (workdir == nullptr) {
+    throw Error("{} is a bare repository; run impact in a working tree", git_repository_path(repo));
+  }
+  m_root = std::filesystem::path(workdir).lexically_normal();
+  if (m_root.has_filename() == false) m_root = m_root.parent_path();
+}
+
+std::string GitRepository::head_commit() {
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, m_repo.get(), "HEAD") != 0) return {};
+  return git::oid_hex(oid);
+}
+
+git::CommitPtr GitRepository::resolve_commit(const std::string& rev) {
+  git_object* object = nullptr;
+  if (git_revparse_single(&object, m_repo.get(), rev.c_str()) != 0) {
+    if (git_repository_is_shallow(m_repo.get()) == 1) {
+      throw Error("unknown revision '{}' in this shallow clone; fetch it (git fetch origin {})", rev, rev);
+    }
+    throw Error("unknown revision '{}'; check the name, or fetch it (git fetch origin)", rev);
+  }
+  git::ObjectPtr owner(object);
+  git_object* peeled = nullptr;
+  if (git_object_peel(&peeled, object, GIT_OBJECT_COMMIT) != 0) {
+    throw Error("revision '{}' does not name a commit; pass a branch, tag or commit", rev);
+  }
+  return git::CommitPtr(reinterpret_cast<git_commit*>(peeled));
+}
+
+git::CommitPtr GitRepository::merge_base_with_head(const std::string& rev, const git_commit& target) {
+  auto head = resolve_commit("HEAD");
+  git_oid base;
+  int rc = git_merge_base(&base, m_repo.get(), git_commit_id(head.get()), git_commit_id(&target));
+  if (rc != 0) {
+    if (git_repository_is_shallow(m_repo.get()) == 1) {
+      throw Error("shallow clone: the merge-base of {} and HEAD is not in the fetched history; fetch more "
+                  "history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)",
+                  rev);
+    }
+    throw Error("{} and HEAD have no common history; pass a revision that HEAD's branch started from", rev);
+  }
+  git_commit* commit = nullptr;
+  if (git_commit_lookup(&commit, m_repo.get(), &base) != 0) {
+    throw Error("cannot read the merge-base commit {}: {}", git::oid_hex(base), git::last_error());
+  }
+  return git::CommitPtr(commit);
+}
+
+git::TreePtr GitRepository::tree_of(const std::string& commit_hex) {
+  git_oid oid;
+  git_commit* commit = nullptr;
+  if (git_oid_fromstr(&oid, commit_hex.c_str()) != 0 || git_commit_lookup(&commit, m_repo.get(), &oid) != 0) {
+    throw Error("cannot read commit {}: {}", commit_hex, git::last_error());
+  }
+  git::CommitPtr owner(commit);
+  git_tree* tree = nullptr;
+  if (git_commit_tree(&tree, commit) != 0) {
+    throw Error("cannot read the tree of commit {}: {}", commit_hex, git::last_error());
+  }
+  return git::TreePtr(tree);
+}
+
+git::DiffPtr GitRepository::diff_for(const ChangeRequest& request, git_tree* base_tree) {
+  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+  opts.ignore_submodules = GIT_SUBMODULE_IGNORE_UNTRACKED;
+  opts.context_lines = 0;
+  opts.interhunk_lines = 0;
+  git_diff* diff = nullptr;
+  int rc = 0;
+  if (request.mode == DiffMode::staged) {
+    git_index* index = nullptr;
+    if (git_repository_index(&index, m_repo.get()) != 0) {
+      throw Error("cannot read the git index: {}", git::last_error());
+    }
+    git::IndexPtr owner(index);
+    rc = git_diff_tree_to_index(&diff, m_repo.get(), base_tree, index, &opts);
+  } else {
+    // Untracked directories are reported whole and expanded here, so that an unignored virtualenv is
+    // skipped without libgit2 listing every file in it.
+    opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_ENABLE_FAST_UNTRACKED_DIRS;
+    rc = git_diff_tree_to_workdir_with_index(&diff, m_repo.get(), base_tree, &opts);
+  }
+  if (rc != 0) throw Error("cannot compute the diff: {}", git::last_error());
+  git::DiffPtr owned(diff);
+  git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+  find.flags = GIT_DIFF_FIND_RENAMES;
+  if (git_diff_find_similar(diff, &find) != 0) throw Error("cannot detect renames: {}", git::last_error());
+  return owned;
+}
+
+ChangedFile GitRepository::untracked_file(const std::string& path) {
+  ChangedFile file;
+  file.status = FileStatus::added;
+  file.new_path = RepoPath(path);
+  file.untracked = true;
+  std::error_code ec;
+  file.symlink = std::filesystem::is_symlink(m_root / path, ec);
+  auto content = util::read_file(m_root / path).value_or(std::string());
+  file.binary = looks_binary(content);
+  if (!file.binary) {
+    uint32_t lines = count_lines(content);
+    if (lines > 0) file.hunks.push_back(Hunk{0, 0, 1, lines});
+  }
+  m_current_oids[path] = blob_oid(content);
+  return file;
+}
+
+void GitRepository::add_untracked_directory(const std::string& dir, std::vector<ChangedFile>& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path top = m_root / dir;
+  if (fs::exists(top / "pyvenv.cfg", ec) || fs::exists(top / ".git", ec)) return; // a virtualenv, a nested repo
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(top, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    auto rel = util::relative_to(it->path(), m_root);
+    if (!rel) continue;
+    bool is_dir = it->is_directory(ec) && !it->is_symlink(ec);
+    std::string probe = is_dir ? *rel + "/" : *rel;
+    int ignored = 0;
+    git_ignore_path_is_ignored(&ignored, m_repo.get(), probe.c_str());
+    if (ignored == 1 || is_bytecode_artifact(probe) ||
+        (is_dir && (fs::exists(it->path() / "pyvenv.cfg", ec) || fs::exists(it->path() / ".git", ec)))) {
+      if (is_dir) it.disable_recursion_pending();
+      continue;
+    }
+    if (!is_dir) files.push_back(*rel);
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) out.push_back(untracked_file(f));
+}
+
+ChangeSet GitRepository::changes(const ChangeRequest& request) {
+  if (git_repository_head_unborn(m_repo.get()) == 1) {
+    throw Error("the repository at {} has no commits yet; commit once so that impact has a base to compare with",
+                m_root.string());
+  }
+  m_mode = request.mode;
+  m_current_oids.clear();
+  ChangeSet set;
+  set.base.mode = request.mode;
+  git::CommitPtr base;
+  if (request.mode == DiffMode::staged) {
+    base = resolve_commit("HEAD");
+    set.base.rev = "HEAD";
+    set.base.source = "--staged";
+  } else if (request.rev) {
+    auto target = resolve_commit(*request.rev);
+    base = merge_base_with_head(*request.rev, *target);
+    set.base.rev = *request.rev;
+    set.base.source = request.rev_source;
+    set.base.merge_base = true;
+  } else {
+    base = resolve_commit("HEAD");
+    set.base.rev = "HEAD";
+    set.base.source = "default";
+  }
+  set.base.commit = git::oid_hex(*git_commit_id(base.get()));
+
+  git_tree* tree = nullptr;
+  if (git_commit_tree(&tree, base.get()) != 0) throw Error("cannot read the base tree: {}", git::last_error());
+  git::TreePtr tree_owner(tree);
+  auto diff = diff_for(request, tree);
+
+  std::unordered_map<std::string, size_t> deleted_by_oid; // old blob id -> index in set.files
+  std::vector<ChangedFile> untracked;
+  size_t count = git_diff_num_deltas(diff.get());
+  for (size_t i = 0; i < count; ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
+    if (delta->status == GIT_DELTA_UNMODIFIED || delta->status == GIT_DELTA_IGNORED) continue;
+    if (delta->status == GIT_DELTA_UNTRACKED) {
+      std::string path = delta->new_file.path;
+      if (is_bytecode_artifact(path)) continue;
+      if (path.ends_with('/')) {
+        path.pop_back();
+        add_untracked_directory(path, untracked);
+      } else {
+        untracked.push_back(untracked_file(path));
+      }
+      continue;
+    }
+    ChangedFile file;
+    file.status = status_of(delta->status);
+    if (file.status != FileStatus::added) file.old_path = RepoPath(delta->old_file.path);
+    if (file.status != FileStatus::deleted) file.new_path = RepoPath(delta->new_file.path);
+    file.submodule = delta->old_file.mode == GIT_FILEMODE_COMMIT || delta->new_file.mode == GIT_FILEMODE_COMMIT;
+    file.symlink = delta->old_file.mode == GIT_FILEMODE_LINK || delta->new_file.mode == GIT_FILEMODE_LINK;
+    if (!file.submodule) {
+      git_patch* patch = nullptr;
+      if (git_patch_from_diff(&patch, diff.get(), i) != 0) {
+        throw Error("cannot diff {}: {}", file.path().str, git::last_error());
+      }
+      git::PatchPtr patch_owner(patch);
+      if (patch != nullptr) {
+        const git_diff_delta* patched = git_patch_get_delta(patch);
+        file.binary = (patched->flags & GIT_DIFF_FLAG_BINARY) != 0;
+        if ((patched->new_file.flags & GIT_DIFF_FLAG_VALID_ID) != 0 && file.status != FileStatus::deleted) {
+          m_current_oids[file.new_path.str] = git::oid_hex(patched->new_file.id);
+        }
+        size_t hunks = git_patch_num_hunks(patch);
+        for (size_t h = 0; h < hunks; ++h) {
+          const git_diff_hunk* hunk = nullptr;
+          size_t lines = 0;
+          if (git_patch_get_hunk(&hunk, &lines, patch, h) != 0) continue;
+          file.hunks.push_back(Hunk{static_cast<uint32_t>(hunk->old_start), static_cast<uint32_t>(hunk->old_lines),
+                                    static_cast<uint32_t>(hunk->new_start), static_cast<uint32_t>(hunk->new_lines)});
+        }
+      }
+    }
+    if (file.status == FileStatus::deleted && !file.binary) deleted_by_oid[git::oid_hex(delta->old_file.id)] = set.files.size();
+    set.files.push_back(std::move(file));
+  }
+
+  // A file moved without `git mv` shows as deleted + untracked: pair identical contents as a rename.
+  for (auto& file : untracked) {
+    auto it = deleted_by_oid.find(m_current_oids[file.new_path.str]);
+    if (it != deleted_by_oid.end()) {
+      ChangedFile& gone = set.files[it->second];
+      gone.status = FileStatus::renamed;
+      gone.new_path = file.new_path;
+      gone.untracked = true;
+      deleted_by_oid.erase(it);
+      continue;
+    }
+    set.files.push_back(std::move(file));
+  }
+  std::sort(set.files.begin(), set.files.end(),
+            [](const ChangedFile& a, const ChangedFile& b) { return a.path() < b.path(); });
+  return set;
+}
+
+std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
+  auto tree = tree_of(changes.base.commit);
+  struct Walk {
+    std::vector<SourceFile> files;
+  } walk;
+  auto callback = [](const char* root, const git_tree_entry* entry, void* payload) -> int {
+    auto* w = static_cast<Walk*>(payload);
+    git_filemode_t mode = git_tree_entry_filemode(entry);
+    if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE || mode == GIT_FILEMODE_LINK) {
+      SourceFile f;
+      f.path = RepoPath(std::string(root) + git_tree_entry_name(entry));
+      f.oid = git::oid_hex(*git_tree_entry_id(entry));
+      f.symlink = mode == GIT_FILEMODE_LINK;
+      w->files.push_back(std::move(f));
+    }
+    return 0;
+  };
+  if (git_tree_walk(tree.get(), GIT_TREEWALK_PRE, callback, &walk) != 0) {
+    throw Error("cannot list the files of commit {}: {}", changes.base.commit, git::last_error());
+  }
+  std::unordered_map<std::string, size_t> position;
+  position.reserve(walk.files.size());
+  for (size_t i = 0; i < walk.files.size(); ++i) position[walk.files[i].path.str] = i;
+
+  std::unordered_set<std::string> removed;
+  for (const auto& change : changes.files) {
+    if (change.submodule) continue;
+    if (!change.old_path.empty() && change.old_path != change.new_path) removed.insert(change.old_path.str);
+    if (change.new_path.empty()) continue;
+    removed.erase(change.new_path.str);
+    std::string oid;
+    if (auto known = m_current_oids.find(change.new_path.str); known != m_current_oids.end()) {
+      oid = known->second;
+    } else {
+      auto content = util::read_file(m_root / change.new_path.str);
+      oid = blob_oid(content.value_or(std::string()));
+    }
+    std::error_code ec;
+    bool symlink = std::filesystem::is_symlink(m_root / change.new_path.str, ec);
+    if (auto it = position.find(change.new_path.str); it != position.end()) {
+      walk.files[it->second].oid = oid;
+      walk.files[it->second].symlink = symlink;
+    } else {
+      position[change.new_path.str] = walk.files.size();
+      walk.files.push_back(SourceFile{change.new_path, oid, symlink});
+    }
+  }
+  std::vector<SourceFile> out;
+  out.reserve(walk.files.size());
+  for (auto& f : walk.files) {
+    if (!removed.contains(f.path.str)) out.push_back(std::move(f));
+  }
+  std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  return out;
+}
+
+std::optional<std::string> GitRepository::read_blob(const std::string& oid_hex) {
+  std::lock_guard lock(m_odb_mutex); // parsing threads fall back to blobs concurrently
+  git_oid oid;
+  if (git_oid_fromstr(&oid, oid_hex.c_str()) != 0) return std::nullopt;
+  git_blob* blob = nullptr;
+  if (git_blob_lookup(&blob, m_repo.get(), &oid) != 0) return std::nullopt;
+  git::BlobPtr owner(blob);
+  return std::string(static_cast<const char*>(git_blob_rawcontent(blob)), static_cast<size_t>(git_blob_rawsize(blob)));
+}
+
+std::optional<std::string> GitRepository::read_current(const SourceFile& file) {
+  if (m_mode == DiffMode::working_tree) {
+    if (auto content = util::read_file(m_root / file.path.str)) return content;
+  }
+  return read_blob(file.oid);
+}
+
+std::optional<std::string> GitRepository::read_base(const ChangeSet& changes, const RepoPath& path) {
+  auto tree = tree_of(changes.base.commit);
+  git_tree_entry* entry = nullptr;
+  if (git_tree_entry_bypath(&entry, tree.get(), path.str.c_str()) != 0) return std::nullopt;
+  git::TreeEntryPtr owner(entry);
+  if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) return std::nullopt;
+  return read_blob(git::oid_hex(*git_tree_entry_id(entry)));
+}
+
+std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start) {
+  return std::make_unique<GitRepository>(start);
+}
+
+} // namespace impact

@@ -1,0 +1,39 @@
+#pragma once
+// GitRepository: the Repository seam implemented with libgit2.
+#include "changes/git_handles.hpp"
+#include "impact/changes.hpp"
+
+#include <mutex>
+#include <unordered_map>
+
+namespace impact {
+
+class GitRepository final : public Repository {
+public:
+  explicit GitRepository(const std::filesystem::path& start);
+
+  const std::filesystem::path& root() const override { return m_root; }
+  ChangeSet changes(const ChangeRequest& request) override;
+  std::vector<SourceFile> inventory(const ChangeSet& changes) override;
+  std::optional<std::string> read_current(const SourceFile& file) override;
+  std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) override;
+  std::string head_commit() override;
+
+private:
+  git::CommitPtr resolve_commit(const std::string& rev);
+  git::CommitPtr merge_base_with_head(const std::string& rev, const git_commit& target);
+  git::TreePtr tree_of(const std::string& commit_hex);
+  git::DiffPtr diff_for(const ChangeRequest& request, git_tree* base_tree);
+  void add_untracked_directory(const std::string& dir, std::vector<ChangedFile>& out);
+  ChangedFile untracked_file(const std::string& path);
+  std::optional<std::string> read_blob(const std::string& oid_hex);
+
+  git::RepositoryPtr m_repo;
+  std::filesystem::path m_root;
+  DiffMode m_mode = DiffMode::working_tree;
+  // Blob ids of the current side of changed files, computed from their content.
+  std::unordered_map<std::string, std::string> m_current_oids;
+  std::mutex m_odb_mutex;
+};
+
+} // namespace impact

@@ -1,0 +1,40 @@
+#pragma once
+// The command line, parsed and validated into Options. The one place that knows flag names and defaults.
+#include "impact/decision.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact::cli {
+
+enum class Command { run, changes, explain, config };
+
+enum class Format { text, json };
+
+struct Options {
+  Command command = Command::run;
+  std::optional<std::string> changed_rev; // --changed=REV
+  bool staged = false;
+  bool dry_run = false;
+  Format format = Format::text;
+  std::optional<bool> strict;             // --strict (else config / env)
+  std::optional<Mode> mode;               // --mode (else config / env)
+  bool timings = false;
+  bool no_cache = false;
+  unsigned jobs = 0;                      // 0: one per core
+  std::filesystem::path directory;        // -C DIR
+  std::vector<std::string> passthrough;   // after --
+  std::string target;                     // explain TEST_OR_FILE
+};
+
+// Thrown after CLI11 printed help, the version or a usage error; main returns `code`.
+struct Exit {
+  int code;
+};
+
+// Parses argv. Throws Exit for --help / --version (code 0) and usage errors (code 2).
+Options parse(int argc, char** argv);
+
+} // namespace impact::cli

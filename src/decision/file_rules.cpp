@@ -1,0 +1,50 @@
+// Which changed files can be analysed, and which ones widen the decision by themselves.
+#include "impact/decision.hpp"
+#include "util/glob.hpp"
+
+#include <array>
+
+namespace impact {
+
+std::string_view to_string(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::selected: return "selected";
+  case Outcome::run_all: return "run_all";
+  case Outcome::nothing: return "nothing";
+  }
+  return "nothing";
+}
+
+std::string_view to_string(Mode mode) {
+  switch (mode) {
+  case Mode::fast: return "fast";
+  case Mode::balanced: return "balanced";
+  case Mode::safe: return "safe";
+  }
+  return "balanced";
+}
+
+std::optional<Mode> parse_mode(std::string_view text) {
+  if (text == "fast") return Mode::fast;
+  if (text == "balanced") return Mode::balanced;
+  if (text == "safe") return Mode::safe;
+  return std::nullopt;
+}
+
+bool is_config_file(const RepoPath& path) {
+  static constexpr std::array<std::string_view, 15> k_names = {
+      "pytest.ini",  ".pytest.ini",  "pyproject.toml", "setup.cfg",  "tox.ini",
+      "setup.py",    "Pipfile",      "Pipfile.lock",   "poetry.lock", "pdm.lock",
+      "uv.lock",     "environment.yml", "environment.yaml", "conda-lock.yml", ".python-version"};
+  std::string_view name = path.filename();
+  for (auto n : k_names) {
+    if (name == n) return true;
+  }
+  // requirements.txt, requirements-dev.in, constraints.txt, requirements/test.txt
+  bool req_name = name.starts_with("requirements") || name.starts_with("constraints");
+  bool req_dir = path.parent().ends_with("requirements") || path.parent() == "requirements";
+  bool req_ext = name.ends_with(".txt") || name.ends_with(".in");
+  return (req_name || req_dir) && req_ext;
+}
+
+} // namespace impact

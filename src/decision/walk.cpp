@@ -1,0 +1,39 @@
+#include "decision/walk.hpp"
+
+namespace impact::decision {
+
+void ReverseWalk::seed(uint32_t node, std::string relation) {
+  if (reached(node)) return;
+  m_via[node] = Via{State::seed, node, 0, std::move(relation)};
+  m_order.push_back(node);
+}
+
+void ReverseWalk::link(uint32_t node, uint32_t towards, std::string relation, uint32_t line) {
+  if (reached(node)) return;
+  m_via[node] = Via{State::edge, towards, line, std::move(relation)};
+  m_order.push_back(node);
+}
+
+void ReverseWalk::run() {
+  for (; m_next < m_order.size(); ++m_next) {
+    uint32_t node = m_order[m_next];
+    for (const auto& [from, edge] : m_graph.in[node]) {
+      if (reached(from)) continue;
+      m_via[from] = Via{State::edge, node, edge.line, std::string(to_string(edge.kind))};
+      m_order.push_back(from);
+    }
+  }
+}
+
+std::vector<Hop> ReverseWalk::chain(uint32_t node) const {
+  std::vector<Hop> hops;
+  for (size_t guard = 0; guard <= m_graph.nodes.size(); ++guard) {
+    const Via& via = m_via[node];
+    hops.push_back(Hop{m_graph.nodes[node].path.str, via.relation, via.line});
+    if (via.state != State::edge) break;
+    node = via.towards;
+  }
+  return hops;
+}
+
+} // namespace impact::decision

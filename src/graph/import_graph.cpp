@@ -1,0 +1,366 @@
+// Building the file-level graph: nodes for every Python file (and ghosts of deleted ones), import edges
+// resolved against the import roots, and the edges Python and pytest imply without an import statement
+// (package __init__.py files, conftest.py files, session-wide plugins). The hot loops reuse scratch
+// strings and a per-node stamp array instead of allocating: a warm run rebuilds this graph every time.
+#include "graph/module_index.hpp"
+#include "impact/graph.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace impact {
+
+std::string_view to_string(EdgeKind kind) {
+  switch (kind) {
+  case EdgeKind::import_: return "import";
+  case EdgeKind::from_import: return "from_import";
+  case EdgeKind::star_import: return "star_import";
+  case EdgeKind::dynamic_import: return "dynamic_import";
+  case EdgeKind::dynamic_prefix: return "dynamic_prefix";
+  case EdgeKind::pytest_plugin: return "pytest_plugin";
+  case EdgeKind::string_ref: return "string_ref";
+  case EdgeKind::package_init: return "package_init";
+  case EdgeKind::conftest: return "conftest";
+  }
+  return "import";
+}
+
+std::optional<uint32_t> ImportGraph::find(std::string_view path) const {
+  auto it = by_path.find(path);
+  if (it == by_path.end()) return std::nullopt;
+  return it->second;
+}
+
+namespace {
+
+constexpr uint32_t k_none = std::numeric_limits<uint32_t>::max();
+
+std::string_view parent_of(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+// out = dir + "/" + rel (or whichever is not empty).
+void join_into(std::string& out, std::string_view dir, std::string_view rel) {
+  out.assign(dir);
+  if (!dir.empty() && !rel.empty()) out.push_back('/');
+  out.append(rel);
+}
+
+void append_dotted_as_path(std::string& out, std::string_view dotted) {
+  if (!out.empty() && !dotted.empty()) out.push_back('/');
+  for (char c : dotted) out.push_back(c == '.' ? '/' : c);
+}
+
+EdgeKind edge_kind(ImportKind kind) {
+  switch (kind) {
+  case ImportKind::plain: return EdgeKind::import_;
+  case ImportKind::from: return EdgeKind::from_import;
+  case ImportKind::star: return EdgeKind::star_import;
+  case ImportKind::dynamic: return EdgeKind::dynamic_import;
+  case ImportKind::plugin: return EdgeKind::pytest_plugin;
+  case ImportKind::string_ref: return EdgeKind::string_ref;
+  }
+  return EdgeKind::import_;
+}
+
+class GraphBuilder {
+public:
+  GraphBuilder(const ProjectLayout& layout, const ProjectFacts& facts, ImportGraph& graph)
+      : m_layout(layout), m_facts(facts), m_graph(graph) {}
+
+  void build(const std::vector<RepoPath>& ghosts) {
+    add_nodes(ghosts);
+    m_stamp.assign(m_graph.nodes.size(), k_none);
+    ImportScratch scratch;
+    for (uint32_t node = 0; node < m_facts.size(); ++node) {
+      m_current = node;
+      m_facts.imports(node, scratch);
+      for (const auto& imp : scratch.imports) resolve(imp, scratch);
+      if (m_facts.header(node).has_uncertain_imports) {
+        for (const auto& u : m_facts.full(node).uncertain_imports) uncertain(u);
+      }
+    }
+    implied_edges();
+    reverse_edges();
+  }
+
+private:
+  void add_nodes(const std::vector<RepoPath>& ghosts) {
+    util::StringSet roots(m_layout.import_roots().begin(), m_layout.import_roots().end());
+    m_graph.nodes.reserve(m_facts.size() + ghosts.size());
+    m_graph.by_path.reserve(m_facts.size() + ghosts.size());
+    auto add = [&](const RepoPath& path, bool ghost) {
+      auto index = static_cast<uint32_t>(m_graph.nodes.size());
+      GraphNode node;
+      node.path = path;
+      node.ghost = ghost;
+      node.conftest = is_conftest(path);
+      node.module_names = graph::module_names_of(path.str, roots);
+      for (const auto& name : node.module_names) m_index.add(name, index);
+      m_graph.by_path.emplace(path.str, index);
+      // What a script-style import can find in a folder: module stems and folder names.
+      std::string_view stem = path.view().substr(0, path.str.size() - 3);
+      m_entries.emplace(stem);
+      for (std::string_view dir = parent_of(stem); !dir.empty(); dir = parent_of(dir)) {
+        if (!m_entries.emplace(dir).second) break;
+      }
+      m_graph.nodes.push_back(std::move(node));
+    };
+    // Node i < facts.size() is facts.files[i]; ghosts follow.
+    for (const auto& file : m_facts.files) add(file.path, false);
+    for (const auto& ghost : ghosts) {
+      if (!m_graph.by_path.contains(ghost.view())) add(ghost, true);
+    }
+    m_graph.out.resize(m_graph.nodes.size());
+    m_graph.in.resize(m_graph.nodes.size());
+    for (uint32_t i = 0; i < m_facts.size(); ++i) {
+      GraphNode& node = m_graph.nodes[i];
+      node.test_pattern = m_layout.matches_test_pattern(node.path);
+      node.test = node.test_pattern && m_layout.has_collectible_items(m_facts.full(i));
+      if (m_layout.config().doctest_modules && m_facts.header(i).has_doctest && !node.conftest &&
+          node.path.filename() != "setup.py" && node.path.filename() != "__main__.py") {
+        node.test = true; // its doctests are collected
+      }
+    }
+  }
+
+  // One edge per (current node, target): the first evidence found is kept.
+  void edge(uint32_t to, EdgeKind kind, uint32_t line) {
+    if (to == m_current || m_stamp[to] == m_current) return;
+    m_stamp[to] = m_current;
+    m_graph.out[m_current].push_back(Edge{to, kind, line});
+  }
+
+  uint32_t node_at(std::string_view path) const {
+    auto it = m_graph.by_path.find(path);
+    return it == m_graph.by_path.end() ? k_none : it->second;
+  }
+
+  // Links the module file or package at `path` (without ".py"). Returns whether one exists.
+  bool link_path(std::string_view path, EdgeKind kind, uint32_t line) {
+    bool any = false;
+    m_probe.assign(path).append(".py");
+    if (uint32_t n = node_at(m_probe); n != k_none) {
+      edge(n, kind, line);
+      any = true;
+    }
+    join_into(m_probe, path, "__init__.py");
+    if (uint32_t n = node_at(m_probe); n != k_none) {
+      edge(n, kind, line);
+      any = true;
+    }
+    return any;
+  }
+
+  // Links module `name` and the packages above it (importing a.b.c runs a and a.b first). Returns
+  // false when not even the top-level name is a module of the project.
+  bool link_absolute(std::string_view name, EdgeKind kind, uint32_t line) {
+    bool any = false;
+    for (size_t dot = name.find('.');; dot = name.find('.', dot + 1)) {
+      for (uint32_t target : m_index.find(name.substr(0, dot))) {
+        edge(target, kind, line);
+        any = true;
+      }
+      if (dot == std::string_view::npos) break;
+    }
+    return any;
+  }
+
+  // The same through a folder: a relative import, or a script importing its neighbours. Every
+  // package on the way is linked (its __init__.py runs).
+  bool link_under(std::string_view dir, std::string_view dotted, EdgeKind kind, uint32_t line) {
+    bool any = false;
+    std::string path(dir);
+    for (size_t start = 0; start <= dotted.size();) {
+      size_t dot = dotted.find('.', start);
+      std::string_view part = dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+      if (!path.empty()) path.push_back('/');
+      path.append(part);
+      any |= link_path(path, kind, line);
+      if (dot == std::string_view::npos) break;
+      start = dot + 1;
+    }
+    return any;
+  }
+
+  void resolve(const ImportView& imp, const ImportScratch& scratch) {
+    EdgeKind kind = edge_kind(imp.kind);
+    if (imp.kind == ImportKind::string_ref) return string_ref(imp, scratch);
+    if (imp.level > 0) return resolve_relative(imp, scratch, kind);
+    if (link_absolute(imp.module, kind, imp.line)) {
+      if (imp.kind == ImportKind::from) {
+        for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+          m_name.assign(imp.module).append(".").append(scratch.names[k]);
+          for (uint32_t target : m_index.find(m_name)) edge(target, kind, imp.line);
+        }
+      } else if (imp.kind == ImportKind::star) {
+        for (uint32_t target : m_index.find(imp.module)) star_submodules(target, imp.line);
+      }
+      return;
+    }
+    // Not importable from any root: a script importing its neighbours (its folder is sys.path[0]).
+    std::string_view dir = parent_of(m_graph.nodes[m_current].path.view());
+    std::string_view first = imp.module.substr(0, imp.module.find('.'));
+    join_into(m_probe, dir, first);
+    if (!m_entries.contains(m_probe)) return; // third-party
+    if (!link_under(dir, imp.module, kind, imp.line)) return;
+    std::string module_dir(dir);
+    append_dotted_as_path(module_dir, imp.module);
+    follow_names(imp, scratch, module_dir, kind);
+  }
+
+  void resolve_relative(const ImportView& imp, const ImportScratch& scratch, EdgeKind kind) {
+    std::string_view base = parent_of(m_graph.nodes[m_current].path.view());
+    for (int up = 1; up < imp.level; ++up) base = parent_of(base);
+    // `from . import x` runs the package's own __init__.py.
+    join_into(m_probe, base, "__init__.py");
+    if (uint32_t n = node_at(m_probe); n != k_none) edge(n, kind, imp.line);
+    if (!imp.module.empty()) link_under(base, imp.module, kind, imp.line);
+    std::string module_dir(base);
+    append_dotted_as_path(module_dir, imp.module);
+    follow_names(imp, scratch, module_dir, kind);
+  }
+
+  // `from <module_dir> import a, b`: a and b may be submodules; `import *` may load __all__'s.
+  void follow_names(const ImportView& imp, const ImportScratch& scratch, const std::string& module_dir, EdgeKind kind) {
+    if (imp.kind == ImportKind::from) {
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) link_under(module_dir, scratch.names[k], kind, imp.line);
+    } else if (imp.kind == ImportKind::star) {
+      join_into(m_probe, module_dir, "__init__.py");
+      if (uint32_t n = node_at(m_probe); n != k_none) star_submodules(n, imp.line);
+    }
+  }
+
+  // `from pkg import *` also imports the submodules its __all__ names.
+  void star_submodules(uint32_t package, uint32_t line) {
+    if (package >= m_facts.size() || m_graph.nodes[package].path.filename() != "__init__.py" ||
+        !m_facts.header(package).has_all) {
+      return;
+    }
+    FileFacts facts = m_facts.full(package);
+    std::string dir(parent_of(m_graph.nodes[package].path.view()));
+    for (const auto& name : facts.all_names.value_or(std::vector<std::string>{})) {
+      link_under(dir, name, EdgeKind::star_import, line);
+    }
+  }
+
+  // "a.b.c" or "a.b:c": the longest prefix that is a module of the project, and its packages.
+  void string_ref(const ImportView& imp, const ImportScratch&) {
+    std::string_view name = imp.module;
+    bool explicit_attr = imp.names_begin != imp.names_end;
+    for (;;) {
+      if (!m_index.find(name).empty()) {
+        link_absolute(name, EdgeKind::string_ref, imp.line);
+        return;
+      }
+      auto dot = name.rfind('.');
+      if (dot == std::string_view::npos) return;
+      name = name.substr(0, dot);
+      if (!explicit_attr && name.find('.') == std::string_view::npos) return; // "x.attr" alone is too weak
+    }
+  }
+
+  void uncertain(const UncertainImport& u) {
+    if (u.prefix.empty() && u.level == 0) {
+      m_graph.unbounded.push_back(UnboundedImport{m_current, u.line, u.call});
+      return;
+    }
+    if (u.level > 0) {
+      std::string_view base = parent_of(m_graph.nodes[m_current].path.view());
+      for (int up = 1; up < u.level; ++up) base = parent_of(base);
+      std::string prefix(base);
+      append_dotted_as_path(prefix, u.prefix);
+      for (const auto& [path, node] : m_graph.by_path) {
+        if (path.starts_with(prefix) && path.ends_with(".py")) edge(node, EdgeKind::dynamic_prefix, u.line);
+      }
+      return;
+    }
+    m_index.for_each_with_prefix(u.prefix, [&](const std::string&, const std::vector<uint32_t>& nodes) {
+      for (uint32_t node : nodes) edge(node, EdgeKind::dynamic_prefix, u.line);
+    });
+    auto dot = u.prefix.rfind('.');
+    if (dot != std::string::npos) link_absolute(std::string_view(u.prefix).substr(0, dot), EdgeKind::dynamic_prefix, u.line);
+  }
+
+  // Modules every test session loads: -p in addopts, pytest11 entry points, module names in settings.
+  std::vector<uint32_t> session_modules() const {
+    std::vector<uint32_t> session;
+    auto add = [&](std::string_view name) {
+      for (size_t dot = name.find('.');; dot = name.find('.', dot + 1)) {
+        for (uint32_t t : m_index.find(name.substr(0, dot))) session.push_back(t);
+        if (dot == std::string_view::npos) break;
+      }
+    };
+    const PytestConfig& config = m_layout.config();
+    for (const auto& p : config.plugins) add(p);
+    for (const auto& p : config.entry_point_plugins) add(p);
+    for (const auto& v : config.values) {
+      if (v.find('.') != std::string::npos && !m_index.find(v).empty()) add(v);
+    }
+    std::sort(session.begin(), session.end());
+    session.erase(std::unique(session.begin(), session.end()), session.end());
+    return session;
+  }
+
+  void implied_edges() {
+    std::vector<uint32_t> session = session_modules();
+    for (uint32_t node = 0; node < m_graph.nodes.size(); ++node) {
+      m_current = node;
+      for (const auto& e : m_graph.out[node]) m_stamp[e.target] = node;
+      const GraphNode& n = m_graph.nodes[node];
+      // The package's __init__.py runs before any module of the package.
+      std::string_view dir = n.path.parent();
+      if (n.path.filename() == "__init__.py") dir = parent_of(dir);
+      join_into(m_probe, dir, "__init__.py");
+      if (uint32_t init = node_at(m_probe); init != k_none) edge(init, EdgeKind::package_init, 0);
+      if (!(n.test_pattern || n.test || n.conftest)) continue;
+      // Test modules and conftest.py files see the nearest conftest.py above them (which sees the next).
+      bool root_conftest = n.conftest && n.path.parent().empty();
+      std::string_view d = n.conftest ? parent_of(n.path.parent()) : n.path.parent();
+      while (!root_conftest) {
+        join_into(m_probe, d, "conftest.py");
+        if (uint32_t c = node_at(m_probe); c != k_none) {
+          edge(c, EdgeKind::conftest, 0);
+          break;
+        }
+        if (d.empty()) break;
+        d = parent_of(d);
+      }
+      if (!n.conftest) {
+        for (uint32_t s : session) edge(s, EdgeKind::pytest_plugin, 0);
+      }
+    }
+  }
+
+  void reverse_edges() {
+    std::vector<uint32_t> counts(m_graph.nodes.size(), 0);
+    for (const auto& edges : m_graph.out) {
+      for (const auto& e : edges) ++counts[e.target];
+    }
+    for (size_t i = 0; i < counts.size(); ++i) m_graph.in[i].reserve(counts[i]);
+    for (uint32_t a = 0; a < m_graph.out.size(); ++a) {
+      for (const auto& e : m_graph.out[a]) m_graph.in[e.target].emplace_back(a, e);
+    }
+  }
+
+  const ProjectLayout& m_layout;
+  const ProjectFacts& m_facts;
+  ImportGraph& m_graph;
+  graph::ModuleIndex m_index;
+  util::StringSet m_entries;       // module stems and folders, for script-style imports
+  std::vector<uint32_t> m_stamp;   // m_stamp[t] == m_current: the current node already links to t
+  uint32_t m_current = 0;
+  std::string m_name, m_probe;     // scratch
+};
+
+} // namespace
+
+ImportGraph build_import_graph(const ProjectLayout& layout, const ProjectFacts& facts,
+                               const std::vector<RepoPath>& ghosts) {
+  ImportGraph graph;
+  GraphBuilder(layout, facts, graph).build(ghosts);
+  return graph;
+}
+
+} // namespace impact

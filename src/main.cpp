@@ -1,0 +1,29 @@
+// impact: parse -> run the command -> exit code. Errors that stop a run surface here as one line.
+#include "app/commands.hpp"
+#include "cli/options.hpp"
+#include "impact/error.hpp"
+
+#include <fmt/format.h>
+
+#include <exception>
+
+int main(int argc, char** argv) {
+  try {
+    impact::cli::Options options = impact::cli::parse(argc, argv);
+    switch (options.command) {
+    case impact::cli::Command::run: return impact::app::run_selection(options);
+    case impact::cli::Command::changes: return impact::app::run_changes(options);
+    case impact::cli::Command::explain: return impact::app::run_explain(options);
+    case impact::cli::Command::config: return impact::app::run_config(options);
+    }
+  } catch (const impact::cli::Exit& e) {
+    return e.code;
+  } catch (const impact::Error& e) {
+    fmt::print(stderr, "impact: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "impact: internal error: {}; please report it with the command that caused it\n", e.what());
+    return 2;
+  }
+  return 2;
+}

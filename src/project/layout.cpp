@@ -1,0 +1,211 @@
+// ProjectLayout: pytest's collection rules and the import roots, applied to the file inventory.
+#include "impact/project.hpp"
+#include "util/glob.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace impact {
+
+namespace {
+
+std::string parent_dir(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+std::string join(const std::string& dir, std::string_view rel) {
+  if (dir.empty()) return std::string(rel);
+  if (rel.empty()) return dir;
+  return dir + "/" + std::string(rel);
+}
+
+bool within(std::string_view path, std::string_view dir) { return RepoPath(std::string(path)).is_within(dir); }
+
+bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
+
+// pytest's _matches_prefix_or_glob_option.
+bool matches_prefix_or_glob(const std::vector<std::string>& options, std::string_view name) {
+  for (const auto& option : options) {
+    if (name.starts_with(option)) return true;
+    if (has_glob_chars(option) && util::fnmatch(option, name)) return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool is_conftest(const RepoPath& path) { return path.filename() == "conftest.py"; }
+
+ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>& inventory, const ProjectFacts& facts)
+    : m_config(std::move(config)) {
+  std::set<std::string> dirs;
+  std::unordered_set<std::string> packages;
+  std::set<std::string> roots{"", m_config.rootdir};
+  for (const auto& file : inventory) {
+    std::string dir = parent_dir(file.path.str);
+    for (std::string d = dir; !d.empty(); d = parent_dir(d)) {
+      if (!dirs.insert(d).second) break;
+    }
+    std::string_view name = file.path.filename();
+    if (name == "__init__.py") packages.insert(dir);
+    if (name == "pyvenv.cfg" || file.path.str.ends_with("bin/activate")) {
+      m_venv_dirs.push_back(name == "pyvenv.cfg" ? dir : parent_dir(dir));
+    }
+    if (name == "setup.py" || name == "pyproject.toml" || name == "setup.cfg") roots.insert(dir);
+  }
+  m_package_dirs.assign(packages.begin(), packages.end());
+  std::sort(m_package_dirs.begin(), m_package_dirs.end());
+
+  // Collection roots: testpaths (globs expanded against the inventory's folders), else the rootdir.
+  for (const auto& entry : m_config.testpaths) {
+    std::string path = join(m_config.rootdir, entry);
+    while (path.ends_with('/')) path.pop_back();
+    if (!has_glob_chars(path)) {
+      m_collection_roots.push_back(path);
+      continue;
+    }
+    for (const auto& d : dirs) {
+      if (util::path_glob_match("/" + path, d) && !util::path_glob_match("/" + path, parent_dir(d))) {
+        m_collection_roots.push_back(d);
+      }
+    }
+    for (const auto& f : inventory) {
+      if (util::path_glob_match("/" + path, f.path.str) && f.path.str.ends_with(".py")) m_collection_roots.push_back(f.path.str);
+    }
+  }
+  if (m_config.testpaths.empty()) m_collection_roots.push_back(m_config.rootdir);
+
+  // conftest.py collect_ignore lists.
+  for (size_t i = 0; i < facts.size(); ++i) {
+    if (!is_conftest(facts.files[i].path) || !facts.header(i).has_collect_ignore) continue;
+    FileFacts f = facts.full(i);
+    Ignore ignore{std::string(facts.files[i].path.parent()), {}, {}};
+    for (const auto& p : f.collect_ignore) ignore.paths.push_back(join(ignore.dir, p));
+    for (const auto& g : f.collect_ignore_glob) ignore.globs.push_back(join(ignore.dir, g));
+    m_conftest_ignores.push_back(std::move(ignore));
+  }
+
+  // Import roots: the root, the rootdir, pythonpath, src/ folders, the folder above every top-level
+  // package, folders of project files, and the folders pytest's prepend mode puts first on sys.path for
+  // test modules and conftest.py files outside packages.
+  for (const auto& p : m_config.pythonpath) roots.insert(p);
+  for (const auto& d : dirs) {
+    std::string_view base = RepoPath(d).filename();
+    if (base == "src" && std::count(d.begin(), d.end(), '/') < 3) roots.insert(d);
+  }
+  for (const auto& pkg : m_package_dirs) {
+    std::string parent = parent_dir(pkg);
+    if (!is_package_dir(parent) || pkg.empty()) roots.insert(pkg.empty() ? std::string() : parent);
+  }
+  for (const auto& file : facts.files) {
+    std::string dir = std::string(file.path.parent());
+    if ((is_conftest(file.path) || matches_test_pattern(file.path)) && !is_package_dir(dir)) roots.insert(dir);
+  }
+  m_roots.assign(roots.begin(), roots.end());
+}
+
+bool ProjectLayout::is_package_dir(std::string_view dir) const {
+  if (dir.empty()) return std::binary_search(m_package_dirs.begin(), m_package_dirs.end(), std::string());
+  return std::binary_search(m_package_dirs.begin(), m_package_dirs.end(), dir,
+                            [](std::string_view a, std::string_view b) { return a < b; });
+}
+
+bool ProjectLayout::in_collection_root(std::string_view path) const {
+  return std::any_of(m_collection_roots.begin(), m_collection_roots.end(),
+                     [&](const std::string& root) { return within(path, root); });
+}
+
+bool ProjectLayout::excluded_by_norecurse(std::string_view path) const {
+  // The folders between the collection root and the file are matched by name against norecursedirs.
+  std::string_view root;
+  for (const auto& r : m_collection_roots) {
+    if (within(path, r) && r.size() >= root.size()) root = r;
+  }
+  std::string dir = parent_dir(path);
+  while (dir.size() > root.size()) {
+    std::string_view name = RepoPath(dir).filename();
+    for (const auto& pattern : m_config.norecursedirs) {
+      if (util::fnmatch(pattern, name)) return true;
+    }
+    for (const auto& venv : m_venv_dirs) {
+      if (dir == venv) return true;
+    }
+    dir = parent_dir(dir);
+  }
+  return false;
+}
+
+bool ProjectLayout::excluded_by_ignores(std::string_view path) const {
+  for (const auto& p : m_config.ignore_paths) {
+    if (within(path, p)) return true;
+  }
+  for (const auto& g : m_config.ignore_globs) {
+    if (util::fnmatch(g, path)) return true;
+  }
+  for (const auto& ignore : m_conftest_ignores) {
+    if (!within(path, ignore.dir)) continue;
+    for (const auto& p : ignore.paths) {
+      if (within(path, p)) return true;
+    }
+    for (const auto& g : ignore.globs) {
+      if (util::fnmatch(g, path)) return true;
+    }
+  }
+  return false;
+}
+
+bool ProjectLayout::matches_test_pattern(const RepoPath& path) const {
+  if (!path.ends_with(".py") || is_conftest(path)) return false;
+  if (!in_collection_root(path.str) || excluded_by_norecurse(path.str) || excluded_by_ignores(path.str)) return false;
+  // A file named directly in testpaths is collected whatever its name.
+  for (const auto& root : m_collection_roots) {
+    if (root == path.str) return true;
+  }
+  for (const auto& pattern : m_config.python_files) {
+    if (util::pytest_path_match(pattern, path.str)) return true;
+  }
+  return false;
+}
+
+bool ProjectLayout::is_test_name(std::string_view name) const {
+  return matches_prefix_or_glob(m_config.python_functions, name);
+}
+
+bool ProjectLayout::is_test_class_name(std::string_view name) const {
+  return matches_prefix_or_glob(m_config.python_classes, name);
+}
+
+bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
+  if (facts.parse_error) return true;
+  for (const auto& sym : facts.symbols) {
+    if (sym.parent != -1) continue;
+    if (sym.kind == SymbolKind::function && is_test_name(sym.name())) return true;
+    if (sym.kind != SymbolKind::class_) continue;
+    bool unittest = std::any_of(sym.bases.begin(), sym.bases.end(),
+                                [](const std::string& b) { return b.find("TestCase") != std::string::npos; });
+    if (unittest) return true;
+    if (!is_test_class_name(sym.name()) || sym.has_init) continue;
+    if (!sym.bases.empty()) return true; // may inherit its tests
+    for (const auto& member : facts.symbols) {
+      if (member.kind == SymbolKind::method && member.qualname.starts_with(sym.qualname + ".") &&
+          member.qualname.find('.', sym.qualname.size() + 1) == std::string::npos && is_test_name(member.name())) {
+        return true;
+      }
+    }
+  }
+  for (const auto& imp : facts.imports) {
+    if (imp.kind == ImportKind::star) return true;
+    if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
+    for (const auto& alias : imp.aliases) {
+      if (is_test_name(alias) || is_test_class_name(alias)) return true;
+    }
+  }
+  for (const auto& name : facts.module_names) {
+    if (is_test_name(name) || is_test_class_name(name)) return true;
+  }
+  return false;
+}
+
+} // namespace impact

@@ -1,0 +1,389 @@
+// FactsExtractor: one walk over a module's statements (never into expressions) collects imports,
+// symbols and the module-level assignments pytest reads; cheap byte scans find the rarer things
+// (dynamic imports, dotted string references, doctests) before any deeper walk is paid for.
+#include "impact/python.hpp"
+#include "python/grammar.hpp"
+#include "python/literals.hpp"
+#include "python/scan.hpp"
+
+#include <memory>
+
+namespace impact {
+
+struct FactsExtractor::Impl {
+  python::Parser parser;
+};
+
+FactsExtractor::FactsExtractor() : m_impl(new Impl) {}
+FactsExtractor::~FactsExtractor() { delete m_impl; }
+
+namespace {
+
+using python::Grammar;
+using python::node_text;
+
+// Where the walk is: the enclosing symbol and the import flags in force.
+struct Scope {
+  int32_t symbol = -1;
+  uint8_t flags = 0;
+  bool module_level = true;
+  bool class_body = false;
+};
+
+class StatementWalker {
+public:
+  StatementWalker(std::string_view source, FileFacts& facts) : m_g(Grammar::get()), m_src(source), m_facts(facts) {}
+
+  void block(TSNode node, Scope scope) {
+    TSTreeCursor cursor = ts_tree_cursor_new(node);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_is_named(child)) statement(child, scope);
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+private:
+  void statement(TSNode n, Scope scope) {
+    TSSymbol s = ts_node_symbol(n);
+    if (s == m_g.import_statement) return import_statement(n, scope);
+    if (s == m_g.import_from_statement) return import_from(n, scope);
+    if (s == m_g.function_definition || s == m_g.class_definition) return define(n, scope, n);
+    if (s == m_g.decorated_definition) {
+      TSNode def = ts_node_child_by_field_id(n, m_g.f_definition);
+      if (!ts_node_is_null(def)) define(def, scope, n);
+      return;
+    }
+    if (s == m_g.expression_statement) return expression_statement(n, scope);
+    if (s == m_g.if_statement) return if_statement(n, scope);
+    if (s == m_g.try_statement || s == m_g.with_statement || s == m_g.for_statement || s == m_g.while_statement ||
+        s == m_g.match_statement) {
+      Scope inner = scope;
+      inner.flags |= s == m_g.try_statement ? k_import_guarded : k_import_conditional;
+      return compound(n, inner);
+    }
+    if (python::is_error(n) || s == m_g.block) {
+      if (python::is_error(n)) m_facts.parse_error = true;
+      block(n, scope);
+    }
+  }
+
+  // Descends into every block of a compound statement and its clauses.
+  void compound(TSNode n, Scope scope) {
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        TSSymbol s = ts_node_symbol(child);
+        if (s == m_g.block) {
+          block(child, scope);
+        } else if (s == m_g.except_clause || s == m_g.except_group_clause || s == m_g.finally_clause ||
+                   s == m_g.else_clause || s == m_g.elif_clause || s == m_g.case_clause) {
+          compound(child, scope);
+        } else if (python::is_error(child)) {
+          m_facts.parse_error = true;
+          block(child, scope);
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+  void if_statement(TSNode n, Scope scope) {
+    Scope inner = scope;
+    inner.flags |= k_import_conditional;
+    TSNode condition = ts_node_child_by_field_id(n, m_g.f_condition);
+    std::string_view cond = ts_node_is_null(condition) ? std::string_view() : node_text(condition, m_src);
+    bool type_checking = cond == "TYPE_CHECKING" || cond.ends_with(".TYPE_CHECKING");
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        TSSymbol s = ts_node_symbol(child);
+        if (s == m_g.block) {
+          Scope body = inner;
+          if (type_checking) body.flags |= k_import_type_checking;
+          block(child, body);
+        } else if (s == m_g.elif_clause || s == m_g.else_clause) {
+          compound(child, inner);
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+  void import_statement(TSNode n, Scope scope) {
+    uint32_t line = python::line_of(ts_node_start_point(n));
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode child = ts_node_named_child(n, i);
+      TSSymbol s = ts_node_symbol(child);
+      ImportFact fact;
+      fact.kind = ImportKind::plain;
+      fact.line = line;
+      fact.flags = scope.flags;
+      if (s == m_g.dotted_name) {
+        fact.module = python::dotted_text(child, m_src);
+        fact.aliases.emplace_back();
+      } else if (s == m_g.aliased_import) {
+        TSNode name = ts_node_child_by_field_id(child, m_g.f_name);
+        TSNode alias = ts_node_child_by_field_id(child, m_g.f_alias);
+        if (ts_node_is_null(name)) continue;
+        fact.module = python::dotted_text(name, m_src);
+        fact.aliases.emplace_back(ts_node_is_null(alias) ? std::string() : std::string(node_text(alias, m_src)));
+      } else {
+        continue;
+      }
+      m_facts.imports.push_back(std::move(fact));
+    }
+  }
+
+  void import_from(TSNode n, Scope scope) {
+    ImportFact fact;
+    fact.kind = ImportKind::from;
+    fact.line = python::line_of(ts_node_start_point(n));
+    fact.flags = scope.flags;
+    TSNode module = ts_node_child_by_field_id(n, m_g.f_module_name);
+    if (ts_node_is_null(module)) return;
+    if (ts_node_symbol(module) == m_g.relative_import) {
+      uint32_t count = ts_node_named_child_count(module);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode part = ts_node_named_child(module, i);
+        if (ts_node_symbol(part) == m_g.import_prefix) {
+          fact.level = static_cast<uint8_t>(node_text(part, m_src).size());
+        } else if (ts_node_symbol(part) == m_g.dotted_name) {
+          fact.module = python::dotted_text(part, m_src);
+        }
+      }
+    } else {
+      fact.module = python::dotted_text(module, m_src);
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        TSSymbol s = ts_node_symbol(child);
+        if (s == m_g.wildcard_import) {
+          fact.kind = ImportKind::star;
+        } else if (ts_tree_cursor_current_field_id(&cursor) == m_g.f_name) {
+          if (s == m_g.dotted_name) {
+            std::string name = python::dotted_text(child, m_src);
+            fact.aliases.push_back(name);
+            fact.names.push_back(std::move(name));
+          } else if (s == m_g.aliased_import) {
+            TSNode name = ts_node_child_by_field_id(child, m_g.f_name);
+            TSNode alias = ts_node_child_by_field_id(child, m_g.f_alias);
+            if (ts_node_is_null(name)) continue;
+            fact.names.push_back(python::dotted_text(name, m_src));
+            fact.aliases.push_back(ts_node_is_null(alias) ? fact.names.back() : std::string(node_text(alias, m_src)));
+          }
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    m_facts.imports.push_back(std::move(fact));
+  }
+
+  void define(TSNode def, Scope scope, TSNode outer) {
+    bool is_class = ts_node_symbol(def) == m_g.class_definition;
+    TSNode name_node = ts_node_child_by_field_id(def, m_g.f_name);
+    if (ts_node_is_null(name_node)) return;
+    Symbol sym;
+    std::string_view name = node_text(name_node, m_src);
+    sym.qualname = scope.symbol >= 0 ? m_facts.symbols[static_cast<size_t>(scope.symbol)].qualname + "." + std::string(name)
+                                     : std::string(name);
+    sym.kind = is_class ? SymbolKind::class_ : (scope.class_body ? SymbolKind::method : SymbolKind::function);
+    sym.first_line = python::line_of(ts_node_start_point(outer));
+    sym.def_line = python::line_of(ts_node_start_point(def));
+    sym.last_line = python::line_of(ts_node_end_point(def));
+    sym.parent = scope.symbol;
+    TSNode body = ts_node_child_by_field_id(def, m_g.f_body);
+    sym.body_line = ts_node_is_null(body) ? sym.def_line : python::line_of(ts_node_start_point(body));
+    if (!ts_node_eq(def, outer)) decorators(outer, sym);
+    if (is_class) {
+      bases(def, sym);
+    } else {
+      params(def, sym);
+      sym.is_async = ts_node_child_count(def) > 0 && node_text(ts_node_child(def, 0), m_src) == "async";
+      if (scope.class_body && name == "__init__") m_facts.symbols[static_cast<size_t>(scope.symbol)].has_init = true;
+      if (scope.module_level && name == "__getattr__") m_facts.defines_module_getattr = true;
+    }
+    auto index = static_cast<int32_t>(m_facts.symbols.size());
+    m_facts.symbols.push_back(std::move(sym));
+    if (ts_node_is_null(body)) return;
+    Scope inner;
+    inner.symbol = index;
+    inner.flags = scope.flags | (is_class ? 0 : k_import_in_function);
+    inner.module_level = false;
+    inner.class_body = is_class;
+    block(body, inner);
+  }
+
+  void decorators(TSNode outer, Symbol& sym) {
+    uint32_t count = ts_node_named_child_count(outer);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode d = ts_node_named_child(outer, i);
+      if (ts_node_symbol(d) != m_g.decorator || ts_node_named_child_count(d) == 0) continue;
+      TSNode expr = ts_node_named_child(d, 0);
+      if (ts_node_symbol(expr) == m_g.call) {
+        TSNode fn = ts_node_child_by_field_id(expr, m_g.f_function);
+        if (!ts_node_is_null(fn)) expr = fn;
+      }
+      sym.decorators.push_back(python::dotted_text(expr, m_src));
+    }
+  }
+
+  void bases(TSNode def, Symbol& sym) {
+    TSNode supers = ts_node_child_by_field_id(def, m_g.f_superclasses);
+    if (ts_node_is_null(supers)) return;
+    uint32_t count = ts_node_named_child_count(supers);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode base = ts_node_named_child(supers, i);
+      TSSymbol s = ts_node_symbol(base);
+      if (s == m_g.keyword_argument || s == m_g.comment) continue;
+      sym.bases.push_back(python::dotted_text(base, m_src));
+    }
+  }
+
+  void params(TSNode def, Symbol& sym) {
+    TSNode list = ts_node_child_by_field_id(def, m_g.f_parameters);
+    if (ts_node_is_null(list)) return;
+    uint32_t count = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode p = ts_node_named_child(list, i);
+      TSSymbol s = ts_node_symbol(p);
+      TSNode name = p;
+      if (s == m_g.default_parameter || s == m_g.typed_default_parameter) {
+        name = ts_node_child_by_field_id(p, m_g.f_name);
+      } else if (s == m_g.typed_parameter) {
+        name = ts_node_named_child_count(p) > 0 ? ts_node_named_child(p, 0) : TSNode{};
+      }
+      if (!ts_node_is_null(name) && (ts_node_symbol(name) == m_g.list_splat_pattern ||
+                                     ts_node_symbol(name) == m_g.dictionary_splat_pattern)) {
+        name = ts_node_named_child_count(name) > 0 ? ts_node_named_child(name, 0) : TSNode{};
+      }
+      if (ts_node_is_null(name) || ts_node_symbol(name) != m_g.identifier) continue;
+      sym.params.emplace_back(node_text(name, m_src));
+    }
+  }
+
+  void expression_statement(TSNode n, Scope scope) {
+    if (!scope.module_level || ts_node_named_child_count(n) == 0) return;
+    TSNode expr = ts_node_named_child(n, 0);
+    TSSymbol s = ts_node_symbol(expr);
+    if (s == m_g.assignment) return assignment(expr, scope, false);
+    if (s == m_g.augmented_assignment) return assignment(expr, scope, true);
+    if (s == m_g.call) return module_call(expr);
+  }
+
+  void assignment(TSNode n, Scope scope, bool augmented) {
+    TSNode left = ts_node_child_by_field_id(n, m_g.f_left);
+    TSNode right = ts_node_child_by_field_id(n, m_g.f_right);
+    if (ts_node_is_null(left)) return;
+    TSSymbol ls = ts_node_symbol(left);
+    if (ls == m_g.pattern_list || ls == m_g.tuple) {
+      uint32_t count = ts_node_named_child_count(left);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode target = ts_node_named_child(left, i);
+        if (ts_node_symbol(target) == m_g.identifier) m_facts.module_names.emplace_back(node_text(target, m_src));
+      }
+      return;
+    }
+    if (ls != m_g.identifier) return;
+    std::string_view name = node_text(left, m_src);
+    if (!augmented) m_facts.module_names.emplace_back(name);
+    if (ts_node_is_null(right)) return;
+    if (name == "__all__") {
+      auto values = string_list_of(right);
+      if (!values) {
+        m_facts.all_dynamic = true;
+      } else {
+        if (!m_facts.all_names || !augmented) m_facts.all_names.emplace();
+        m_facts.all_names->insert(m_facts.all_names->end(), values->begin(), values->end());
+      }
+    } else if (name == "pytest_plugins") {
+      auto values = string_list_of(right);
+      if (!values) m_facts.pytest_plugins_dynamic = true;
+      else add_plugins(*values, python::line_of(ts_node_start_point(n)));
+    } else if ((name == "collect_ignore" || name == "collect_ignore_glob") && !augmented && scope.flags == 0) {
+      if (auto values = string_list_of(right)) {
+        auto& target = name == "collect_ignore" ? m_facts.collect_ignore : m_facts.collect_ignore_glob;
+        target = std::move(*values);
+      }
+    }
+  }
+
+  // __all__.extend([...]) / __all__.append("x") / pytest_plugins.append(...)
+  void module_call(TSNode call) {
+    TSNode fn = ts_node_child_by_field_id(call, m_g.f_function);
+    if (ts_node_is_null(fn) || ts_node_symbol(fn) != m_g.attribute) return;
+    TSNode object = ts_node_child_by_field_id(fn, m_g.f_object);
+    TSNode attr = ts_node_child_by_field_id(fn, m_g.f_attribute);
+    if (ts_node_is_null(object) || ts_node_is_null(attr)) return;
+    std::string_view target = node_text(object, m_src);
+    if (target != "__all__" && target != "pytest_plugins") return;
+    std::string_view method = node_text(attr, m_src);
+    TSNode args = ts_node_child_by_field_id(call, m_g.f_arguments);
+    std::optional<std::vector<std::string>> values;
+    if (!ts_node_is_null(args) && ts_node_named_child_count(args) == 1 && (method == "extend" || method == "append")) {
+      values = string_list_of(ts_node_named_child(args, 0));
+    }
+    if (target == "__all__") {
+      if (!values) {
+        m_facts.all_dynamic = true;
+        return;
+      }
+      if (!m_facts.all_names) m_facts.all_names.emplace();
+      m_facts.all_names->insert(m_facts.all_names->end(), values->begin(), values->end());
+    } else if (!values) {
+      m_facts.pytest_plugins_dynamic = true;
+    } else {
+      add_plugins(*values, python::line_of(ts_node_start_point(call)));
+    }
+  }
+
+  std::optional<std::vector<std::string>> string_list_of(TSNode node) {
+    return python::string_list(node, m_src, m_g);
+  }
+
+  void add_plugins(const std::vector<std::string>& modules, uint32_t line) {
+    for (const auto& module : modules) {
+      ImportFact fact;
+      fact.kind = ImportKind::plugin;
+      fact.line = line;
+      fact.module = module;
+      m_facts.imports.push_back(std::move(fact));
+    }
+  }
+
+  const Grammar& m_g;
+  std::string_view m_src;
+  FileFacts& m_facts;
+};
+
+} // namespace
+
+FileFacts FactsExtractor::extract(std::string_view source) {
+  FileFacts facts;
+  std::unique_ptr<TSTree, python::TreeDeleter> tree(m_impl->parser.parse(source));
+  if (!tree) {
+    facts.parse_error = true;
+    python::scan_import_lines(source, facts);
+    return facts;
+  }
+  TSNode root = ts_tree_root_node(tree.get());
+  StatementWalker walker(source, facts);
+  walker.block(root, Scope{});
+  if (ts_node_has_error(root)) {
+    facts.parse_error = true;
+    python::scan_import_lines(source, facts);
+  }
+  python::scan_dynamic_imports(root, source, facts);
+  python::scan_string_references(source, facts);
+  facts.has_doctest = source.find(">>> ") != std::string_view::npos;
+  return facts;
+}
+
+} // namespace impact

@@ -1,0 +1,123 @@
+#include "python/facts_cache.hpp"
+
+#include "util/binary.hpp"
+#include "util/checksum.hpp"
+#include "util/files.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace impact::python {
+
+namespace {
+
+// Bump when FileFacts, its encoding or what the extractor records changes: old caches are ignored.
+constexpr uint64_t k_format_version = 2;
+constexpr std::string_view k_magic = "IMPFACTS";
+constexpr std::string_view k_grammar = "tree-sitter-python-0.23.6";
+
+FactsCache::Oid to_binary(const std::string& hex) {
+  FactsCache::Oid out{};
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return 0;
+  };
+  for (size_t i = 0; i < out.size() && 2 * i + 1 < hex.size(); ++i) {
+    out[i] = static_cast<char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+  }
+  return out;
+}
+
+FactsCache::Oid oid_of(std::string_view raw) {
+  FactsCache::Oid out{};
+  std::memcpy(out.data(), raw.data(), std::min(raw.size(), out.size()));
+  return out;
+}
+
+} // namespace
+
+std::string facts_cache_file_name() { return fmt::format("facts-v{}.bin", k_format_version); }
+
+// Layout: magic, version, grammar, entry count, entries (20-byte oid, length-prefixed facts), and an
+// 8-byte checksum of everything before it.
+FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
+  auto data = util::read_file(m_file);
+  if (!data) return;
+  auto owned = std::make_shared<const std::string>(std::move(*data));
+  std::string_view all = *owned;
+  bool valid = all.size() >= 8;
+  if (valid) {
+    uint64_t stored = 0;
+    std::memcpy(&stored, all.data() + all.size() - 8, 8);
+    all.remove_suffix(8);
+    valid = stored == util::checksum64(all);
+  }
+  util::Reader in(all);
+  valid = valid && in.raw(k_magic.size()) == k_magic && in.u64() == k_format_version && in.str() == k_grammar;
+  size_t count = valid ? in.count() : 0;
+  m_index.reserve(count);
+  for (size_t i = 0; i < count && in.ok(); ++i) {
+    Oid oid = oid_of(in.raw(20));
+    std::string_view payload = in.raw(static_cast<size_t>(in.u64()));
+    if (in.ok()) m_index.emplace(oid, Entry{payload, m_index.size()});
+  }
+  if (!valid || !in.ok() || !in.done()) {
+    m_index.clear();
+    m_warning = fmt::format("the facts cache {} is unreadable or from another version; it will be rebuilt",
+                            m_file.string());
+    return;
+  }
+  m_data = std::move(owned);
+  m_used.assign(m_index.size(), 0);
+}
+
+std::optional<std::string_view> FactsCache::find(const std::string& oid_hex) const {
+  auto it = m_index.find(to_binary(oid_hex));
+  if (it == m_index.end()) return std::nullopt;
+  m_used[it->second.ordinal] = 1;
+  return it->second.payload;
+}
+
+void FactsCache::put(const std::string& oid_hex, std::string_view encoded) {
+  if (m_file.empty()) return;
+  Oid key = to_binary(oid_hex);
+  if (m_index.contains(key)) return;
+  m_added[key] = std::string(encoded);
+}
+
+void FactsCache::save() {
+  if (m_file.empty() || m_added.empty()) return;
+  // Keep what this run used and what it added, then older entries up to as many again, so that
+  // switching branches stays warm without the file growing without bound.
+  size_t used = static_cast<size_t>(std::count(m_used.begin(), m_used.end(), 1));
+  size_t budget = (used + m_added.size()) * 2 + 1000;
+  std::vector<std::pair<std::string_view, std::string_view>> entries;
+  entries.reserve(std::min(budget, m_index.size() + m_added.size()));
+  auto key = [](const Oid& oid) { return std::string_view(oid.data(), oid.size()); };
+  for (const auto& [oid, payload] : m_added) entries.emplace_back(key(oid), payload);
+  for (const auto& [oid, entry] : m_index) {
+    if (m_used[entry.ordinal] != 0) entries.emplace_back(key(oid), entry.payload);
+  }
+  for (const auto& [oid, entry] : m_index) {
+    if (entries.size() >= budget) break;
+    if (m_used[entry.ordinal] == 0) entries.emplace_back(key(oid), entry.payload);
+  }
+  util::Writer out;
+  out.raw(k_magic);
+  out.u64(k_format_version);
+  out.str(k_grammar);
+  out.u64(entries.size());
+  for (const auto& [oid, payload] : entries) {
+    out.raw(oid);
+    out.str(payload);
+  }
+  uint64_t sum = util::checksum64(out.buffer());
+  out.raw(std::string_view(reinterpret_cast<const char*>(&sum), 8));
+  util::write_file_atomic(m_file, out.buffer());
+}
+
+} // namespace impact::python

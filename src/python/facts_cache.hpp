@@ -1,0 +1,61 @@
+#pragma once
+// FactsCache: encoded FileFacts by content id (git blob id), in one file under the cache folder.
+// Lookups return views into the loaded file and are safe from several threads at once; put() and
+// save() are for one thread. Saving writes atomically and keeps what this run used first.
+#include "impact/python.hpp"
+
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace impact::python {
+
+class FactsCache {
+public:
+  // Loads `file` when it exists and is of this version; a corrupt or older file is dropped (warning()
+  // says so) and rebuilt on save.
+  explicit FactsCache(std::filesystem::path file);
+  // A cache that never loads or saves anything (--no-cache).
+  FactsCache() = default;
+
+  // The encoded facts of `oid_hex`; the view lives as long as storage().
+  std::optional<std::string_view> find(const std::string& oid_hex) const;
+  void put(const std::string& oid_hex, std::string_view encoded);
+  // Writes the cache when something was added. Throws impact::Error when it cannot be written.
+  void save();
+
+  const std::shared_ptr<const std::string>& storage() const { return m_data; }
+  const std::string& warning() const { return m_warning; }
+
+  using Oid = std::array<char, 20>;
+  struct OidHash {
+    size_t operator()(const Oid& oid) const noexcept {
+      size_t h;
+      std::memcpy(&h, oid.data(), sizeof h); // already uniformly distributed
+      return h;
+    }
+  };
+
+private:
+  struct Entry {
+    std::string_view payload;
+    size_t ordinal = 0; // index into m_used
+  };
+
+  std::filesystem::path m_file;
+  std::shared_ptr<const std::string> m_data = std::make_shared<const std::string>();
+  std::unordered_map<Oid, Entry, OidHash> m_index; // entries of the loaded file, viewing m_data
+  std::unordered_map<Oid, std::string, OidHash> m_added;
+  mutable std::vector<char> m_used; // per loaded entry: looked up this run (one writer per element)
+  std::string m_warning;
+};
+
+// The cache file's name, which changes with the format and the grammar.
+std::string facts_cache_file_name();
+
+} // namespace impact::python

@@ -1,0 +1,186 @@
+#include "python/facts_codec.hpp"
+
+#include "util/binary.hpp"
+
+namespace impact::python {
+
+namespace {
+
+constexpr uint64_t k_parse_error = 1;
+constexpr uint64_t k_has_doctest = 2;
+constexpr uint64_t k_all_present = 4;
+constexpr uint64_t k_all_dynamic = 8;
+constexpr uint64_t k_plugins_dynamic = 16;
+constexpr uint64_t k_module_getattr = 32;
+constexpr uint64_t k_uncertain = 64;
+constexpr uint64_t k_collect_ignore = 128;
+
+uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
+
+void section(util::Writer& out, const util::Writer& body) { out.str(const_cast<util::Writer&>(body).buffer()); }
+
+FactsHeader header_of(uint64_t flags) {
+  FactsHeader h;
+  h.parse_error = (flags & k_parse_error) != 0;
+  h.has_doctest = (flags & k_has_doctest) != 0;
+  h.has_all = (flags & k_all_present) != 0;
+  h.all_dynamic = (flags & k_all_dynamic) != 0;
+  h.pytest_plugins_dynamic = (flags & k_plugins_dynamic) != 0;
+  h.defines_module_getattr = (flags & k_module_getattr) != 0;
+  h.has_uncertain_imports = (flags & k_uncertain) != 0;
+  h.has_collect_ignore = (flags & k_collect_ignore) != 0;
+  return h;
+}
+
+// Reads a list of strings as views into the blob.
+bool read_views(util::Reader& in, std::vector<std::string_view>& out) {
+  size_t n = in.count();
+  for (size_t i = 0; i < n; ++i) out.push_back(in.raw(static_cast<size_t>(in.u64())));
+  return in.ok();
+}
+
+} // namespace
+
+std::string encode(const FileFacts& facts) {
+  util::Writer imports;
+  imports.u64(facts.imports.size());
+  for (const auto& i : facts.imports) {
+    imports.u64(static_cast<uint64_t>(i.kind));
+    imports.u64(i.level);
+    imports.u64(i.flags);
+    imports.u64(i.line);
+    imports.str(i.module);
+    imports.strings(i.names);
+    imports.strings(i.aliases);
+  }
+  util::Writer uncertain;
+  uncertain.u64(facts.uncertain_imports.size());
+  for (const auto& u : facts.uncertain_imports) {
+    uncertain.u64(u.line);
+    uncertain.str(u.call);
+    uncertain.str(u.prefix);
+    uncertain.u64(u.level);
+  }
+  util::Writer rest;
+  rest.u64(facts.symbols.size());
+  for (const auto& s : facts.symbols) {
+    rest.str(s.qualname);
+    rest.u64(static_cast<uint64_t>(s.kind));
+    rest.u64(s.first_line);
+    rest.u64(s.def_line);
+    rest.u64(s.body_line);
+    rest.u64(s.last_line);
+    rest.u64(static_cast<uint64_t>(s.parent + 1));
+    rest.strings(s.decorators);
+    rest.strings(s.params);
+    rest.strings(s.bases);
+    rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u));
+  }
+  rest.strings(facts.module_names);
+  rest.strings(facts.all_names.value_or(std::vector<std::string>{}));
+  rest.strings(facts.collect_ignore);
+  rest.strings(facts.collect_ignore_glob);
+
+  util::Writer out;
+  out.u64(bit(facts.parse_error, k_parse_error) | bit(facts.has_doctest, k_has_doctest) |
+          bit(facts.all_names.has_value(), k_all_present) | bit(facts.all_dynamic, k_all_dynamic) |
+          bit(facts.pytest_plugins_dynamic, k_plugins_dynamic) | bit(facts.defines_module_getattr, k_module_getattr) |
+          bit(!facts.uncertain_imports.empty(), k_uncertain) |
+          bit(!facts.collect_ignore.empty() || !facts.collect_ignore_glob.empty(), k_collect_ignore));
+  section(out, imports);
+  section(out, uncertain);
+  section(out, rest);
+  return std::move(out.buffer());
+}
+
+bool decode_header(std::string_view blob, FactsHeader& header) {
+  util::Reader in(blob);
+  header = header_of(in.u64());
+  return in.ok();
+}
+
+bool decode_imports(std::string_view blob, ImportScratch& scratch) {
+  scratch.imports.clear();
+  scratch.names.clear();
+  scratch.aliases.clear();
+  util::Reader in(blob);
+  in.u64();
+  util::Reader section(in.raw(static_cast<size_t>(in.u64())));
+  size_t n = section.count();
+  scratch.imports.reserve(n);
+  for (size_t k = 0; k < n; ++k) {
+    ImportView v;
+    v.kind = static_cast<ImportKind>(section.u64());
+    v.level = static_cast<uint8_t>(section.u64());
+    v.flags = static_cast<uint8_t>(section.u64());
+    v.line = section.u32();
+    v.module = section.raw(static_cast<size_t>(section.u64()));
+    v.names_begin = scratch.names.size();
+    read_views(section, scratch.names);
+    v.names_end = scratch.names.size();
+    v.aliases_begin = scratch.aliases.size();
+    read_views(section, scratch.aliases);
+    v.aliases_end = scratch.aliases.size();
+    if (!section.ok()) return false;
+    scratch.imports.push_back(v);
+  }
+  return in.ok() && section.ok();
+}
+
+bool decode_full(std::string_view blob, FileFacts& facts) {
+  util::Reader in(blob);
+  FactsHeader h = header_of(in.u64());
+  facts.parse_error = h.parse_error;
+  facts.has_doctest = h.has_doctest;
+  facts.all_dynamic = h.all_dynamic;
+  facts.pytest_plugins_dynamic = h.pytest_plugins_dynamic;
+  facts.defines_module_getattr = h.defines_module_getattr;
+
+  util::Reader imports(in.raw(static_cast<size_t>(in.u64())));
+  facts.imports.resize(imports.count());
+  for (auto& i : facts.imports) {
+    i.kind = static_cast<ImportKind>(imports.u64());
+    i.level = static_cast<uint8_t>(imports.u64());
+    i.flags = static_cast<uint8_t>(imports.u64());
+    i.line = imports.u32();
+    i.module = imports.str();
+    i.names = imports.strings();
+    i.aliases = imports.strings();
+  }
+  util::Reader uncertain(in.raw(static_cast<size_t>(in.u64())));
+  facts.uncertain_imports.resize(uncertain.count());
+  for (auto& u : facts.uncertain_imports) {
+    u.line = uncertain.u32();
+    u.call = uncertain.str();
+    u.prefix = uncertain.str();
+    u.level = static_cast<uint8_t>(uncertain.u64());
+  }
+  util::Reader rest(in.raw(static_cast<size_t>(in.u64())));
+  size_t n = rest.count();
+  facts.symbols.resize(n);
+  for (auto& s : facts.symbols) {
+    s.qualname = rest.str();
+    s.kind = static_cast<SymbolKind>(rest.u64());
+    s.first_line = rest.u32();
+    s.def_line = rest.u32();
+    s.body_line = rest.u32();
+    s.last_line = rest.u32();
+    s.parent = static_cast<int32_t>(rest.u64()) - 1;
+    s.decorators = rest.strings();
+    s.params = rest.strings();
+    s.bases = rest.strings();
+    uint64_t bits = rest.u64();
+    s.is_async = (bits & 1) != 0;
+    s.has_init = (bits & 2) != 0;
+    if (s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;
+  }
+  facts.module_names = rest.strings();
+  auto all = rest.strings();
+  if (h.has_all) facts.all_names = std::move(all);
+  facts.collect_ignore = rest.strings();
+  facts.collect_ignore_glob = rest.strings();
+  return in.ok() && in.done() && imports.ok() && imports.done() && uncertain.ok() && uncertain.done() && rest.ok() &&
+         rest.done();
+}
+
+} // namespace impact::python

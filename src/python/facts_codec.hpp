@@ -1,0 +1,18 @@
+#pragma once
+// The encoded form of FileFacts: a flags word, then length-prefixed sections (imports, uncertain
+// imports, everything else) so that a reader can take the imports without decoding the symbols.
+#include "impact/python.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace impact::python {
+
+std::string encode(const FileFacts& facts);
+
+// Each decoder returns false on truncated or corrupt input (leaving its output partial).
+bool decode_header(std::string_view blob, FactsHeader& header);
+bool decode_imports(std::string_view blob, ImportScratch& scratch);
+bool decode_full(std::string_view blob, FileFacts& facts);
+
+} // namespace impact::python

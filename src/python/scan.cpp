@@ -1,0 +1,252 @@
+#include "python/scan.hpp"
+
+#include "python/literals.hpp"
+
+#include <array>
+#include <cctype>
+
+namespace impact::python {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> k_dynamic_callees = {
+    "import_module", "__import__", "run_module", "run_path", "spec_from_file_location", "load_source",
+};
+
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// True for "a.b", "a.b.c", "a.b:c" and "a:b.c" with identifier components.
+bool looks_dotted(std::string_view s) {
+  if (s.empty() || s.size() > 200 || !is_ident_start(s.front())) return false;
+  bool separator = false, colon = false;
+  char prev = 0;
+  for (char c : s) {
+    if (c == '.' || c == ':') {
+      if (prev == '.' || prev == ':' || prev == 0) return false;
+      if (c == ':') {
+        if (colon) return false;
+        colon = true;
+      }
+      separator = true;
+    } else if (!is_ident_char(c)) {
+      return false;
+    } else if ((prev == '.' || prev == ':') && !is_ident_start(c)) {
+      return false;
+    }
+    prev = c;
+  }
+  return separator && prev != '.' && prev != ':';
+}
+
+// "data.json" and friends are file names, not modules.
+bool looks_like_file_name(std::string_view s) {
+  static constexpr std::array<std::string_view, 18> k_ext = {
+      "py", "pyc", "json", "txt", "cfg", "ini", "yml", "yaml", "toml", "csv", "html", "md", "rst", "log", "xml",
+      "sql", "sh", "lock"};
+  auto dot = s.rfind('.');
+  if (dot == std::string_view::npos || s.find('.') != dot) return false;
+  auto ext = s.substr(dot + 1);
+  for (auto e : k_ext) {
+    if (ext == e) return true;
+  }
+  return false;
+}
+
+void record_dynamic(TSNode call, std::string_view callee, std::string_view source, FileFacts& facts) {
+  const Grammar& g = Grammar::get();
+  uint32_t line = line_of(ts_node_start_point(call));
+  TSNode args = ts_node_child_by_field_id(call, g.f_arguments);
+  TSNode first{};
+  if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 0) first = ts_node_named_child(args, 0);
+  bool by_module = callee.ends_with("import_module") || callee.ends_with("__import__") || callee.ends_with("run_module");
+  if (by_module && !ts_node_is_null(first) && ts_node_symbol(first) != g.keyword_argument) {
+    if (auto value = string_value(first, source, g)) {
+      ImportFact fact;
+      fact.kind = ImportKind::dynamic;
+      fact.line = line;
+      std::string_view name = *value;
+      while (!name.empty() && name.front() == '.') {
+        ++fact.level;
+        name.remove_prefix(1);
+      }
+      fact.module = std::string(name);
+      fact.flags = k_import_in_function;
+      facts.imports.push_back(std::move(fact));
+      return;
+    }
+    UncertainImport u;
+    u.line = line;
+    u.call = std::string(callee);
+    std::string prefix = string_prefix(first, source, g);
+    std::string_view p = prefix;
+    while (!p.empty() && p.front() == '.') {
+      ++u.level;
+      p.remove_prefix(1);
+    }
+    u.prefix = std::string(p);
+    facts.uncertain_imports.push_back(std::move(u));
+    return;
+  }
+  UncertainImport u;
+  u.line = line;
+  u.call = std::string(callee);
+  facts.uncertain_imports.push_back(std::move(u));
+}
+
+} // namespace
+
+void scan_dynamic_imports(TSNode root, std::string_view source, FileFacts& facts) {
+  bool mentioned = false;
+  for (auto name : k_dynamic_callees) {
+    if (source.find(name) != std::string_view::npos) mentioned = true;
+  }
+  if (!mentioned) return;
+  const Grammar& g = Grammar::get();
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_symbol(node) == g.call) {
+      TSNode fn = ts_node_child_by_field_id(node, g.f_function);
+      if (!ts_node_is_null(fn)) {
+        std::string_view callee = node_text(fn, source);
+        auto dot = callee.rfind('.');
+        std::string_view last = dot == std::string_view::npos ? callee : callee.substr(dot + 1);
+        for (auto name : k_dynamic_callees) {
+          if (last == name) {
+            record_dynamic(node, callee, source, facts);
+            break;
+          }
+        }
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return;
+      }
+    }
+  }
+}
+
+void scan_string_references(std::string_view source, FileFacts& facts) {
+  uint32_t line = 1;
+  size_t i = 0;
+  const size_t n = source.size();
+  while (i < n) {
+    char c = source[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+      continue;
+    }
+    if (c != '"' && c != '\'') {
+      ++i;
+      continue;
+    }
+    // Content up to the same quote on this line, if it is made of identifier characters, dots and ':'.
+    size_t j = i + 1;
+    while (j < n && (is_ident_char(source[j]) || source[j] == '.' || source[j] == ':')) ++j;
+    if (j < n && source[j] == c && j > i + 1) {
+      std::string_view content = source.substr(i + 1, j - i - 1);
+      if (looks_dotted(content) && !looks_like_file_name(content)) {
+        ImportFact fact;
+        fact.kind = ImportKind::string_ref;
+        fact.line = line;
+        fact.flags = k_import_in_function;
+        auto colon = content.find(':');
+        fact.module = std::string(content.substr(0, colon));
+        if (colon != std::string_view::npos) fact.names.emplace_back(content.substr(colon + 1));
+        facts.imports.push_back(std::move(fact));
+      }
+      i = j + 1;
+      continue;
+    }
+    i = j == i + 1 ? i + 1 : j;
+  }
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == '\\')) s.remove_suffix(1);
+  return s;
+}
+
+std::string_view take_dotted(std::string_view& s) {
+  s = trim(s);
+  size_t k = 0;
+  while (k < s.size() && (is_ident_char(s[k]) || s[k] == '.')) ++k;
+  auto out = s.substr(0, k);
+  s.remove_prefix(k);
+  return out;
+}
+
+} // namespace
+
+void scan_import_lines(std::string_view source, FileFacts& facts) {
+  uint32_t line = 0;
+  while (!source.empty()) {
+    ++line;
+    size_t nl = source.find('\n');
+    std::string_view text = trim(source.substr(0, nl));
+    source = nl == std::string_view::npos ? std::string_view() : source.substr(nl + 1);
+    if (text.starts_with("import ")) {
+      std::string_view rest = text.substr(7);
+      while (!rest.empty()) {
+        auto comma = rest.find(',');
+        std::string_view part = trim(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        std::string_view name = take_dotted(part);
+        if (name.empty()) continue;
+        ImportFact fact;
+        fact.kind = ImportKind::plain;
+        fact.line = line;
+        fact.module = std::string(name);
+        part = trim(part);
+        fact.aliases.emplace_back(part.starts_with("as ") ? trim(part.substr(3)) : std::string_view());
+        facts.imports.push_back(std::move(fact));
+      }
+    } else if (text.starts_with("from ")) {
+      std::string_view rest = text.substr(5);
+      rest = trim(rest);
+      ImportFact fact;
+      fact.kind = ImportKind::from;
+      fact.line = line;
+      while (!rest.empty() && rest.front() == '.') {
+        ++fact.level;
+        rest.remove_prefix(1);
+      }
+      fact.module = std::string(take_dotted(rest));
+      rest = trim(rest);
+      if (!rest.starts_with("import")) continue;
+      rest = trim(rest.substr(6));
+      if (rest.starts_with("*")) {
+        fact.kind = ImportKind::star;
+      } else {
+        if (rest.starts_with("(")) rest.remove_prefix(1);
+        while (!rest.empty()) {
+          auto comma = rest.find(',');
+          std::string_view part = trim(rest.substr(0, comma));
+          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+          std::string_view name = take_dotted(part);
+          if (name.empty()) continue;
+          part = trim(part);
+          fact.names.emplace_back(name);
+          if (part.starts_with("as ")) {
+            part.remove_prefix(3);
+            fact.aliases.emplace_back(take_dotted(part));
+          } else {
+            fact.aliases.emplace_back(name);
+          }
+        }
+      }
+      if (fact.module.empty() && fact.level == 0) continue;
+      facts.imports.push_back(std::move(fact));
+    }
+  }
+}
+
+} // namespace impact::python

@@ -1,0 +1,95 @@
+#include "impact/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace impact {
+
+namespace {
+
+using nlohmann::json;
+
+json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json chain_json(const std::vector<Hop>& chain) {
+  json out = json::array();
+  for (const auto& hop : chain) {
+    out.push_back({{"path", hop.path}, {"relation", hop.relation}, {"line", hop.line == 0 ? json(nullptr) : json(hop.line)}});
+  }
+  return out;
+}
+
+json base_json(const DiffBase& base) {
+  return {{"mode", base.mode == DiffMode::staged ? "staged" : "working_tree"},
+          {"rev", base.rev},
+          {"commit", base.commit},
+          {"merge_base", base.merge_base},
+          {"source", base.source}};
+}
+
+} // namespace
+
+std::string render_json(const Report& report) {
+  const Decision& d = *report.decision;
+  json doc;
+  doc["schema"] = "impact.decision";
+  doc["version"] = 1;
+  doc["impact_version"] = IMPACT_VERSION;
+  doc["decision"] = std::string(to_string(d.outcome));
+  doc["reason"] = d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason);
+  doc["detail"] = nullable(d.detail);
+  doc["mode"] = {{"requested", std::string(to_string(d.mode_requested))},
+                 {"effective", std::string(to_string(d.mode_effective))},
+                 {"strict", report.strict}};
+  doc["base"] = report.changes != nullptr ? base_json(report.changes->base) : json(nullptr);
+  json files = json::array();
+  for (const auto& f : d.files) {
+    json entry = {{"path", f.path.str},
+                  {"old_path", nullable(f.old_path.str)},
+                  {"status", std::string(to_string(f.status))},
+                  {"kind", f.kind},
+                  {"effect", f.effect},
+                  {"tests", f.tests < 0 ? json(nullptr) : json(f.tests)}};
+    if (report.changes != nullptr) {
+      for (const auto& change : report.changes->files) {
+        if (change.path() != f.path) continue;
+        json hunks = json::array();
+        for (const auto& h : change.hunks) hunks.push_back({h.old_start, h.old_count, h.new_start, h.new_count});
+        entry["hunks"] = hunks;
+        entry["binary"] = change.binary;
+        entry["untracked"] = change.untracked;
+      }
+    }
+    files.push_back(std::move(entry));
+  }
+  doc["changed_files"] = files;
+  json selected = json::array();
+  for (const auto& t : d.selected) {
+    selected.push_back({{"node_id", t.node_id}, {"chain", chain_json(t.chain)}, {"note", nullable(t.note)}});
+  }
+  doc["selected"] = selected;
+  json uncertain = json::array();
+  for (const auto& u : d.uncertainties) uncertain.push_back({{"path", u.path}, {"line", u.line}, {"what", u.what}});
+  doc["uncertainties"] = uncertain;
+  doc["warnings"] = d.warnings;
+  if (report.plan.command) {
+    doc["command"] = {{"argv", report.plan.command->argv},
+                      {"source", report.plan.command->source},
+                      {"fallback", report.plan.fallback}};
+  } else {
+    doc["command"] = nullptr;
+  }
+  doc["argv"] = report.plan.argv;
+  doc["problem"] = nullable(report.plan.problem);
+  doc["project"] = {{"rootdir", report.project.rootdir},
+                    {"inifile", nullable(report.project.inifile)},
+                    {"python_files", report.project.python_files},
+                    {"test_files", report.project.test_files},
+                    {"parsed", report.project.parsed}};
+  json timings = json::object();
+  for (const auto& t : report.timings) timings[t.stage] = t.ms;
+  timings["total"] = report.total_ms;
+  doc["timings_ms"] = timings;
+  return doc.dump(2) + "\n";
+}
+
+} // namespace impact

@@ -1,0 +1,127 @@
+#include "impact/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace impact {
+
+namespace {
+
+struct Style {
+  bool on;
+  std::string bold(std::string_view s) const { return on ? fmt::format("\033[1m{}\033[0m", s) : std::string(s); }
+  std::string green(std::string_view s) const { return on ? fmt::format("\033[32m{}\033[0m", s) : std::string(s); }
+  std::string yellow(std::string_view s) const { return on ? fmt::format("\033[33m{}\033[0m", s) : std::string(s); }
+  std::string dim(std::string_view s) const { return on ? fmt::format("\033[2m{}\033[0m", s) : std::string(s); }
+};
+
+size_t distinct_files(const Decision& d) {
+  std::set<std::string> files;
+  for (const auto& t : d.selected) files.insert(t.node_id.substr(0, t.node_id.find("::")));
+  return files.size();
+}
+
+} // namespace
+
+std::string describe_base(const DiffBase& base) {
+  std::string commit = base.commit.substr(0, 12);
+  if (base.mode == DiffMode::staged) return fmt::format("the index against HEAD ({})", commit);
+  if (base.merge_base) {
+    return fmt::format("the working tree against the merge-base of {} and HEAD ({}, from {})", base.rev, commit,
+                       base.source);
+  }
+  return fmt::format("the working tree against HEAD ({})", commit);
+}
+
+std::string summary_line(const Report& report) {
+  const Decision& d = *report.decision;
+  size_t changed = report.changes != nullptr ? report.changes->files.size() : 0;
+  switch (d.outcome) {
+  case Outcome::selected: {
+    size_t files = distinct_files(d);
+    std::string what = files == d.selected.size()
+                           ? fmt::format("{} test file(s)", files)
+                           : fmt::format("{} test(s) in {} file(s)", d.selected.size(), files);
+    if (report.changes == nullptr) return fmt::format("selected {} from a saved report in {:.0f} ms", what, report.total_ms);
+    return fmt::format("selected {} from {} changed file(s) in {:.0f} ms", what, changed, report.total_ms);
+  }
+  case Outcome::run_all:
+    return fmt::format("full suite: {} ({}) in {:.0f} ms", d.reason, d.detail, report.total_ms);
+  case Outcome::nothing:
+    return fmt::format("no tests impacted, nothing to run: {} ({}) in {:.0f} ms", d.reason, d.detail, report.total_ms);
+  }
+  return {};
+}
+
+std::string render_chain(const std::vector<Hop>& chain) {
+  std::string out;
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const Hop& hop = chain[i];
+    out += hop.path;
+    if (i + 1 == chain.size()) {
+      out += fmt::format(" [{}]", hop.relation);
+      break;
+    }
+    if (hop.line > 0) out += fmt::format(":{}", hop.line);
+    out += fmt::format(" ({}) → ", hop.relation);
+  }
+  return out;
+}
+
+std::string render_dry_run(const Report& report, bool colour) {
+  Style style{colour};
+  const Decision& d = *report.decision;
+  std::string out;
+  std::string outcome(to_string(d.outcome));
+  out += fmt::format("decision: {}\n", d.outcome == Outcome::selected  ? style.green(outcome)
+                                       : d.outcome == Outcome::run_all ? style.yellow(outcome)
+                                                                       : style.dim(outcome));
+  out += fmt::format("impact: {}\n", summary_line(report));
+  if (report.changes != nullptr) out += fmt::format("compared: {}\n", describe_base(report.changes->base));
+  out += fmt::format("mode: {}{}\n", to_string(d.mode_effective), report.strict ? " (strict)" : "");
+  if (!report.project.inifile.empty()) out += fmt::format("pytest config: {}\n", report.project.inifile);
+
+  if (!d.files.empty()) {
+    out += fmt::format("\n{}\n", style.bold("changed files"));
+    size_t width = 0;
+    for (const auto& f : d.files) width = std::max(width, f.path.str.size());
+    for (const auto& f : d.files) {
+      std::string name = f.path.str;
+      if (!f.old_path.empty()) name = f.old_path.str + " → " + f.path.str;
+      out += fmt::format("  {:<12} {:<{}}  {}\n", to_string(f.status), name, width, f.effect);
+    }
+  }
+  if (!d.selected.empty()) {
+    out += fmt::format("\n{}\n", style.bold("selected"));
+    for (const auto& t : d.selected) {
+      out += fmt::format("  {}\n", t.node_id);
+      if (!t.chain.empty()) out += fmt::format("    {}\n", style.dim(render_chain(t.chain)));
+      if (!t.note.empty()) out += fmt::format("    note: {}\n", t.note);
+    }
+  }
+  if (!d.uncertainties.empty()) {
+    out += fmt::format("\n{}\n", style.bold("uncertain"));
+    for (const auto& u : d.uncertainties) out += fmt::format("  {}:{}: {}\n", u.path, u.line, u.what);
+  }
+  for (const auto& w : d.warnings) out += fmt::format("\nwarning: {}\n", w);
+
+  out += "\n";
+  if (d.outcome == Outcome::nothing) {
+    out += "nothing would run (exit code 0)\n";
+  } else if (!report.plan.command) {
+    out += fmt::format("cannot run: {}\n", report.plan.problem);
+  } else {
+    if (report.plan.fallback) {
+      out += fmt::format("would exec the fallback (reason: {}), from {}\n", d.reason, report.plan.command->source);
+    } else {
+      out += fmt::format("pytest: from {}\n", report.plan.command->source);
+    }
+    out += style.bold("argv") + "\n";
+    for (const auto& arg : report.plan.argv) out += fmt::format("  {}\n", arg);
+  }
+  return out;
+}
+
+} // namespace impact
