@@ -1,0 +1,208 @@
+"""The end-to-end harness: turns fixtures/<name>/repo into a real git repository in a temporary folder,
+applies a case's edits, runs the built impact binary and returns what it decided.
+
+Used by every test under tests/e2e. The binary is $IMPACT_BIN (CTest sets it to the build's impact).
+"""
+import json
+import os
+import shutil
+import subprocess
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+IMPACT = os.environ.get("IMPACT_BIN", str(ROOT / "build" / "src" / "impact"))
+
+# Variables that would change impact's behaviour if the harness inherited them from the machine
+# running the tests (a CI runner sets several of them).
+SCRUBBED = (
+    "CI", "GITHUB_ACTIONS", "GITHUB_BASE_REF", "GITLAB_CI", "CI_MERGE_REQUEST_IID",
+    "CI_MERGE_REQUEST_DIFF_BASE_SHA", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "BUILDKITE",
+    "BUILDKITE_PULL_REQUEST", "BUILDKITE_PULL_REQUEST_BASE_BRANCH", "IMPACT_PYTEST", "IMPACT_CACHE",
+    "IMPACT_MODE", "IMPACT_STRICT", "IMPACT_FALLBACK_COMMAND", "IMPACT_NO_INDEX", "VIRTUAL_ENV",
+    "CONDA_PREFIX", "PYTEST_ADDOPTS", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
+)
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "impact tests", "GIT_AUTHOR_EMAIL": "tests@impact.invalid",
+    "GIT_COMMITTER_NAME": "impact tests", "GIT_COMMITTER_EMAIL": "tests@impact.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def clean_env(extra=None):
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    # pytest must come from Debian's python3-pytest, whatever python3 is first on PATH.
+    env["PATH"] = "/usr/bin:/bin:" + env.get("PATH", "")
+    env["HOME"] = env.get("HOME", "/tmp")
+    env.update(GIT_IDENTITY)
+    env["NO_COLOR"] = "1"
+    if extra:
+        env.update(extra)
+    return env
+
+
+def git(repo, *args, check=True, env=None):
+    result = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                            env=clean_env(env))
+    if check and result.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {result.stderr}")
+    return result.stdout
+
+
+@dataclass
+class Run:
+    """One run of the binary."""
+    returncode: int
+    stdout: str
+    stderr: str
+    argv: list
+
+    @property
+    def json(self):
+        return json.loads(self.stdout)
+
+
+@dataclass
+class Repo:
+    """A temporary git repository made from a fixture."""
+    path: Path
+    env: dict = field(default_factory=dict)
+
+    def write(self, rel, text, mode="w"):
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            target.write_bytes(text)
+        else:
+            with open(target, mode, encoding="utf-8", newline="") as f:
+                f.write(text)
+
+    def read(self, rel):
+        return (self.path / rel).read_text(encoding="utf-8")
+
+    def replace(self, rel, old, new):
+        text = self.read(rel)
+        if old not in text:
+            raise AssertionError(f"{rel} does not contain {old!r}")
+        self.write(rel, text.replace(old, new, 1))
+
+    def delete(self, rel):
+        target = self.path / rel
+        if target.is_dir():
+            shutil.rmtree(target)
+        else:
+            target.unlink()
+
+    def git(self, *args, check=True):
+        return git(self.path, *args, check=check)
+
+    def commit(self, message="change"):
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+
+    def impact(self, *args, env=None, cwd=None):
+        argv = [IMPACT, *args]
+        result = subprocess.run(argv, capture_output=True, text=True, cwd=str(cwd or self.path),
+                                env=clean_env({**self.env, **(env or {})}), timeout=300)
+        return Run(result.returncode, result.stdout, result.stderr, argv)
+
+    def decide(self, *args, env=None):
+        """impact --dry-run --format json: the decision as a dict (asserts a clean exit)."""
+        run = self.impact(*args, "--dry-run", "--format", "json", env=env)
+        assert run.returncode == 0, f"impact failed ({run.returncode}): {run.stderr}"
+        return run.json
+
+    def pytest(self, *args):
+        result = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider", *args],
+                                capture_output=True, text=True, cwd=str(self.path), env=clean_env(), timeout=600)
+        return result
+
+
+def make_repo(tmp_path, fixture=None, files=None, commit=True):
+    """A fresh repository: the fixture's repo/ tree (or `files`, path -> text) committed on main."""
+    path = Path(tmp_path) / "repo"
+    path.mkdir(parents=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "core.autocrlf", "false")
+    repo = Repo(path)
+    if fixture is not None:
+        shutil.copytree(FIXTURES / fixture / "repo", path, dirs_exist_ok=True)
+    for rel, text in (files or {}).items():
+        repo.write(rel, text)
+    if not (path / ".gitignore").exists():
+        repo.write(".gitignore", "__pycache__/\n.pytest_cache/\n.impact_cache/\n")
+    if commit:
+        repo.commit("base")
+    return repo
+
+
+def selected_ids(decision):
+    return sorted(t["node_id"] for t in decision["selected"])
+
+
+# --- cases.toml -------------------------------------------------------------------------------------
+
+@dataclass
+class Case:
+    fixture: str
+    name: str
+    rule: str
+    spec: dict
+
+    @property
+    def id(self):
+        return f"{self.fixture}::{self.name}"
+
+
+def load_cases():
+    cases = []
+    for cases_file in sorted(FIXTURES.glob("*/cases.toml")):
+        with open(cases_file, "rb") as f:
+            data = tomllib.load(f)
+        for spec in data.get("case", []):
+            cases.append(Case(cases_file.parent.name, spec["name"], spec.get("rule", ""), spec))
+    return cases
+
+
+def apply_case(repo, spec):
+    """Applies a case's edits: replace (path -> [[old, new], ...]), write (path -> text), delete,
+    rename ([[old, new], ...]), then optional git steps (stage / commit)."""
+    for rel, pairs in spec.get("replace", {}).items():
+        for old, new in pairs:
+            repo.replace(rel, old, new)
+    for rel, text in spec.get("write", {}).items():
+        repo.write(rel, text)
+    for rel in spec.get("delete", []):
+        repo.delete(rel)
+    for old, new in spec.get("rename", []):
+        (repo.path / new).parent.mkdir(parents=True, exist_ok=True)
+        (repo.path / old).rename(repo.path / new)
+    if spec.get("stage"):
+        repo.git("add", "-A")
+    if spec.get("commit"):
+        repo.commit("case")
+    for args in spec.get("git", []):
+        repo.git(*args)
+
+
+def check_expectations(decision, expect):
+    """Compares a decision with a case's [expect] table; returns a list of mismatches."""
+    problems = []
+    if "decision" in expect and decision["decision"] != expect["decision"]:
+        problems.append(f"decision {decision['decision']!r} != {expect['decision']!r} ({decision.get('reason')}: "
+                        f"{decision.get('detail')})")
+    if "reason" in expect and decision.get("reason") != expect["reason"]:
+        problems.append(f"reason {decision.get('reason')!r} != {expect['reason']!r}")
+    got = set(selected_ids(decision))
+    if "selected" in expect and got != set(expect["selected"]):
+        problems.append(f"selected {sorted(got)} != {sorted(expect['selected'])}")
+    for node in expect.get("includes", []):
+        if node not in got:
+            problems.append(f"{node} not selected (got {sorted(got)})")
+    for node in expect.get("excludes", []):
+        if node in got:
+            problems.append(f"{node} selected but must not be")
+    return problems
