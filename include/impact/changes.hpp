@@ -78,6 +78,8 @@ public:
   virtual std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) = 0;
   // The commit HEAD points to (40 hex digits), or "" in a repository without commits.
   virtual std::string head_commit() = 0;
+  // True when `rev` names an object of this repository.
+  virtual bool has_revision(const std::string& rev) = 0;
 };
 
 // Opens the git repository containing `start` (searching upwards). Throws impact::Error when `start`

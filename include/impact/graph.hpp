@@ -22,6 +22,8 @@ enum class EdgeKind : uint8_t {
   string_ref,     // a string literal naming a module ("a.b.c", "a.b:c")
   package_init,   // a module runs its package's __init__.py first
   conftest,       // pytest loads the conftest.py files above a test module
+  symlink,        // a symbolic link runs the file it points to
+  name_match,     // an import no root resolves, matched by name to a module elsewhere in the repository
 };
 
 std::string_view to_string(EdgeKind kind);

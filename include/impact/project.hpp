@@ -38,8 +38,10 @@ struct PytestConfig {
 // Finds pytest's configuration the way pytest does when run from the repository root with no arguments:
 // pytest.ini, .pytest.ini, pyproject.toml with [tool.pytest.ini_options], tox.ini with [pytest],
 // setup.cfg with [tool:pytest], in that order, in the root. Throws impact::Error on a malformed file,
-// naming it. `env_addopts` is $PYTEST_ADDOPTS.
-PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts);
+// naming it. `env_addopts` is $PYTEST_ADDOPTS; `env_plugins` is $PYTEST_PLUGINS (comma-separated
+// modules pytest loads into every session).
+PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts,
+                                const std::string& env_plugins = "");
 
 // Node kinds of the layout, per Python file.
 enum FileRole : uint8_t {
@@ -61,6 +63,9 @@ public:
   bool is_package_dir(std::string_view dir) const;
   // True when pytest would collect `path` in a full run (it may still hold no tests).
   bool matches_test_pattern(const RepoPath& path) const;
+  // True when a full run reaches `path`'s folder: under a collection root, not excluded by
+  // norecursedirs, --ignore or collect_ignore. (Where --doctest-modules looks for doctests.)
+  bool is_collected_path(const RepoPath& path) const;
   // True when `facts` define something pytest collects from a test module.
   bool has_collectible_items(const FileFacts& facts) const;
   bool is_test_name(std::string_view function_name) const;

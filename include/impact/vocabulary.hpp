@@ -49,6 +49,7 @@ struct SourceFile {
   RepoPath path;
   std::string oid;
   bool symlink = false;
+  RepoPath link_target; // for a symlink to a file inside the repository: that file
 };
 
 // An inclusive range of 1-based lines.

@@ -81,6 +81,17 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   Mode mode = options.mode.value_or(config.mode.value);
   bool strict = options.strict.value_or(config.strict.value);
 
+  if (choice.request.rev && choice.request.rev_source != "--changed" && !repo.has_revision(*choice.request.rev)) {
+    if (ci.base_commit) {
+      throw Error("{} names commit {}, which is not in this clone; fetch more history (git fetch --unshallow) or "
+                  "pass --changed=REV",
+                  ci.variable, *ci.base_commit);
+    }
+    throw Error("{} names the base branch '{}', but origin/{} is not fetched; fetch it (git fetch origin {}) or pass "
+                "--changed=REV",
+                ci.variable, ci.base_branch.value_or(""), ci.base_branch.value_or(""), ci.base_branch.value_or(""));
+  }
+
   // 1. changes
   out.changes = repo.changes(choice.request);
   clock.lap("changes");
@@ -93,7 +104,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
 
   // The project model: pytest's configuration, then every Python file's facts (cached by content).
-  PytestConfig pytest = read_pytest_config(repo.root(), env("PYTEST_ADDOPTS").value_or(""));
+  PytestConfig pytest =
+      read_pytest_config(repo.root(), env("PYTEST_ADDOPTS").value_or(""), env("PYTEST_PLUGINS").value_or(""));
   out.project.rootdir = pytest.rootdir;
   out.project.inifile = pytest.inifile;
   ProjectFacts facts;

@@ -32,7 +32,7 @@ int run_changes(const cli::Options& options) {
                                     {"merge_base", changes.base.merge_base}, {"source", changes.base.source},
                                     {"mode", changes.base.mode == DiffMode::staged ? "staged" : "working_tree"}}},
                           {"files", files}};
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
     return 0;
   }
   fmt::print("compared: {}\n", describe_base(changes.base));

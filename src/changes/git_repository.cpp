@@ -220,37 +220,85 @@ void GitRepository::add_untracked_directory(const std::string& dir, std::vector<
   for (const auto& f : files) out.push_back(untracked_file(f));
 }
 
+DiffBase GitRepository::resolve_base(const ChangeRequest& request, git::CommitPtr& base) {
+  DiffBase out;
+  out.mode = request.mode;
+  if (request.mode == DiffMode::staged) {
+    base = resolve_commit("HEAD");
+    out.rev = "HEAD";
+    out.source = "--staged";
+  } else if (request.rev) {
+    auto target = resolve_commit(*request.rev);
+    base = merge_base_with_head(*request.rev, *target);
+    out.rev = *request.rev;
+    out.source = request.rev_source;
+    out.merge_base = true;
+  } else {
+    base = resolve_commit("HEAD");
+    out.rev = "HEAD";
+    out.source = "default";
+  }
+  out.commit = git::oid_hex(*git_commit_id(base.get()));
+  return out;
+}
+
+namespace {
+
+std::vector<Hunk> hunks_of(git_patch* patch) {
+  std::vector<Hunk> out;
+  size_t hunks = git_patch_num_hunks(patch);
+  for (size_t h = 0; h < hunks; ++h) {
+    const git_diff_hunk* hunk = nullptr;
+    size_t lines = 0;
+    if (git_patch_get_hunk(&hunk, &lines, patch, h) != 0) continue;
+    out.push_back(Hunk{static_cast<uint32_t>(hunk->old_start), static_cast<uint32_t>(hunk->old_lines),
+                       static_cast<uint32_t>(hunk->new_start), static_cast<uint32_t>(hunk->new_lines)});
+  }
+  return out;
+}
+
+git_diff_options zero_context() {
+  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+  opts.context_lines = 0;
+  opts.interhunk_lines = 0;
+  return opts;
+}
+
+} // namespace
+
+// The hunks between the base blob `old_id` (or nothing) and `current` content.
+std::vector<Hunk> GitRepository::hunks_against(const git_oid& old_id, std::string_view current) {
+  git_blob* blob = nullptr;
+  if (!git_oid_is_zero(&old_id)) git_blob_lookup(&blob, m_repo.get(), &old_id);
+  git::BlobPtr owner(blob);
+  git_diff_options opts = zero_context();
+  git_patch* patch = nullptr;
+  if (git_patch_from_blob_and_buffer(&patch, blob, nullptr, current.data(), current.size(), nullptr, &opts) != 0) {
+    return {};
+  }
+  git::PatchPtr patch_owner(patch);
+  return patch != nullptr ? hunks_of(patch) : std::vector<Hunk>{};
+}
+
 ChangeSet GitRepository::changes(const ChangeRequest& request) {
   if (git_repository_head_unborn(m_repo.get()) == 1) {
-    throw Error("the repository at {} has no commits yet; commit once so that impact has a base to compare with",
+    throw Error("HEAD has no commits yet in {}; commit once (or check out a branch with commits) so that impact has "
+                "a base to compare with",
                 m_root.string());
   }
   m_mode = request.mode;
   m_current_oids.clear();
   ChangeSet set;
-  set.base.mode = request.mode;
   git::CommitPtr base;
-  if (request.mode == DiffMode::staged) {
-    base = resolve_commit("HEAD");
-    set.base.rev = "HEAD";
-    set.base.source = "--staged";
-  } else if (request.rev) {
-    auto target = resolve_commit(*request.rev);
-    base = merge_base_with_head(*request.rev, *target);
-    set.base.rev = *request.rev;
-    set.base.source = request.rev_source;
-    set.base.merge_base = true;
-  } else {
-    base = resolve_commit("HEAD");
-    set.base.rev = "HEAD";
-    set.base.source = "default";
-  }
-  set.base.commit = git::oid_hex(*git_commit_id(base.get()));
+  set.base = resolve_base(request, base);
 
   git_tree* tree = nullptr;
   if (git_commit_tree(&tree, base.get()) != 0) throw Error("cannot read the base tree: {}", git::last_error());
   git::TreePtr tree_owner(tree);
   auto diff = diff_for(request, tree);
+  git_index* index = nullptr;
+  if (git_repository_index(&index, m_repo.get()) != 0) throw Error("cannot read the git index: {}", git::last_error());
+  git::IndexPtr index_owner(index);
 
   std::unordered_map<std::string, size_t> deleted_by_oid; // old blob id -> index in set.files
   std::vector<ChangedFile> untracked;
@@ -269,54 +317,101 @@ ChangeSet GitRepository::changes(const ChangeRequest& request) {
       }
       continue;
     }
-    ChangedFile file;
-    file.status = status_of(delta->status);
-    if (file.status != FileStatus::added) file.old_path = RepoPath(delta->old_file.path);
-    if (file.status != FileStatus::deleted) file.new_path = RepoPath(delta->new_file.path);
-    file.submodule = delta->old_file.mode == GIT_FILEMODE_COMMIT || delta->new_file.mode == GIT_FILEMODE_COMMIT;
-    file.symlink = delta->old_file.mode == GIT_FILEMODE_LINK || delta->new_file.mode == GIT_FILEMODE_LINK;
-    if (!file.submodule) {
-      git_patch* patch = nullptr;
-      if (git_patch_from_diff(&patch, diff.get(), i) != 0) {
-        throw Error("cannot diff {}: {}", file.path().str, git::last_error());
-      }
-      git::PatchPtr patch_owner(patch);
-      if (patch != nullptr) {
-        const git_diff_delta* patched = git_patch_get_delta(patch);
-        file.binary = (patched->flags & GIT_DIFF_FLAG_BINARY) != 0;
-        if ((patched->new_file.flags & GIT_DIFF_FLAG_VALID_ID) != 0 && file.status != FileStatus::deleted) {
-          m_current_oids[file.new_path.str] = git::oid_hex(patched->new_file.id);
-        }
-        size_t hunks = git_patch_num_hunks(patch);
-        for (size_t h = 0; h < hunks; ++h) {
-          const git_diff_hunk* hunk = nullptr;
-          size_t lines = 0;
-          if (git_patch_get_hunk(&hunk, &lines, patch, h) != 0) continue;
-          file.hunks.push_back(Hunk{static_cast<uint32_t>(hunk->old_start), static_cast<uint32_t>(hunk->old_lines),
-                                    static_cast<uint32_t>(hunk->new_start), static_cast<uint32_t>(hunk->new_lines)});
-        }
-      }
-    }
-    if (file.status == FileStatus::deleted && !file.binary) deleted_by_oid[git::oid_hex(delta->old_file.id)] = set.files.size();
-    set.files.push_back(std::move(file));
+    auto file = describe_delta(*diff, i, *index, *tree, request.mode);
+    if (!file) continue;
+    if (file->status == FileStatus::deleted && !file->binary) deleted_by_oid[git::oid_hex(delta->old_file.id)] = set.files.size();
+    set.files.push_back(std::move(*file));
   }
 
-  // A file moved without `git mv` shows as deleted + untracked: pair identical contents as a rename.
+  // A file moved without `git mv` shows as deleted + untracked: pair identical contents as a rename
+  // (and a file only removed from the index, unchanged on disk, as no change at all).
+  std::vector<char> dropped(set.files.size(), 0);
   for (auto& file : untracked) {
     auto it = deleted_by_oid.find(m_current_oids[file.new_path.str]);
     if (it != deleted_by_oid.end()) {
       ChangedFile& gone = set.files[it->second];
-      gone.status = FileStatus::renamed;
-      gone.new_path = file.new_path;
-      gone.untracked = true;
+      if (gone.old_path == file.new_path) {
+        dropped[it->second] = 1;
+      } else {
+        gone.status = FileStatus::renamed;
+        gone.new_path = file.new_path;
+        gone.untracked = true;
+      }
       deleted_by_oid.erase(it);
       continue;
     }
     set.files.push_back(std::move(file));
   }
+  std::vector<ChangedFile> kept;
+  kept.reserve(set.files.size());
+  for (size_t i = 0; i < set.files.size(); ++i) {
+    if (i >= dropped.size() || dropped[i] == 0) kept.push_back(std::move(set.files[i]));
+  }
+  set.files = std::move(kept);
   std::sort(set.files.begin(), set.files.end(),
             [](const ChangedFile& a, const ChangedFile& b) { return a.path() < b.path(); });
   return set;
+}
+
+std::optional<ChangedFile> GitRepository::describe_delta(git_diff& diff, size_t i, git_index& index,
+                                                        const git_tree& base_tree, DiffMode mode) {
+  const git_diff_delta* delta = git_diff_get_delta(&diff, i);
+  ChangedFile file;
+  file.status = status_of(delta->status);
+  if (file.status != FileStatus::added) file.old_path = RepoPath(delta->old_file.path);
+  if (file.status != FileStatus::deleted) file.new_path = RepoPath(delta->new_file.path);
+  file.submodule = delta->old_file.mode == GIT_FILEMODE_COMMIT || delta->new_file.mode == GIT_FILEMODE_COMMIT;
+  file.symlink = delta->old_file.mode == GIT_FILEMODE_LINK || delta->new_file.mode == GIT_FILEMODE_LINK;
+
+  const git_index_entry* entry = git_index_get_bypath(&index, file.path().str.c_str(), 0);
+  uint16_t extended = entry != nullptr ? entry->flags_extended : 0;
+  // `git add -N` records an intent, not content: the next commit does not hold the file.
+  if (mode == DiffMode::staged && (extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) != 0) return std::nullopt;
+  // A sparse checkout leaves skip-worktree files out of the working tree: the index speaks for them.
+  if (mode == DiffMode::working_tree && (extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0 &&
+      file.status == FileStatus::deleted) {
+    if (git_oid_equal(&entry->id, &delta->old_file.id)) return std::nullopt;
+    git_blob* blob = nullptr;
+    if (git_blob_lookup(&blob, m_repo.get(), &entry->id) != 0) return std::nullopt;
+    git::BlobPtr owner(blob);
+    file.status = FileStatus::modified;
+    file.new_path = file.old_path;
+    file.hunks = hunks_against(delta->old_file.id,
+                               std::string_view(static_cast<const char*>(git_blob_rawcontent(blob)),
+                                                static_cast<size_t>(git_blob_rawsize(blob))));
+    m_current_oids[file.new_path.str] = git::oid_hex(entry->id);
+    return file;
+  }
+  if (file.submodule) return file;
+
+  git_patch* patch = nullptr;
+  if (git_patch_from_diff(&patch, &diff, i) != 0) throw Error("cannot diff {}: {}", file.path().str, git::last_error());
+  git::PatchPtr patch_owner(patch);
+  if (patch == nullptr) return file;
+  const git_diff_delta* patched = git_patch_get_delta(patch);
+  file.binary = (patched->flags & GIT_DIFF_FLAG_BINARY) != 0;
+  bool valid_ids = (patched->new_file.flags & GIT_DIFF_FLAG_VALID_ID) != 0;
+  if (valid_ids && file.status != FileStatus::deleted) m_current_oids[file.new_path.str] = git::oid_hex(patched->new_file.id);
+  file.hunks = hunks_of(patch);
+  if (delta->status == GIT_DELTA_CONFLICTED && file.hunks.empty() && mode == DiffMode::working_tree) {
+    // A conflicted file has no single index entry to diff: compare the base with the working tree.
+    auto content = util::read_file(m_root / file.path().str);
+    git_tree_entry* base_entry = nullptr;
+    git_oid base_id{};
+    if (git_tree_entry_bypath(&base_entry, &base_tree, file.path().str.c_str()) == 0) {
+      base_id = *git_tree_entry_id(base_entry);
+      git_tree_entry_free(base_entry);
+      file.status = FileStatus::modified;
+      file.old_path = file.path();
+    }
+    if (content) file.hunks = hunks_against(base_id, *content);
+  }
+  // A change staged and then undone in the working tree compares equal: no change at all.
+  if (file.status == FileStatus::modified && file.hunks.empty() && !file.binary && valid_ids &&
+      git_oid_equal(&patched->old_file.id, &patched->new_file.id) && patched->old_file.mode == patched->new_file.mode) {
+    return std::nullopt;
+  }
+  return file;
 }
 
 std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
@@ -363,16 +458,42 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
       walk.files[it->second].symlink = symlink;
     } else {
       position[change.new_path.str] = walk.files.size();
-      walk.files.push_back(SourceFile{change.new_path, oid, symlink});
+      walk.files.push_back(SourceFile{change.new_path, oid, symlink, {}});
     }
   }
   std::vector<SourceFile> out;
   out.reserve(walk.files.size());
   for (auto& f : walk.files) {
-    if (!removed.contains(f.path.str)) out.push_back(std::move(f));
+    if (removed.contains(f.path.str)) continue;
+    if (f.symlink) f.link_target = link_target_of(f);
+    out.push_back(std::move(f));
   }
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
   return out;
+}
+
+RepoPath GitRepository::link_target_of(const SourceFile& link) {
+  std::error_code ec;
+  std::filesystem::path target;
+  if (m_mode == DiffMode::working_tree) target = std::filesystem::read_symlink(m_root / link.path.str, ec);
+  if (m_mode != DiffMode::working_tree || ec) {
+    auto text = read_blob(link.oid);
+    if (!text) return {};
+    target = *text;
+  }
+  if (target.is_absolute()) {
+    auto rel = util::relative_to(target, m_root);
+    return rel ? RepoPath(*rel) : RepoPath();
+  }
+  auto rel = util::relative_to(m_root / std::string(link.path.parent()) / target, m_root);
+  return rel && !rel->empty() ? RepoPath(*rel) : RepoPath();
+}
+
+bool GitRepository::has_revision(const std::string& rev) {
+  git_object* object = nullptr;
+  if (git_revparse_single(&object, m_repo.get(), rev.c_str()) != 0) return false;
+  git_object_free(object);
+  return true;
 }
 
 std::optional<std::string> GitRepository::read_blob(const std::string& oid_hex) {

@@ -18,15 +18,21 @@ public:
   std::optional<std::string> read_current(const SourceFile& file) override;
   std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) override;
   std::string head_commit() override;
+  bool has_revision(const std::string& rev) override;
 
 private:
   git::CommitPtr resolve_commit(const std::string& rev);
+  DiffBase resolve_base(const ChangeRequest& request, git::CommitPtr& base);
+  std::optional<ChangedFile> describe_delta(git_diff& diff, size_t i, git_index& index, const git_tree& base_tree,
+                                           DiffMode mode);
+  std::vector<Hunk> hunks_against(const git_oid& old_id, std::string_view current);
   git::CommitPtr merge_base_with_head(const std::string& rev, const git_commit& target);
   git::TreePtr tree_of(const std::string& commit_hex);
   git::DiffPtr diff_for(const ChangeRequest& request, git_tree* base_tree);
   void add_untracked_directory(const std::string& dir, std::vector<ChangedFile>& out);
   ChangedFile untracked_file(const std::string& path);
   std::optional<std::string> read_blob(const std::string& oid_hex);
+  RepoPath link_target_of(const SourceFile& link);
 
   git::RepositoryPtr m_repo;
   std::filesystem::path m_root;

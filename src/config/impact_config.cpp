@@ -12,11 +12,11 @@ namespace {
 
 constexpr std::string_view k_docs = "see docs/configuration.md";
 
-std::vector<std::string> read_argv(const toml::node& node, const std::string& key, const std::string& file) {
+std::vector<std::string> read_strings(const toml::node& node, const std::string& key, const std::string& file,
+                                      std::string_view example) {
   const auto* array = node.as_array();
   if (array == nullptr) {
-    throw Error("{}: [tool.impact] {} must be an array of strings (an argv, e.g. [\"uv\", \"run\", \"pytest\"]); {}",
-                file, key, k_docs);
+    throw Error("{}: [tool.impact] {} must be an array of strings, e.g. {}; {}", file, key, example, k_docs);
   }
   std::vector<std::string> out;
   for (const auto& element : *array) {
@@ -28,7 +28,7 @@ std::vector<std::string> read_argv(const toml::node& node, const std::string& ke
 }
 
 std::vector<std::string> read_nonempty_argv(const toml::node& node, const std::string& key, const std::string& file) {
-  auto argv = read_argv(node, key, file);
+  auto argv = read_strings(node, key, file, R"(["uv", "run", "pytest"])");
   if (argv.empty() || argv.front().empty()) {
     throw Error("{}: [tool.impact] {} is empty; give the program and its arguments, or remove the key", file, key);
   }
@@ -85,7 +85,7 @@ ImpactConfig load_impact_config(const std::filesystem::path& repo_root, const En
       } else if (key == "fallback-command") {
         config.fallback_command = {read_nonempty_argv(value, key, file), file};
       } else if (key == "ignore") {
-        config.ignore = {read_argv(value, key, file), file};
+        config.ignore = {read_strings(value, key, file, R"(["docs/", "*.md"])"), file};
       } else if (key == "mode") {
         auto text = value.value<std::string>();
         if (!text) throw Error("{}: [tool.impact] mode must be a string: \"fast\", \"balanced\" or \"safe\"", file);

@@ -163,9 +163,14 @@ private:
   }
 
   void collect_selection() {
+    std::vector<uint32_t> import_only; // match python_files but define no tests: pytest still imports them
     for (uint32_t node : m_walk.order()) {
       const GraphNode& n = m_in.graph.nodes[node];
-      if (!n.test || n.ghost) continue;
+      if (n.ghost) continue;
+      if (!n.test) {
+        if (n.test_pattern) import_only.push_back(node);
+        continue;
+      }
       SelectedTest test;
       test.node_id = n.path.str;
       test.chain = m_walk.chain(node);
@@ -175,6 +180,24 @@ private:
         }
       }
       m_decision.selected.push_back(std::move(test));
+    }
+    // pytest imports every file matching python_files during collection, tests or not, so an import
+    // error there fails a full run. Alongside other tests such a file is simply passed too; on its own
+    // it would make pytest exit 5 (no tests collected), so only a full run can show its errors.
+    if (!import_only.empty() && m_decision.selected.empty() && m_triggers.empty()) {
+      const std::string& path = m_in.graph.nodes[import_only.front()].path.str;
+      m_triggers.push_back(Trigger{"import_only_test_files",
+                                   fmt::format("{} matches python_files but defines no tests; only a full run "
+                                               "shows its import errors",
+                                               path)});
+    } else if (!m_decision.selected.empty()) {
+      for (uint32_t node : import_only) {
+        SelectedTest test;
+        test.node_id = m_in.graph.nodes[node].path.str;
+        test.chain = m_walk.chain(node);
+        test.note = "defines no tests; pytest imports it during collection, so its import errors count";
+        m_decision.selected.push_back(std::move(test));
+      }
     }
     std::sort(m_decision.selected.begin(), m_decision.selected.end(),
               [](const SelectedTest& a, const SelectedTest& b) { return a.node_id < b.node_id; });

@@ -21,6 +21,8 @@ std::string_view to_string(EdgeKind kind) {
   case EdgeKind::string_ref: return "string_ref";
   case EdgeKind::package_init: return "package_init";
   case EdgeKind::conftest: return "conftest";
+  case EdgeKind::symlink: return "symlink";
+  case EdgeKind::name_match: return "name_match";
   }
   return "import";
 }
@@ -112,6 +114,11 @@ private:
     for (const auto& ghost : ghosts) {
       if (!m_graph.by_path.contains(ghost.view())) add(ghost, true);
     }
+    for (const auto& entry : m_entries) {
+      auto slash = entry.rfind('/');
+      std::string_view name = slash == std::string::npos ? std::string_view(entry) : std::string_view(entry).substr(slash + 1);
+      m_by_name[std::string(name)].push_back(parent_of(entry));
+    }
     m_graph.out.resize(m_graph.nodes.size());
     m_graph.in.resize(m_graph.nodes.size());
     for (uint32_t i = 0; i < m_facts.size(); ++i) {
@@ -119,6 +126,7 @@ private:
       node.test_pattern = m_layout.matches_test_pattern(node.path);
       node.test = node.test_pattern && m_layout.has_collectible_items(m_facts.full(i));
       if (m_layout.config().doctest_modules && m_facts.header(i).has_doctest && !node.conftest &&
+          m_layout.is_collected_path(node.path) &&
           node.path.filename() != "setup.py" && node.path.filename() != "__main__.py") {
         node.test = true; // its doctests are collected
       }
@@ -203,11 +211,23 @@ private:
     std::string_view dir = parent_of(m_graph.nodes[m_current].path.view());
     std::string_view first = imp.module.substr(0, imp.module.find('.'));
     join_into(m_probe, dir, first);
-    if (!m_entries.contains(m_probe)) return; // third-party
-    if (!link_under(dir, imp.module, kind, imp.line)) return;
-    std::string module_dir(dir);
-    append_dotted_as_path(module_dir, imp.module);
-    follow_names(imp, scratch, module_dir, kind);
+    if (m_entries.contains(m_probe)) {
+      if (!link_under(dir, imp.module, kind, imp.line)) return;
+      std::string module_dir(dir);
+      append_dotted_as_path(module_dir, imp.module);
+      follow_names(imp, scratch, module_dir, kind);
+      return;
+    }
+    // Else a module of that name anywhere in the repository (code that extends sys.path at run time);
+    // a name found nowhere is third-party.
+    auto found = m_by_name.find(first);
+    if (found == m_by_name.end()) return;
+    for (std::string_view parent : found->second) {
+      if (!link_under(parent, imp.module, EdgeKind::name_match, imp.line)) continue;
+      std::string module_dir(parent);
+      append_dotted_as_path(module_dir, imp.module);
+      follow_names(imp, scratch, module_dir, EdgeKind::name_match);
+    }
   }
 
   void resolve_relative(const ImportView& imp, const ImportScratch& scratch, EdgeKind kind) {
@@ -248,7 +268,6 @@ private:
   // "a.b.c" or "a.b:c": the longest prefix that is a module of the project, and its packages.
   void string_ref(const ImportView& imp, const ImportScratch&) {
     std::string_view name = imp.module;
-    bool explicit_attr = imp.names_begin != imp.names_end;
     for (;;) {
       if (!m_index.find(name).empty()) {
         link_absolute(name, EdgeKind::string_ref, imp.line);
@@ -257,7 +276,6 @@ private:
       auto dot = name.rfind('.');
       if (dot == std::string_view::npos) return;
       name = name.substr(0, dot);
-      if (!explicit_attr && name.find('.') == std::string_view::npos) return; // "x.attr" alone is too weak
     }
   }
 
@@ -314,6 +332,11 @@ private:
       if (n.path.filename() == "__init__.py") dir = parent_of(dir);
       join_into(m_probe, dir, "__init__.py");
       if (uint32_t init = node_at(m_probe); init != k_none) edge(init, EdgeKind::package_init, 0);
+      if (node < m_facts.size() && !m_facts.files[node].link_target.empty()) {
+        if (uint32_t target = node_at(m_facts.files[node].link_target.view()); target != k_none) {
+          edge(target, EdgeKind::symlink, 0);
+        }
+      }
       if (!(n.test_pattern || n.test || n.conftest)) continue;
       // Test modules and conftest.py files see the nearest conftest.py above them (which sees the next).
       bool root_conftest = n.conftest && n.path.parent().empty();
@@ -349,6 +372,7 @@ private:
   ImportGraph& m_graph;
   graph::ModuleIndex m_index;
   util::StringSet m_entries;       // module stems and folders, for script-style imports
+  util::StringMap<std::vector<std::string_view>> m_by_name; // last part of an entry -> the folders holding it
   std::vector<uint32_t> m_stamp;   // m_stamp[t] == m_current: the current node already links to t
   uint32_t m_current = 0;
   std::string m_name, m_probe;     // scratch

@@ -75,7 +75,12 @@ ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>&
       if (util::path_glob_match("/" + path, f.path.str) && f.path.str.ends_with(".py")) m_collection_roots.push_back(f.path.str);
     }
   }
-  if (m_config.testpaths.empty()) m_collection_roots.push_back(m_config.rootdir);
+  // pytest keeps only testpaths that exist, and falls back to the rootdir when none does.
+  std::erase_if(m_collection_roots, [&](const std::string& root) {
+    if (root.empty() || dirs.contains(root)) return false;
+    return std::none_of(inventory.begin(), inventory.end(), [&](const SourceFile& f) { return f.path.str == root; });
+  });
+  if (m_collection_roots.empty()) m_collection_roots.push_back(m_config.rootdir);
 
   // conftest.py collect_ignore lists.
   for (size_t i = 0; i < facts.size(); ++i) {
@@ -125,9 +130,9 @@ bool ProjectLayout::excluded_by_norecurse(std::string_view path) const {
   }
   std::string dir = parent_dir(path);
   while (dir.size() > root.size()) {
-    std::string_view name = RepoPath(dir).filename();
+    // fnmatch_ex: a pattern without '/' matches the folder's name, one with '/' the end of its path.
     for (const auto& pattern : m_config.norecursedirs) {
-      if (util::fnmatch(pattern, name)) return true;
+      if (util::pytest_path_match(pattern, dir)) return true;
     }
     for (const auto& venv : m_venv_dirs) {
       if (dir == venv) return true;
@@ -156,9 +161,13 @@ bool ProjectLayout::excluded_by_ignores(std::string_view path) const {
   return false;
 }
 
+bool ProjectLayout::is_collected_path(const RepoPath& path) const {
+  return in_collection_root(path.str) && !excluded_by_norecurse(path.str) && !excluded_by_ignores(path.str);
+}
+
 bool ProjectLayout::matches_test_pattern(const RepoPath& path) const {
   if (!path.ends_with(".py") || is_conftest(path)) return false;
-  if (!in_collection_root(path.str) || excluded_by_norecurse(path.str) || excluded_by_ignores(path.str)) return false;
+  if (!is_collected_path(path)) return false;
   // A file named directly in testpaths is collected whatever its name.
   for (const auto& root : m_collection_roots) {
     if (root == path.str) return true;
@@ -179,21 +188,26 @@ bool ProjectLayout::is_test_class_name(std::string_view name) const {
 
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
   if (facts.parse_error) return true;
+  // Methods anywhere below class `c` (nested Test classes included) named like tests.
+  auto has_test_methods = [&](const Symbol& c) {
+    return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& m) {
+      return m.kind == SymbolKind::method && m.qualname.size() > c.qualname.size() &&
+             m.qualname.starts_with(c.qualname) && m.qualname[c.qualname.size()] == '.' && is_test_name(m.name());
+    });
+  };
   for (const auto& sym : facts.symbols) {
     if (sym.parent != -1) continue;
     if (sym.kind == SymbolKind::function && is_test_name(sym.name())) return true;
     if (sym.kind != SymbolKind::class_) continue;
-    bool unittest = std::any_of(sym.bases.begin(), sym.bases.end(),
-                                [](const std::string& b) { return b.find("TestCase") != std::string::npos; });
-    if (unittest) return true;
-    if (!is_test_class_name(sym.name()) || sym.has_init) continue;
-    if (!sym.bases.empty()) return true; // may inherit its tests
-    for (const auto& member : facts.symbols) {
-      if (member.kind == SymbolKind::method && member.qualname.starts_with(sym.qualname + ".") &&
-          member.qualname.find('.', sym.qualname.size() + 1) == std::string::npos && is_test_name(member.name())) {
-        return true;
-      }
+    bool has_bases = std::any_of(sym.bases.begin(), sym.bases.end(), [](const std::string& b) { return b != "object"; });
+    // unittest.TestCase subclasses are collected whatever their name; one may derive from it through a
+    // project base class, so any derived class with test methods counts.
+    if (std::any_of(sym.bases.begin(), sym.bases.end(), [](const std::string& b) { return b.find("TestCase") != std::string::npos; })) {
+      return true;
     }
+    if (has_bases && has_test_methods(sym)) return true;
+    if (!is_test_class_name(sym.name()) || sym.has_init) continue;
+    if (has_bases || has_test_methods(sym)) return true; // may inherit its tests
   }
   for (const auto& imp : facts.imports) {
     if (imp.kind == ImportKind::star) return true;

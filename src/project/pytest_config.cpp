@@ -123,7 +123,8 @@ void read_setup_cfg_entry_points(const util::IniFile& ini, PytestConfig& config)
 
 } // namespace
 
-PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts) {
+PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts,
+                                const std::string& env_plugins) {
   PytestConfig config;
   std::optional<toml::table> pyproject = config::read_pyproject(repo_root / "pyproject.toml", "pyproject.toml");
   bool found = false;
@@ -155,6 +156,13 @@ PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const st
   if (setup_cfg) read_setup_cfg_entry_points(*setup_cfg, config);
   for (auto& word : util::shell_split(env_addopts)) config.addopts.push_back(word);
   read_addopts(config);
+  for (size_t start = 0; start < env_plugins.size();) {
+    size_t comma = env_plugins.find(',', start);
+    auto words = util::shell_split(env_plugins.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!words.empty()) config.plugins.push_back(words.front());
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
   for (auto& p : config.pythonpath) p = join_dir(config.rootdir, p);
   return config;
 }

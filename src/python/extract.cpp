@@ -64,6 +64,11 @@ private:
       inner.flags |= s == m_g.try_statement ? k_import_guarded : k_import_conditional;
       return compound(n, inner);
     }
+    if (s == m_g.case_clause) {
+      Scope inner = scope;
+      inner.flags |= k_import_conditional;
+      return compound(n, inner);
+    }
     if (python::is_error(n) || s == m_g.block) {
       if (python::is_error(n)) m_facts.parse_error = true;
       block(n, scope);
@@ -348,13 +353,23 @@ private:
     return python::string_list(node, m_src, m_g);
   }
 
-  void add_plugins(const std::vector<std::string>& modules, uint32_t line) {
-    for (const auto& module : modules) {
-      ImportFact fact;
-      fact.kind = ImportKind::plugin;
-      fact.line = line;
-      fact.module = module;
-      m_facts.imports.push_back(std::move(fact));
+  // pytest splits a plugin string at commas: pytest_plugins = "a.b, c".
+  void add_plugins(const std::vector<std::string>& values, uint32_t line) {
+    for (const auto& value : values) {
+      std::string_view rest = value;
+      while (!rest.empty()) {
+        auto comma = rest.find(',');
+        std::string_view part = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+        while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+        if (part.empty()) continue;
+        ImportFact fact;
+        fact.kind = ImportKind::plugin;
+        fact.line = line;
+        fact.module = std::string(part);
+        m_facts.imports.push_back(std::move(fact));
+      }
     }
   }
 

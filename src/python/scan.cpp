@@ -9,8 +9,8 @@ namespace impact::python {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> k_dynamic_callees = {
-    "import_module", "__import__", "run_module", "run_path", "spec_from_file_location", "load_source",
+constexpr std::array<std::string_view, 7> k_dynamic_callees = {
+    "import_module", "__import__", "run_module", "resolve_name", "run_path", "spec_from_file_location", "load_source",
 };
 
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -53,41 +53,149 @@ bool looks_like_file_name(std::string_view s) {
   return false;
 }
 
+// The `package` argument of importlib.import_module(name, package): what a relative name is relative to.
+struct Anchor {
+  enum Kind { none, literal, own_package, unknown } kind = none;
+  std::string package; // for `literal`
+};
+
+Anchor package_anchor(TSNode args, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  Anchor anchor;
+  TSNode value{};
+  uint32_t positional = 0;
+  uint32_t count = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode arg = ts_node_named_child(args, i);
+    if (ts_node_symbol(arg) == g.keyword_argument) {
+      TSNode name = ts_node_child_by_field_id(arg, g.f_name);
+      if (!ts_node_is_null(name) && node_text(name, source) == "package") value = ts_node_child_by_field_id(arg, g.f_value);
+    } else if (++positional == 2) {
+      value = arg;
+    }
+  }
+  if (ts_node_is_null(value)) return anchor;
+  std::string_view text = node_text(value, source);
+  if (text == "__name__" || text == "__package__" || text == "__spec__.parent") {
+    anchor.kind = Anchor::own_package;
+  } else if (auto literal = string_value(value, source, g)) {
+    anchor.kind = Anchor::literal;
+    anchor.package = *literal;
+  } else {
+    anchor.kind = Anchor::unknown;
+  }
+  return anchor;
+}
+
+// Turns ".x" relative to a literal package "a.b.c" into "a.b.c.x" ("..x" into "a.b.x").
+std::string absolute_from(const std::string& package, uint8_t level, std::string_view name) {
+  std::string base = package;
+  for (uint8_t up = 1; up < level; ++up) {
+    auto dot = base.rfind('.');
+    base = dot == std::string::npos ? std::string() : base.substr(0, dot);
+  }
+  if (base.empty()) return std::string(name);
+  if (name.empty()) return base;
+  return base + "." + std::string(name);
+}
+
+// The text of 1-based line `line`.
+std::string_view line_text(std::string_view source, uint32_t line) {
+  size_t start = 0;
+  for (uint32_t l = 1; l < line && start != std::string_view::npos; ++l) {
+    start = source.find('\n', start);
+    if (start != std::string_view::npos) ++start;
+  }
+  if (start == std::string_view::npos || start >= source.size()) return {};
+  size_t end = source.find('\n', start);
+  return source.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
+// `# impact-loads: a.b, app.plugins.*` on the call's line or the line above names what a computed import
+// can load: literal modules, or every module under a prefix. It replaces the uncertainty.
+bool record_annotation(std::string_view source, uint32_t line, FileFacts& facts) {
+  constexpr std::string_view k_marker = "impact-loads:";
+  std::string_view text = line_text(source, line);
+  auto at = text.find(k_marker);
+  if (at == std::string_view::npos && line > 1) {
+    text = line_text(source, line - 1);
+    at = text.find(k_marker);
+  }
+  if (at == std::string_view::npos || text.substr(0, at).find('#') == std::string_view::npos) return false;
+  std::string_view rest = text.substr(at + k_marker.size());
+  bool any = false;
+  while (!rest.empty()) {
+    auto comma = rest.find(',');
+    std::string_view entry = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    while (!entry.empty() && (entry.front() == ' ' || entry.front() == '\t')) entry.remove_prefix(1);
+    while (!entry.empty() && (entry.back() == ' ' || entry.back() == '\t' || entry.back() == '\r')) entry.remove_suffix(1);
+    if (entry.empty()) continue;
+    any = true;
+    if (entry.ends_with(".*")) {
+      UncertainImport u;
+      u.line = line;
+      u.call = "impact-loads";
+      u.prefix = std::string(entry.substr(0, entry.size() - 1));
+      facts.uncertain_imports.push_back(std::move(u));
+    } else {
+      ImportFact fact;
+      fact.kind = ImportKind::dynamic;
+      fact.line = line;
+      fact.flags = k_import_in_function;
+      fact.module = std::string(entry);
+      facts.imports.push_back(std::move(fact));
+    }
+  }
+  return any;
+}
+
 void record_dynamic(TSNode call, std::string_view callee, std::string_view source, FileFacts& facts) {
   const Grammar& g = Grammar::get();
   uint32_t line = line_of(ts_node_start_point(call));
   TSNode args = ts_node_child_by_field_id(call, g.f_arguments);
   TSNode first{};
   if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 0) first = ts_node_named_child(args, 0);
-  bool by_module = callee.ends_with("import_module") || callee.ends_with("__import__") || callee.ends_with("run_module");
+  bool by_module = callee.ends_with("import_module") || callee.ends_with("__import__") ||
+                   callee.ends_with("run_module") || callee.ends_with("resolve_name");
   if (by_module && !ts_node_is_null(first) && ts_node_symbol(first) != g.keyword_argument) {
-    if (auto value = string_value(first, source, g)) {
+    Anchor anchor = callee.ends_with("import_module") ? package_anchor(args, source) : Anchor{};
+    auto value = string_value(first, source, g);
+    std::string text = value ? *value : string_prefix(first, source, g);
+    std::string_view name = text;
+    uint8_t level = 0;
+    while (!name.empty() && name.front() == '.') {
+      ++level;
+      name.remove_prefix(1);
+    }
+    std::string module(name.substr(0, name.find(':'))); // pkgutil.resolve_name("a.b:attr")
+    if (level > 0 && anchor.kind == Anchor::literal) {
+      module = absolute_from(anchor.package, level, name);
+      level = 0;
+    }
+    bool anchored = level == 0 || anchor.kind != Anchor::unknown;
+    if (value && anchored) {
       ImportFact fact;
       fact.kind = ImportKind::dynamic;
       fact.line = line;
-      std::string_view name = *value;
-      while (!name.empty() && name.front() == '.') {
-        ++fact.level;
-        name.remove_prefix(1);
-      }
-      fact.module = std::string(name);
+      fact.level = level;
+      fact.module = std::move(module);
       fact.flags = k_import_in_function;
       facts.imports.push_back(std::move(fact));
       return;
     }
+    if (record_annotation(source, line, facts)) return;
     UncertainImport u;
     u.line = line;
     u.call = std::string(callee);
-    std::string prefix = string_prefix(first, source, g);
-    std::string_view p = prefix;
-    while (!p.empty() && p.front() == '.') {
-      ++u.level;
-      p.remove_prefix(1);
+    if (anchored) {
+      u.level = level;
+      u.prefix = std::move(module);
     }
-    u.prefix = std::string(p);
     facts.uncertain_imports.push_back(std::move(u));
     return;
   }
+  if (record_annotation(source, line, facts)) return;
   UncertainImport u;
   u.line = line;
   u.call = std::string(callee);

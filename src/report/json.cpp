@@ -89,7 +89,8 @@ std::string render_json(const Report& report) {
   for (const auto& t : report.timings) timings[t.stage] = t.ms;
   timings["total"] = report.total_ms;
   doc["timings_ms"] = timings;
-  return doc.dump(2) + "\n";
+  // Paths are bytes; a name that is not UTF-8 is printed with U+FFFD rather than failing the run.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 } // namespace impact

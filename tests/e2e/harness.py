@@ -169,7 +169,8 @@ def load_cases():
 
 def apply_case(repo, spec):
     """Applies a case's edits: replace (path -> [[old, new], ...]), write (path -> text), delete,
-    rename ([[old, new], ...]), then optional git steps (stage / commit)."""
+    rename ([[old, new], ...]), symlink ([[link, target], ...]), then optional git steps (stage /
+    commit / git)."""
     for rel, pairs in spec.get("replace", {}).items():
         for old, new in pairs:
             repo.replace(rel, old, new)
@@ -180,6 +181,9 @@ def apply_case(repo, spec):
     for old, new in spec.get("rename", []):
         (repo.path / new).parent.mkdir(parents=True, exist_ok=True)
         (repo.path / old).rename(repo.path / new)
+    for link, target in spec.get("symlink", []):
+        (repo.path / link).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, repo.path / link)
     if spec.get("stage"):
         repo.git("add", "-A")
     if spec.get("commit"):

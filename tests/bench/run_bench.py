@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""impact's benchmark: a generated repository of realistic size, a one-line change, and the time of
+`impact --changed --dry-run` cold (empty cache) and warm, against what tree-sitter alone needs to
+parse the same files on the same cores, measured in the same rounds (the machine is noisy, so ratios
+measured side by side are what count).
+
+    tests/bench/run_bench.py --build build --repo /tmp/impact-bench --rounds 3
+
+Prints a markdown table (the one in docs/performance.md). Builds the repository with
+tests/bench/generate_repo.py when it does not exist.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def timed(argv, cwd, env=None):
+    start = time.perf_counter()
+    result = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"run_bench: {' '.join(map(str, argv))} failed ({result.returncode}):\n{result.stderr}")
+    return elapsed, result.stdout
+
+
+def parse_floor_seconds(parse_floor, repo, threads):
+    _, out = timed([parse_floor, repo, str(threads)], cwd=repo)
+    for line in out.splitlines():
+        if line.startswith("tree-sitter parse only:"):
+            return float(line.split(":")[1].split("s")[0])
+    sys.exit("run_bench: unexpected parse_floor output:\n" + out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build", help="the build folder (with src/impact and tests/parse_floor)")
+    ap.add_argument("--repo", default="/tmp/impact-bench")
+    ap.add_argument("--modules", type=int, default=10000)
+    ap.add_argument("--tests", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--warm-runs", type=int, default=5)
+    args = ap.parse_args()
+
+    build = Path(args.build).resolve()
+    impact = build / "src" / "impact"
+    parse_floor = build / "tests" / "parse_floor"
+    repo = Path(args.repo)
+    if not repo.exists():
+        subprocess.run([sys.executable, HERE / "generate_repo.py", "--out", repo, "--modules", str(args.modules),
+                        "--tests", str(args.tests)], check=True)
+    target = repo / "src/app/pkg050/sub03/mod007.py"
+    subprocess.run(["git", "-C", repo, "checkout", "-q", "--", "."], check=True)
+    text = target.read_text()
+    target.write_text(text.replace("LIMIT = ", "LIMIT = 1 + ", 1))  # the one-line change
+
+    env = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""))
+    for var in ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "IMPACT_CACHE"):
+        env.pop(var, None)
+    threads = os.cpu_count() or 1
+    size = sum(p.stat().st_size for p in repo.rglob("*.py") if ".git" not in p.parts)
+    files = sum(1 for p in repo.rglob("*.py") if ".git" not in p.parts)
+    cmd = [impact, "--changed", "--dry-run"]
+
+    floors, colds, warms, statuses = [], [], [], []
+    for _ in range(args.rounds):
+        floors.append(parse_floor_seconds(parse_floor, repo, threads))
+        shutil.rmtree(repo / ".impact_cache", ignore_errors=True)
+        colds.append(timed(cmd, repo, env)[0])
+        warms.append(min(timed(cmd, repo, env)[0] for _ in range(args.warm_runs)))
+        statuses.append(min(timed(["git", "status", "--porcelain"], repo, env)[0] for _ in range(3)))
+    _, out = timed(cmd, repo, env)
+    selected = out.split("impact: ", 1)[1].split("\n", 1)[0]
+    subprocess.run(["git", "-C", repo, "checkout", "-q", "--", "."], check=True)
+
+    med = statistics.median
+    print(f"repository: {files} Python files, {size / 1e6:.1f} MB ({args.modules} modules, {args.tests} test files)")
+    print(f"machine: {threads} cores; {args.rounds} rounds, warm = best of {args.warm_runs} per round; medians")
+    print(f"decision on the one-line change: {selected}")
+    print()
+    print("| measure | seconds |")
+    print("| --- | --- |")
+    print(f"| tree-sitter alone, parse every file ({threads} threads) | {med(floors):.2f} |")
+    print(f"| impact --changed --dry-run, cold (empty cache) | {med(colds):.2f} |")
+    print(f"| cold / parse floor | {med(c / f for c, f in zip(colds, floors)):.2f}x |")
+    print(f"| impact --changed --dry-run, warm | {med(warms):.3f} |")
+    print(f"| git status --porcelain (for scale) | {med(statuses):.3f} |")
+
+
+if __name__ == "__main__":
+    main()

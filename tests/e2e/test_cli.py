@@ -1,0 +1,315 @@
+"""The command line end to end: running real pytest, exit codes, --dry-run, --format json, how pytest
+is found, configuration errors, and the facts cache."""
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from harness import IMPACT, make_repo, selected_ids
+
+
+def shop(tmp_path):
+    return make_repo(tmp_path, "shop")
+
+
+def edit_stock(repo):
+    repo.replace("src/shop/inventory/stock.py", "return LEVELS.get(sku, 0)", "return LEVELS.get(sku, 0) - 1")
+
+
+def fake_pytest(tmp_path, exit_code=0):
+    """An executable that records its argv and exits with `exit_code`."""
+    script = Path(tmp_path) / "fake-pytest"
+    record = Path(tmp_path) / "fake-pytest.argv"
+    script.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > {record}\nexit {exit_code}\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script, record
+
+
+class TestRunningPytest:
+    def test_selected_tests_run_and_pytest_exit_code_comes_through(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)  # level() now returns 9: test_stock fails, test_reserve still passes
+        run = repo.impact()
+        assert run.returncode == 1, run.stdout + run.stderr
+        assert "impact: selected 3 test file(s) from 1 changed file(s)" in run.stderr
+        assert "tests/inventory/test_stock.py F" in run.stdout
+        assert "test_cart.py" not in run.stdout  # not selected, never ran
+
+    def test_a_passing_selection_exits_0(self, tmp_path):
+        repo = shop(tmp_path)
+        repo.replace("src/shop/reports.py", "total {cart.total()}", "total {cart.total(discount=0)}")
+        run = repo.impact()
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "1 passed" in run.stdout
+
+    def test_nothing_to_run_exits_0_without_starting_pytest(self, tmp_path):
+        repo = shop(tmp_path)
+        script, record = fake_pytest(tmp_path, exit_code=3)
+        repo.write("src/shop/unused.py", "X = 1\n")
+        run = repo.impact(env={"IMPACT_PYTEST": str(script)})
+        assert run.returncode == 0
+        assert not record.exists()
+        assert run.stderr.startswith("impact: no tests impacted, nothing to run: no_tests_reached")
+        assert run.stdout == ""
+
+    def test_no_changes_at_all_runs_nothing(self, tmp_path):
+        run = shop(tmp_path).impact()
+        assert run.returncode == 0
+        assert "no_changes" in run.stderr
+
+    def test_run_all_runs_the_whole_suite(self, tmp_path):
+        repo = shop(tmp_path)
+        repo.replace("docs/index.md", "documentation", "docs")
+        run = repo.impact()
+        assert run.returncode == 0, run.stdout
+        assert "impact: full suite: non_python_changed (docs/index.md changed)" in run.stderr
+        assert "10 passed" in run.stdout
+
+    def test_arguments_after_double_dash_go_to_pytest(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        run = repo.impact("--", "-k", "reserve")
+        assert run.returncode == 0, run.stdout
+        assert "1 passed" in run.stdout and "deselected" in run.stdout
+
+    def test_the_argv_is_pytest_then_node_ids_then_passthrough(self, tmp_path):
+        repo = shop(tmp_path)
+        script, record = fake_pytest(tmp_path, exit_code=7)
+        edit_stock(repo)
+        run = repo.impact("--", "-x", "-q", env={"IMPACT_PYTEST": str(script)})
+        assert run.returncode == 7  # the process became the fake pytest
+        argv = record.read_text().splitlines()
+        assert argv == [str(script), "tests/inventory/test_reserve.py", "tests/inventory/test_stock.py",
+                        "tests/test_reports.py", "-x", "-q"]
+
+    def test_pytest_runs_from_the_repository_root_whatever_the_cwd(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        run = repo.impact(cwd=repo.path / "src" / "shop")
+        assert run.returncode == 1
+        assert "rootdir: " + str(repo.path) in run.stdout
+
+    def test_a_program_that_cannot_start_exits_2(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        run = repo.impact(env={"IMPACT_PYTEST": str(tmp_path / "missing-pytest")})
+        assert run.returncode == 2
+        assert run.stderr.splitlines()[-1].startswith("impact: error: cannot run")
+        assert "IMPACT_PYTEST" in run.stderr
+
+
+class TestDryRun:
+    def test_dry_run_prints_decision_evidence_and_argv_and_spawns_nothing(self, tmp_path):
+        repo = shop(tmp_path)
+        script, record = fake_pytest(tmp_path)
+        repo.replace("src/shop/pricing.py", "return price_of(sku)", "return price_of(sku) * 1")
+        run = repo.impact("--dry-run", env={"IMPACT_PYTEST": str(script)})
+        assert run.returncode == 0
+        assert not record.exists()
+        out = run.stdout
+        assert out.startswith("decision: selected\n")
+        assert "tests/test_cart.py\n" in out
+        # the chain from the test to the change
+        assert "tests/helpers.py:2 (from_import) → src/shop/cart.py:2 (from_import) → src/shop/pricing.py [modified]" in out
+        assert "argv\n  " + str(script) + "\n  tests/test_cart.py\n  tests/test_pricing.py\n  tests/test_reports.py\n" in out
+        assert "pytest: from IMPACT_PYTEST" in out
+
+    def test_dry_run_of_nothing_says_so(self, tmp_path):
+        run = shop(tmp_path).impact("--dry-run")
+        assert run.stdout.startswith("decision: nothing\n")
+        assert "nothing would run (exit code 0)" in run.stdout
+
+    def test_json_is_one_versioned_document(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        run = repo.impact("--dry-run", "--format", "json")
+        doc = json.loads(run.stdout)
+        assert doc["schema"] == "impact.decision" and doc["version"] == 1
+        assert doc["decision"] == "selected" and doc["reason"] is None
+        assert doc["base"]["rev"] == "HEAD" and len(doc["base"]["commit"]) == 40
+        assert doc["changed_files"][0]["path"] == "src/shop/inventory/stock.py"
+        assert doc["changed_files"][0]["status"] == "modified"
+        assert doc["changed_files"][0]["hunks"] == [[8, 1, 8, 1]]  # line 8: the return
+        chain = {t["node_id"]: t["chain"] for t in doc["selected"]}["tests/inventory/test_stock.py"]
+        assert chain[0]["path"] == "tests/inventory/test_stock.py"
+        assert chain[-1] == {"path": "src/shop/inventory/stock.py", "relation": "modified", "line": None}
+        assert doc["argv"][1:] == selected_ids(doc)
+        assert doc["command"]["source"] == "pytest on PATH"
+        assert set(doc["timings_ms"]) >= {"changes", "facts", "graph", "decision", "total"}
+
+    def test_json_without_dry_run_also_runs_nothing(self, tmp_path):
+        repo = shop(tmp_path)
+        script, record = fake_pytest(tmp_path)
+        edit_stock(repo)
+        run = repo.impact("--format", "json", env={"IMPACT_PYTEST": str(script)})
+        assert run.returncode == 0 and not record.exists()
+        assert json.loads(run.stdout)["decision"] == "selected"
+
+
+class TestFindingPytest:
+    def test_pytest_command_from_pyproject(self, tmp_path):
+        repo = shop(tmp_path)
+        script, _ = fake_pytest(tmp_path)
+        repo.replace("pyproject.toml", "[tool.pytest.ini_options]",
+                     f'[tool.impact]\npytest-command = ["{script}", "--from-config"]\n\n[tool.pytest.ini_options]')
+        repo.commit()
+        edit_stock(repo)
+        doc = repo.decide()
+        assert doc["command"]["argv"] == [str(script), "--from-config"]
+        assert doc["command"]["source"] == "pytest-command in pyproject.toml"
+
+    def test_impact_pytest_beats_the_config(self, tmp_path):
+        repo = shop(tmp_path)
+        script, _ = fake_pytest(tmp_path)
+        repo.replace("pyproject.toml", "[tool.pytest.ini_options]",
+                     '[tool.impact]\npytest-command = ["configured-pytest"]\n\n[tool.pytest.ini_options]')
+        repo.commit()
+        edit_stock(repo)
+        assert repo.decide(env={"IMPACT_PYTEST": str(script)})["command"]["source"] == "IMPACT_PYTEST"
+
+    def test_the_active_virtualenv_runs_python_m_pytest(self, tmp_path):
+        repo = shop(tmp_path)
+        venv = tmp_path / "venv"
+        (venv / "bin").mkdir(parents=True)
+        os.symlink("/usr/bin/python3", venv / "bin" / "python")
+        edit_stock(repo)
+        doc = repo.decide(env={"VIRTUAL_ENV": str(venv)})
+        assert doc["command"]["argv"] == [str(venv / "bin" / "python"), "-m", "pytest"]
+        assert "VIRTUAL_ENV" in doc["command"]["source"]
+        run = repo.impact(env={"VIRTUAL_ENV": str(venv)})
+        assert run.returncode == 1 and "test_stock.py F" in run.stdout
+
+    def test_a_project_venv_with_pytest_is_used(self, tmp_path):
+        repo = shop(tmp_path)
+        venv = repo.path / ".venv"
+        (venv / "bin").mkdir(parents=True)
+        os.symlink("/usr/bin/python3", venv / "bin" / "python")
+        os.symlink("/usr/bin/pytest", venv / "bin" / "pytest")
+        repo.write(".gitignore", "__pycache__/\n.venv/\n")
+        repo.commit()
+        edit_stock(repo)
+        doc = repo.decide()
+        assert doc["command"]["argv"] == [str(venv / "bin" / "python"), "-m", "pytest"]
+
+    def test_no_pytest_anywhere_is_an_error_only_when_something_must_run(self, tmp_path):
+        repo = shop(tmp_path)
+        env = {"PATH": str(tmp_path / "empty")}
+        (tmp_path / "empty").mkdir()
+        run = repo.impact(env=env)  # nothing changed: nothing to run, no pytest needed
+        assert run.returncode == 0
+        edit_stock(repo)
+        dry = repo.impact("--dry-run", env=env)
+        assert dry.returncode == 0 and "cannot run: pytest not found" in dry.stdout
+        run = repo.impact(env=env)
+        assert run.returncode == 2
+        assert run.stderr.strip().splitlines()[-1].startswith("impact: error: pytest not found")
+
+
+class TestBadInput:
+    @pytest.mark.parametrize("table, message", [
+        ('[tool.impact]\nignroe = ["docs/"]\n', "unknown key 'ignroe', did you mean 'ignore'?"),
+        ('[tool.impact]\nignore = "docs/"\n', "ignore must be an array of strings"),
+        ('[tool.impact]\npytest-command = []\n', "pytest-command is empty"),
+        ('[tool.impact]\nmode = "quick"\n', "unknown mode 'quick'"),
+        ('[tool.impact]\nstrict = "yes"\n', "strict must be true or false"),
+    ])
+    def test_configuration_errors_stop_at_start_up(self, tmp_path, table, message):
+        repo = shop(tmp_path)
+        repo.write("pyproject.toml", repo.read("pyproject.toml") + "\n" + table)
+        repo.commit()
+        run = repo.impact()  # nothing changed: the key would not even be used
+        assert run.returncode == 2
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("impact: error: pyproject.toml: ")
+        assert message in lines[0]
+
+    def test_malformed_toml_names_file_line_and_column(self, tmp_path):
+        repo = shop(tmp_path)
+        repo.write("pyproject.toml", '[project]\nname = "shop\n')
+        run = repo.impact()
+        assert run.returncode == 2
+        assert run.stderr.startswith("impact: error: pyproject.toml:2:")
+
+    def test_malformed_pytest_ini(self, tmp_path):
+        repo = shop(tmp_path)
+        repo.write("pytest.ini", "[pytest]\nthis line is not ini\n")
+        repo.commit()
+        repo.replace("src/shop/pricing.py", "return price_of(sku)", "return price_of(sku) * 1")
+        run = repo.impact()
+        assert run.returncode == 2
+        assert run.stderr.startswith("impact: error: pytest.ini: line 2")
+
+    def test_unknown_flags_are_usage_errors(self, tmp_path):
+        run = shop(tmp_path).impact("--chnaged")
+        assert run.returncode == 2
+
+    def test_help_goes_to_stdout_and_exits_0(self, tmp_path):
+        run = shop(tmp_path).impact("--help")
+        assert run.returncode == 0
+        assert "--changed" in run.stdout and "--dry-run" in run.stdout
+
+    def test_version(self, tmp_path):
+        run = shop(tmp_path).impact("--version")
+        assert run.returncode == 0 and run.stdout.startswith("impact ")
+
+    def test_unknown_mode_flag(self, tmp_path):
+        run = shop(tmp_path).impact("--mode", "quick")
+        assert run.returncode == 2 and "unknown mode 'quick'" in run.stderr
+
+
+class TestCache:
+    def test_a_warm_run_parses_nothing_and_decides_the_same(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        cold = repo.decide()
+        warm = repo.decide()
+        assert cold["project"]["parsed"] == cold["project"]["python_files"] > 0
+        assert warm["project"]["parsed"] == 0
+        assert selected_ids(cold) == selected_ids(warm)
+
+    def test_the_cache_never_shows_up_as_a_change(self, tmp_path):
+        repo = shop(tmp_path)
+        repo.write(".gitignore", "__pycache__/\n")  # the project does not ignore .impact_cache/
+        repo.commit()
+        edit_stock(repo)
+        repo.decide()
+        doc = repo.decide()
+        assert [f["path"] for f in doc["changed_files"]] == ["src/shop/inventory/stock.py"]
+
+    def test_a_corrupt_cache_is_rebuilt_with_a_warning(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        expected = selected_ids(repo.decide())
+        for f in (repo.path / ".impact_cache").glob("facts-*.bin"):
+            data = bytearray(f.read_bytes())
+            data[len(data) // 2] ^= 0xFF
+            f.write_bytes(bytes(data))
+        run = repo.impact("--dry-run", "--format", "json")
+        assert run.returncode == 0
+        assert "impact: warning: the facts cache" in run.stderr
+        assert selected_ids(run.json) == expected
+        assert run.json["project"]["parsed"] == run.json["project"]["python_files"]
+
+    def test_impact_cache_relocates_the_cache(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        elsewhere = tmp_path / "cache"
+        repo.decide(env={"IMPACT_CACHE": str(elsewhere)})
+        assert list(elsewhere.glob("facts-*.bin"))
+        assert not (repo.path / ".impact_cache").exists()
+
+    def test_no_cache_writes_nothing(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        repo.decide("--no-cache")
+        assert not (repo.path / ".impact_cache").exists()
+
+
+def test_timings_go_to_stderr(tmp_path):
+    repo = shop(tmp_path)
+    edit_stock(repo)
+    run = repo.impact("--dry-run", "--timings")
+    assert "impact: timing changes" in run.stderr
+    assert "timing" not in run.stdout
