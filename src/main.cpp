@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     case impact::cli::Command::changes: return impact::app::run_changes(options);
     case impact::cli::Command::explain: return impact::app::run_explain(options);
     case impact::cli::Command::config: return impact::app::run_config(options);
+    case impact::cli::Command::facts: return impact::app::run_facts(options);
     }
   } catch (const impact::cli::Exit& e) {
     return e.code;

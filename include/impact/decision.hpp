@@ -4,6 +4,7 @@
 #include "impact/changes.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
+#include "impact/semantic.hpp"
 
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ struct Hop {
   std::string path;
   std::string relation;
   uint32_t line = 0;
+  std::string symbol; // the function, method or class of `path` the hop is about, when known
 
   bool operator==(const Hop&) const = default;
 };
@@ -44,7 +46,9 @@ struct FileVerdict {
   FileStatus status = FileStatus::modified;
   std::string kind;   // python, test, conftest, config, non_python, submodule, ignored
   std::string effect; // one line for people: "reaches 3 test file(s)", "run_all: config_changed"
-  long tests = -1;    // test files it reaches; -1 when not counted
+  long tests = -1;    // selected tests it leads to; -1 when not counted
+  std::string change; // the semantic diff's kind for the file (Python files), "" otherwise
+  std::vector<SymbolChange> symbols; // the changed symbols (Python files)
 };
 
 // Something the analysis could not vouch for, and what it did about it.
@@ -66,13 +70,18 @@ struct Decision {
   Mode mode_effective = Mode::balanced;
 };
 
-// What decide() needs.
+// What decide() needs. Without facts, layout and semantics the decision is made at file level.
 struct DecisionInput {
   const ChangeSet& changes;
   const ImportGraph& graph;
   std::vector<std::string> ignore; // [tool.impact] ignore globs
   bool strict = false;
   Mode mode = Mode::balanced;
+  const ProjectFacts* facts = nullptr;
+  const ProjectLayout* layout = nullptr;
+  const std::vector<FileSemantics>* semantics = nullptr; // one per changed Python file
+  uint32_t max_depth = 100; // symbol hops before a file is analysed at file level
+  double budget_ms = 0;     // time for the symbol walk before it falls back to file level (0: none)
 };
 
 Decision decide(const DecisionInput& input);

@@ -63,8 +63,12 @@ public:
     size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, uint32_t, PathHash, std::equal_to<>> by_path;
+  // Every dotted module name -> the nodes it names (several when it resolves under several roots).
+  std::unordered_map<std::string, std::vector<uint32_t>, PathHash, std::equal_to<>> modules;
 
   std::optional<uint32_t> find(std::string_view path) const;
+  // The nodes module `name` names; empty when it is not a module of the project.
+  const std::vector<uint32_t>& modules_named(std::string_view name) const;
 };
 
 // Builds the graph of `facts` (the current Python files) plus `ghosts` (deleted Python paths of the

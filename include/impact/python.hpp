@@ -71,6 +71,16 @@ struct Symbol {
   std::vector<std::string> bases;      // base class expressions as written (classes)
   bool is_async = false;
   bool has_init = false; // a class that defines __init__ (pytest does not collect it)
+  std::string fixture;   // the fixture's name when this is a pytest fixture (name= honoured), else ""
+  bool autouse = false;  // autouse=True, or an autouse value that cannot be read
+  std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too
+  bool usefixtures_dynamic = false;     // a usefixtures argument that cannot be read
+  uint32_t body_begin = 0, body_end = 0; // byte range of the body: the symbol's own scope
+  // The dotted names the symbol's own code reads (not its nested definitions'): "helper",
+  // "models.Order.save", "self.total"; ".name" for an attribute of a computed value (`f().name`).
+  // Names bound locally (assigned, parameters other than self/cls) are left out.
+  std::vector<std::string> refs;
+  bool dynamic_access = false; // getattr/setattr with a computed name, globals(), vars(), eval, exec
 
   std::string_view name() const {
     auto dot = qualname.rfind('.');
@@ -92,6 +102,13 @@ struct FileFacts {
   bool has_doctest = false;  // some string contains ">>> " (doctests, when --doctest-modules is on)
   bool parse_error = false;  // tree-sitter found syntax errors; imports were also read by a line scan
   bool defines_module_getattr = false; // module-level __getattr__: any attribute may exist
+  // What module-level code reads: statements outside definitions, decorators and default values of
+  // module-level definitions. Everything here runs when the module is imported.
+  std::vector<std::string> module_refs;
+  bool module_dynamic_access = false;
+  // A module-level `pytestmark = pytest.mark.usefixtures(...)`.
+  std::vector<std::string> module_usefixtures;
+  bool module_usefixtures_dynamic = false;
 };
 
 // Reads the facts of one Python source file. Never throws: unparseable input yields what could be read
@@ -138,6 +155,7 @@ struct FactsHeader {
   bool defines_module_getattr = false;
   bool has_uncertain_imports = false;
   bool has_collect_ignore = false;
+  bool has_dynamic_access = false; // some code reads attributes or names by computed strings
 };
 
 // The facts of every Python file of the state under test, kept in their encoded form (as in the
@@ -157,6 +175,9 @@ public:
   void imports(size_t i, ImportScratch& scratch) const;
   // Everything about file i, decoded into owning storage.
   FileFacts full(size_t i) const;
+  // Whether file i's code reads `name` anywhere (a component of a reference, a fixture request):
+  // a cheap test on a sorted table of name hashes, without decoding the file.
+  bool mentions(size_t i, std::string_view name) const;
 
   // For load_facts and tests: append a file with its encoded facts (viewed, not copied, when
   // `storage` already owns them).
@@ -181,5 +202,38 @@ using ReadSource = std::function<std::optional<std::string>(const SourceFile&)>;
 // that cannot be read gets empty facts with parse_error set.
 ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, python::FactsCache& cache,
                         unsigned threads);
+
+} // namespace impact
+
+namespace impact {
+
+// The shape of one symbol for the semantic diff: hashes of its parts, computed from the syntax tree
+// with comments and layout left out, so that two versions compare equal exactly when they mean the
+// same code.
+struct SymbolShape {
+  std::string qualname;
+  SymbolKind kind = SymbolKind::function;
+  LineSpan lines;              // first decorator to last line
+  uint64_t at_definition = 0;  // what runs when the def/class statement runs: decorators, default
+                               // values, annotations; for a class also its bases and own body
+  uint64_t signature = 0;      // parameter names and kinds, return annotation (functions)
+  uint64_t docstring = 0;
+  uint64_t body = 0;           // the body without its docstring (for a class: nothing, see at_definition)
+  uint64_t with_comments = 0;  // everything, comments included: tells comment-only from layout-only
+};
+
+// The shape of a whole file: its symbols (in source order) and its module-level parts.
+struct FileShape {
+  std::vector<SymbolShape> symbols;
+  uint64_t imports = 0;       // module-level import statements (also inside if/try at module level)
+  uint64_t module_code = 0;   // every other module-level statement, defs and classes excluded
+  uint64_t docstring = 0;
+  uint64_t with_comments = 0; // the whole file, comments included
+  uint64_t tokens = 0;        // the whole file without comments
+  bool parse_error = false;
+};
+
+// Computes the shape of `source` (parses it; one call per side of a changed file).
+FileShape shape_of(std::string_view source);
 
 } // namespace impact

@@ -3,11 +3,13 @@
 #include "impact/error.hpp"
 #include "impact/project.hpp"
 #include "impact/python.hpp"
+#include "impact/semantic.hpp"
 #include "python/facts_cache.hpp"
 #include "util/cache_dir.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -37,6 +39,26 @@ bool needs_graph(const ChangeSet& changes) {
     }
   }
   return false;
+}
+
+// Both versions of every changed Python file, compared symbol by symbol.
+std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
+                                          const std::vector<SourceFile>& inventory) {
+  std::vector<FileSemantics> out;
+  for (const auto& change : changes.files) {
+    bool python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
+                  (!change.old_path.empty() && change.old_path.ends_with(".py"));
+    if (!python || change.submodule) continue;
+    std::optional<std::string> before, after;
+    if (!change.old_path.empty()) before = repo.read_base(changes, change.old_path);
+    if (!change.new_path.empty()) {
+      auto it = std::lower_bound(inventory.begin(), inventory.end(), change.new_path,
+                                 [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
+      if (it != inventory.end() && it->path == change.new_path) after = repo.read_current(*it);
+    }
+    out.push_back(diff_semantics(change, before, after));
+  }
+  return out;
 }
 
 std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
@@ -135,11 +157,22 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     }
   }
   ProjectLayout layout(pytest, inventory, facts);
+  // 2. semantic diff of every changed Python file
+  std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory);
+  clock.lap("semantic");
   // 3. graph
   ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes));
   clock.lap("graph");
   // 5. decision
-  out.decision = decide(DecisionInput{out.changes, graph, config.ignore.value, strict, mode});
+  DecisionInput input{out.changes, graph, config.ignore.value, strict, mode};
+  if (!options.file_level) {
+    input.facts = &facts;
+    input.layout = &layout;
+    input.semantics = &semantics;
+  }
+  input.max_depth = options.max_depth;
+  input.budget_ms = options.budget_ms;
+  out.decision = decide(input);
   clock.lap("decision");
   out.project.python_files = facts.files.size();
   out.project.parsed = facts.parsed;

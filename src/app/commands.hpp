@@ -12,5 +12,7 @@ int run_changes(const cli::Options& options);
 int run_explain(const cli::Options& options);
 // `impact config`: every setting with its value and source.
 int run_config(const cli::Options& options);
+// `impact facts FILE`: what impact reads from one Python file.
+int run_facts(const cli::Options& options);
 
 } // namespace impact::app

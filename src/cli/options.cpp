@@ -29,6 +29,14 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
       ->group("Selecting");
   app.add_option("--mode", mode, "fast | balanced | safe (default: balanced, or [tool.impact] mode)")
       ->group("Selecting");
+  app.add_flag("--file-level", o.file_level, "Select whole test files by imports only (no symbol-level narrowing)")
+      ->group("Selecting");
+  app.add_option("--max-depth", o.max_depth,
+                 "Symbol hops to follow before a file is analysed at file level (default: 100)")
+      ->group("Selecting");
+  app.add_option("--budget-ms", o.budget_ms,
+                 "Time for the symbol-level walk; past it, the rest is analysed at file level (default: none)")
+      ->group("Selecting");
   app.add_option("--format", format, "Output of --dry-run and of subcommands: text | json")->group("Output");
   app.add_flag("--timings", o.timings, "Print how long each stage took, on stderr")->group("Output");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the facts cache (.impact_cache/)")->group("Tuning");
@@ -65,7 +73,9 @@ Options parse(int argc, char** argv) {
   CLI::App* explain_cmd = app.add_subcommand("explain", "Say why a test or file is selected or skipped");
   explain_cmd->add_option("target", o.target, "A test node id, a test file or a changed file")->required();
   CLI::App* config_cmd = app.add_subcommand("config", "Print every setting, its value and where it came from");
-  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd}) {
+  CLI::App* facts_cmd = app.add_subcommand("facts", "Print what impact reads from one Python file (JSON)");
+  facts_cmd->add_option("file", o.target, "A Python file")->required();
+  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd, facts_cmd}) {
     sub->fallthrough();
   }
   app.require_subcommand(0, 1);
@@ -100,6 +110,7 @@ Options parse(int argc, char** argv) {
   if (changes_cmd->parsed()) o.command = Command::changes;
   if (explain_cmd->parsed()) o.command = Command::explain;
   if (config_cmd->parsed()) o.command = Command::config;
+  if (facts_cmd->parsed()) o.command = Command::facts;
   if (o.directory.empty()) o.directory = std::filesystem::current_path();
   return o;
 }

@@ -9,7 +9,7 @@
 
 namespace impact::cli {
 
-enum class Command { run, changes, explain, config };
+enum class Command { run, changes, explain, config, facts };
 
 enum class Format { text, json };
 
@@ -24,6 +24,9 @@ struct Options {
   bool timings = false;
   bool no_cache = false;
   unsigned jobs = 0;                      // 0: one per core
+  bool file_level = false;                // --file-level: no symbol-level narrowing
+  uint32_t max_depth = 100;               // --max-depth
+  double budget_ms = 0;                   // --budget-ms (0: none)
   std::filesystem::path directory;        // -C DIR
   std::vector<std::string> passthrough;   // after --
   std::string target;                     // explain TEST_OR_FILE

@@ -91,7 +91,7 @@ ImpactConfig load_impact_config(const std::filesystem::path& repo_root, const En
         if (!text) throw Error("{}: [tool.impact] mode must be a string: \"fast\", \"balanced\" or \"safe\"", file);
         config.mode = {read_mode(*text, file + ": [tool.impact] mode"), file};
       } else if (key == "strict" || key == "use-index") {
-        auto flag = value.value<bool>();
+        auto flag = value.is_boolean() ? value.value<bool>() : std::nullopt;
         if (!flag) throw Error("{}: [tool.impact] {} must be true or false", file, key);
         (key == "strict" ? config.strict : config.use_index) = {*flag, file};
       } else {

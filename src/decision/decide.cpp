@@ -1,4 +1,8 @@
-// decide(): the file-level rules, applied per changed file and unioned.
+// decide(): the rules of docs/selection.md. The file-level walk (imports, conftest.py files, plugins)
+// bounds the answer from above; when the semantic diff and the facts are there, the symbol walk narrows
+// it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
+// file level for that file.
+#include "decision/symbol_walk.hpp"
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
 #include "util/glob.hpp"
@@ -6,13 +10,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace impact {
 
 namespace {
 
 constexpr std::string_view k_may_load = "dynamic_import_may_load";
-constexpr size_t k_max_counted_seeds = 100;
 
 struct Trigger {
   std::string reason;
@@ -32,6 +37,15 @@ std::string_view status_word(FileStatus status) {
   return "modified";
 }
 
+// A changed Python file as the decision sees it.
+struct PythonChange {
+  size_t verdict = 0;              // index in Decision::files
+  std::vector<uint32_t> nodes;     // its graph nodes: the current file, and/or the ghost of the old path
+  std::optional<uint32_t> current; // the node of the current file
+  const FileSemantics* semantics = nullptr;
+  FileStatus status = FileStatus::modified;
+};
+
 class Decider {
 public:
   explicit Decider(const DecisionInput& input) : m_in(input), m_walk(input.graph) {}
@@ -42,7 +56,9 @@ public:
     m_walk.run();
     deleted_conftests();
     uncertain_imports();
-    collect_selection();
+    if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection();
+    else file_selection();
+    finish_selection();
     count_per_file();
     conclude();
     return std::move(m_decision);
@@ -58,6 +74,14 @@ private:
     verdict.kind = std::move(kind);
     verdict.effect = "run_all: " + reason;
     m_triggers.push_back(Trigger{std::move(reason), fmt::format("{} changed", path)});
+  }
+
+  const FileSemantics* semantics_of(const ChangedFile& change) const {
+    if (m_in.semantics == nullptr) return nullptr;
+    for (const auto& s : *m_in.semantics) {
+      if (s.path == change.path()) return &s;
+    }
+    return nullptr;
   }
 
   void classify(const ChangedFile& change) {
@@ -88,32 +112,41 @@ private:
         return;
       }
     }
+    PythonChange python;
+    python.verdict = m_decision.files.size();
+    python.status = change.status;
+    python.semantics = semantics_of(change);
     verdict.kind = "python";
+    if (python.semantics != nullptr) {
+      verdict.change = std::string(to_string(python.semantics->kind));
+      verdict.symbols = python.semantics->symbols;
+    }
     if (new_side) {
       if (auto node = m_in.graph.find(change.new_path.str)) {
         const GraphNode& n = m_in.graph.nodes[*node];
         if (n.conftest) verdict.kind = "conftest";
         else if (n.test) verdict.kind = "test";
         add_seed(*node, std::string(status_word(change.status)));
+        python.nodes.push_back(*node);
+        python.current = *node;
       }
     }
     if (old_side) {
       if (auto node = m_in.graph.find(change.old_path.str)) {
         add_seed(*node, change.status == FileStatus::renamed ? "renamed_away" : "deleted");
+        python.nodes.push_back(*node);
         if (is_conftest(change.old_path) && m_in.graph.nodes[*node].ghost) {
           m_deleted_conftests.push_back(*node);
           verdict.kind = "conftest";
         }
       }
     }
-    m_verdict_seeds.push_back(m_seeds_of_current);
-    m_seeds_of_current.clear();
+    m_python.push_back(python);
     m_decision.files.push_back(std::move(verdict));
   }
 
   void add_seed(uint32_t node, std::string relation) {
     m_seeds.push_back(node);
-    m_seeds_of_current.push_back(node);
     m_walk.seed(node, std::move(relation));
   }
 
@@ -162,39 +195,149 @@ private:
     m_walk.run();
   }
 
-  void collect_selection() {
-    std::vector<uint32_t> import_only; // match python_files but define no tests: pytest still imports them
-    for (uint32_t node : m_walk.order()) {
-      const GraphNode& n = m_in.graph.nodes[node];
-      if (n.ghost) continue;
-      if (!n.test) {
-        if (n.test_pattern) import_only.push_back(node);
+  static std::string note_of(const std::vector<Hop>& chain) {
+    for (const auto& hop : chain) {
+      if (hop.relation == k_may_load) {
+        return fmt::format("cannot be ruled out: {}:{} imports a computed module name", hop.path, hop.line);
+      }
+    }
+    return {};
+  }
+
+  void select_file(uint32_t node, std::vector<Hop> chain) {
+    const GraphNode& n = m_in.graph.nodes[node];
+    if (n.ghost) return;
+    if (!n.test) {
+      if (n.test_pattern) m_import_only.emplace(node, std::move(chain));
+      return;
+    }
+    m_whole.emplace(node, std::move(chain));
+  }
+
+  // File level: every test file the changed files reach.
+  void file_selection() {
+    for (uint32_t node : m_walk.order()) select_file(node, m_walk.chain(node));
+  }
+
+  // Symbol level: the changed symbols, walked to the tests; file-level seeds where the change runs at
+  // import or cannot be classified.
+  void symbol_selection() {
+    std::vector<std::pair<uint32_t, std::string>> file_seeds;
+    std::vector<decision::SymbolSeed> symbol_seeds;
+    for (const auto& py : m_python) {
+      const FileSemantics* s = py.semantics;
+      auto whole = [&](std::string why) {
+        for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
+      };
+      if (s == nullptr || py.status != FileStatus::modified || !py.current) {
+        whole(std::string(status_word(py.status)));
         continue;
       }
-      SelectedTest test;
-      test.node_id = n.path.str;
-      test.chain = m_walk.chain(node);
-      for (const auto& hop : test.chain) {
-        if (hop.relation == k_may_load) {
-          test.note = fmt::format("cannot be ruled out: {}:{} imports a computed module name", hop.path, hop.line);
+      if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {
+        if (m_in.mode == Mode::safe) {
+          if (s->comment_changed.empty()) whole(std::string(to_string(s->kind)));
+          for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, "comment_changed", 0});
+        } else if (m_in.mode == Mode::fast) {
+          m_decision.warnings.push_back(fmt::format("{}: {} change skipped (fast mode)",
+                                                    m_decision.files[py.verdict].path, to_string(s->kind)));
         }
+        continue;
       }
+      if (s->runs_at_import || s->kind == ChangeKind::unclassifiable) {
+        whole(std::string(to_string(s->kind)));
+        continue;
+      }
+      if (m_in.mode == Mode::safe) {
+        FactsHeader h = m_in.facts->header(*py.current);
+        if (h.has_uncertain_imports || h.has_dynamic_access) {
+          whole("uncertain (safe mode)");
+          continue;
+        }
+        for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, "comment_changed", 0});
+      }
+      for (const auto& sc : s->symbols) {
+        uint32_t line = sc.new_lines.first != 0 ? sc.new_lines.first : sc.old_lines.first;
+        symbol_seeds.push_back({*py.current, sc.qualname, std::string(to_string(sc.change)), line});
+      }
+    }
+
+    decision::Budget budget;
+    budget.max_depth = m_in.max_depth;
+    budget.budget_ms = m_in.budget_ms;
+    decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, budget);
+    decision::SymbolResult result = walk.run(symbol_seeds);
+    for (auto& w : result.warnings) m_decision.warnings.push_back(std::move(w));
+
+    // Files whose every importer is affected: walk the graph from them.
+    decision::ReverseWalk files(m_in.graph);
+    std::map<uint32_t, std::vector<Hop>> symbol_chains; // file-level seeds that came from a symbol
+    for (const auto& [node, why] : file_seeds) files.seed(node, why);
+    for (auto& [node, hops] : result.file_level) {
+      if (files.reached(node)) continue;
+      files.seed(node, "symbol");
+      symbol_chains.emplace(node, std::move(hops));
+    }
+    files.run();
+    auto full_chain = [&](uint32_t node) {
+      std::vector<Hop> hops = files.chain(node);
+      auto it = symbol_chains.find(hops.back().path.empty() ? node : *m_in.graph.find(hops.back().path));
+      if (it != symbol_chains.end()) {
+        hops.pop_back();
+        hops.insert(hops.end(), it->second.begin(), it->second.end());
+      }
+      return hops;
+    };
+    for (uint32_t node : files.order()) {
+      if (m_walk.reached(node)) select_file(node, full_chain(node));
+    }
+    // Tests the file level reached only through a computed import stay selected as whole files.
+    for (uint32_t node : m_walk.order()) {
+      auto chain = m_walk.chain(node);
+      if (!note_of(chain).empty()) select_file(node, std::move(chain));
+    }
+    for (auto& [node, hops] : result.whole_files) {
+      if (m_walk.reached(node)) select_file(node, std::move(hops));
+    }
+    for (auto& [id, hops] : result.tests) {
+      std::string file = id.substr(0, id.find("::"));
+      auto node = m_in.graph.find(file);
+      if (!node || !m_walk.reached(*node)) continue; // no import path from the change: cannot run it
+      m_tests.emplace(id, std::move(hops));
+    }
+  }
+
+  void finish_selection() {
+    for (auto& [node, chain] : m_whole) {
+      SelectedTest test;
+      test.node_id = m_in.graph.nodes[node].path.str;
+      test.note = note_of(chain);
+      test.chain = std::move(chain);
+      m_decision.selected.push_back(std::move(test));
+    }
+    for (auto& [id, chain] : m_tests) {
+      std::string file = id.substr(0, id.find("::"));
+      auto node = m_in.graph.find(file);
+      if (node && m_whole.contains(*node)) continue; // the whole file runs anyway
+      SelectedTest test;
+      test.node_id = id;
+      test.note = note_of(chain);
+      test.chain = std::move(chain);
       m_decision.selected.push_back(std::move(test));
     }
     // pytest imports every file matching python_files during collection, tests or not, so an import
     // error there fails a full run. Alongside other tests such a file is simply passed too; on its own
     // it would make pytest exit 5 (no tests collected), so only a full run can show its errors.
-    if (!import_only.empty() && m_decision.selected.empty() && m_triggers.empty()) {
-      const std::string& path = m_in.graph.nodes[import_only.front()].path.str;
+    if (!m_import_only.empty() && m_decision.selected.empty() && m_triggers.empty()) {
+      const std::string& path = m_in.graph.nodes[m_import_only.begin()->first].path.str;
       m_triggers.push_back(Trigger{"import_only_test_files",
                                    fmt::format("{} matches python_files but defines no tests; only a full run "
                                                "shows its import errors",
                                                path)});
     } else if (!m_decision.selected.empty()) {
-      for (uint32_t node : import_only) {
+      for (auto& [node, chain] : m_import_only) {
         SelectedTest test;
         test.node_id = m_in.graph.nodes[node].path.str;
-        test.chain = m_walk.chain(node);
+        test.chain = std::move(chain);
         test.note = "defines no tests; pytest imports it during collection, so its import errors count";
         m_decision.selected.push_back(std::move(test));
       }
@@ -203,26 +346,31 @@ private:
               [](const SelectedTest& a, const SelectedTest& b) { return a.node_id < b.node_id; });
   }
 
+  // Each changed file's effect: what kind of change, and how many selected tests lead back to it.
   void count_per_file() {
-    size_t python = 0;
-    for (auto& v : m_decision.files) python += v.effect.empty() ? 1 : 0;
-    size_t seeded = 0;
-    for (auto& verdict : m_decision.files) {
-      if (!verdict.effect.empty()) continue;
-      const auto& seeds = m_verdict_seeds[seeded++];
-      if (python > k_max_counted_seeds) {
-        verdict.effect = "analysed";
-        continue;
-      }
-      decision::ReverseWalk walk(m_in.graph);
-      for (uint32_t s : seeds) walk.seed(s, "changed");
-      walk.run();
+    std::map<std::string, long> by_file;
+    for (const auto& t : m_decision.selected) {
+      if (!t.chain.empty()) ++by_file[t.chain.back().path];
+    }
+    for (const auto& py : m_python) {
+      FileVerdict& v = m_decision.files[py.verdict];
       long tests = 0;
-      for (uint32_t n : walk.order()) tests += m_in.graph.nodes[n].test && !m_in.graph.nodes[n].ghost ? 1 : 0;
-      verdict.tests = tests;
-      if (verdict.kind == "test" && tests > 0) verdict.effect = fmt::format("test file: runs itself ({} test file(s) in all)", tests);
-      else if (tests == 0) verdict.effect = "no test loads it";
-      else verdict.effect = fmt::format("reaches {} test file(s)", tests);
+      for (uint32_t node : py.nodes) tests += by_file[m_in.graph.nodes[node].path.str];
+      v.tests = tests;
+      std::string what = v.change.empty() ? std::string(status_word(v.status)) : v.change;
+      if (!v.symbols.empty()) {
+        std::vector<std::string> names;
+        for (const auto& s : v.symbols) {
+          if (names.size() == 3) {
+            names.push_back("...");
+            break;
+          }
+          names.push_back(s.qualname);
+        }
+        what += fmt::format(" ({})", fmt::join(names, ", "));
+      }
+      v.effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
+                            : fmt::format("{}: {} selected test(s) lead here", what, tests);
     }
   }
 
@@ -243,26 +391,35 @@ private:
     m_decision.outcome = Outcome::nothing;
     bool all_ignored = std::all_of(m_decision.files.begin(), m_decision.files.end(),
                                    [](const FileVerdict& v) { return v.kind == "ignored"; });
+    bool only_cosmetic = !m_python.empty() && std::all_of(m_python.begin(), m_python.end(), [](const PythonChange& p) {
+      return p.semantics != nullptr &&
+             (p.semantics->kind == ChangeKind::comment_only || p.semantics->kind == ChangeKind::formatting_only);
+    });
     if (m_in.changes.files.empty()) {
       m_decision.reason = "no_changes";
       m_decision.detail = "no files changed";
     } else if (all_ignored) {
       m_decision.reason = "only_ignored_files";
       m_decision.detail = "every changed file is ignored by [tool.impact] ignore";
+    } else if (only_cosmetic && m_in.mode != Mode::safe) {
+      m_decision.reason = "only_comments_or_formatting";
+      m_decision.detail = "only comments or formatting changed";
     } else {
       m_decision.reason = "no_tests_reached";
-      m_decision.detail = "no test loads the changed files";
+      m_decision.detail = "no test reaches the changed code";
     }
   }
 
   const DecisionInput& m_in;
-  decision::ReverseWalk m_walk;
+  decision::ReverseWalk m_walk; // the file-level walk: the upper bound
   Decision m_decision;
   std::vector<Trigger> m_triggers;
   std::vector<uint32_t> m_seeds;
-  std::vector<uint32_t> m_seeds_of_current;
-  std::vector<std::vector<uint32_t>> m_verdict_seeds; // per python verdict, in order
+  std::vector<PythonChange> m_python;
   std::vector<uint32_t> m_deleted_conftests;
+  std::map<uint32_t, std::vector<Hop>> m_whole;       // test files selected whole
+  std::map<std::string, std::vector<Hop>> m_tests;    // single tests
+  std::map<uint32_t, std::vector<Hop>> m_import_only; // reached files that define no tests
 };
 
 } // namespace

@@ -29,7 +29,7 @@ std::vector<Hop> ReverseWalk::chain(uint32_t node) const {
   std::vector<Hop> hops;
   for (size_t guard = 0; guard <= m_graph.nodes.size(); ++guard) {
     const Via& via = m_via[node];
-    hops.push_back(Hop{m_graph.nodes[node].path.str, via.relation, via.line});
+    hops.push_back(Hop{m_graph.nodes[node].path.str, via.relation, via.line, {}});
     if (via.state != State::edge) break;
     node = via.towards;
   }

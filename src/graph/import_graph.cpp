@@ -27,6 +27,12 @@ std::string_view to_string(EdgeKind kind) {
   return "import";
 }
 
+const std::vector<uint32_t>& ImportGraph::modules_named(std::string_view name) const {
+  static const std::vector<uint32_t> k_none;
+  auto it = modules.find(name);
+  return it == modules.end() ? k_none : it->second;
+}
+
 std::optional<uint32_t> ImportGraph::find(std::string_view path) const {
   auto it = by_path.find(path);
   if (it == by_path.end()) return std::nullopt;
@@ -85,6 +91,7 @@ public:
     }
     implied_edges();
     reverse_edges();
+    for (auto& [name, nodes] : m_index.names()) m_graph.modules.emplace(name, std::move(nodes));
   }
 
 private:
@@ -289,6 +296,10 @@ private:
       for (int up = 1; up < u.level; ++up) base = parent_of(base);
       std::string prefix(base);
       append_dotted_as_path(prefix, u.prefix);
+      // A prefix ending at a package ("." or nothing after the dots) stays inside that package.
+      if (u.prefix.empty() || u.prefix.back() == '.') {
+        if (!prefix.empty() && prefix.back() != '/') prefix.push_back('/');
+      }
       for (const auto& [path, node] : m_graph.by_path) {
         if (path.starts_with(prefix) && path.ends_with(".py")) edge(node, EdgeKind::dynamic_prefix, u.line);
       }

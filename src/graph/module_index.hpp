@@ -27,6 +27,8 @@ public:
     }
   }
 
+  util::StringMap<std::vector<uint32_t>>& names() { return m_names; }
+
 private:
   util::StringMap<std::vector<uint32_t>> m_names;
 };

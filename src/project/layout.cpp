@@ -67,12 +67,10 @@ ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>&
       continue;
     }
     for (const auto& d : dirs) {
-      if (util::path_glob_match("/" + path, d) && !util::path_glob_match("/" + path, parent_dir(d))) {
-        m_collection_roots.push_back(d);
-      }
+      if (util::glob_match(path, d)) m_collection_roots.push_back(d);
     }
     for (const auto& f : inventory) {
-      if (util::path_glob_match("/" + path, f.path.str) && f.path.str.ends_with(".py")) m_collection_roots.push_back(f.path.str);
+      if (util::glob_match(path, f.path.str) && f.path.str.ends_with(".py")) m_collection_roots.push_back(f.path.str);
     }
   }
   // pytest keeps only testpaths that exist, and falls back to the rootdir when none does.
@@ -97,7 +95,8 @@ ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>&
   // test modules and conftest.py files outside packages.
   for (const auto& p : m_config.pythonpath) roots.insert(p);
   for (const auto& d : dirs) {
-    std::string_view base = RepoPath(d).filename();
+    RepoPath dir_path(d);
+    std::string_view base = dir_path.filename();
     if (base == "src" && std::count(d.begin(), d.end(), '/') < 3) roots.insert(d);
   }
   for (const auto& pkg : m_package_dirs) {
@@ -189,10 +188,19 @@ bool ProjectLayout::is_test_class_name(std::string_view name) const {
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
   if (facts.parse_error) return true;
   // Methods anywhere below class `c` (nested Test classes included) named like tests.
+  // Test methods of `c`, or of classes nested in it that pytest collects too (name and no __init__,
+  // or a base they may inherit tests from).
   auto has_test_methods = [&](const Symbol& c) {
     return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& m) {
-      return m.kind == SymbolKind::method && m.qualname.size() > c.qualname.size() &&
-             m.qualname.starts_with(c.qualname) && m.qualname[c.qualname.size()] == '.' && is_test_name(m.name());
+      if (m.kind != SymbolKind::method || !is_test_name(m.name())) return false;
+      for (int32_t p = m.parent; p != -1; p = facts.symbols[static_cast<size_t>(p)].parent) {
+        const Symbol& owner = facts.symbols[static_cast<size_t>(p)];
+        if (owner.kind != SymbolKind::class_) return false;
+        if (owner.qualname == c.qualname) return true;
+        bool collected = (is_test_class_name(owner.name()) && !owner.has_init) || !owner.bases.empty();
+        if (!collected) return false;
+      }
+      return false;
     });
   };
   for (const auto& sym : facts.symbols) {

@@ -55,9 +55,9 @@ void read_addopts(PytestConfig& config) {
     if (a == "--doctest-modules") {
       config.doctest_modules = true;
     } else if (a.starts_with("-p") && a != "-p" && !a.starts_with("-p=")) {
-      config.plugins.push_back(a.substr(2));
+      if (!a.starts_with("-pno:")) config.plugins.push_back(a.substr(2));
     } else if (auto p = value_of("-p")) {
-      config.plugins.push_back(*p);
+      if (!p->starts_with("no:")) config.plugins.push_back(*p); // -p no:NAME disables a plugin
     } else if (auto ig = value_of("--ignore")) {
       config.ignore_paths.push_back(join_dir(config.rootdir, *ig));
     } else if (auto glob = value_of("--ignore-glob")) {

@@ -4,6 +4,7 @@
 #include "impact/python.hpp"
 #include "python/grammar.hpp"
 #include "python/literals.hpp"
+#include "python/references.hpp"
 #include "python/scan.hpp"
 
 #include <memory>
@@ -206,6 +207,8 @@ private:
     sym.parent = scope.symbol;
     TSNode body = ts_node_child_by_field_id(def, m_g.f_body);
     sym.body_line = ts_node_is_null(body) ? sym.def_line : python::line_of(ts_node_start_point(body));
+    sym.body_begin = ts_node_is_null(body) ? ts_node_end_byte(def) : ts_node_start_byte(body);
+    sym.body_end = ts_node_end_byte(def);
     if (!ts_node_eq(def, outer)) decorators(outer, sym);
     if (is_class) {
       bases(def, sym);
@@ -232,12 +235,76 @@ private:
       TSNode d = ts_node_named_child(outer, i);
       if (ts_node_symbol(d) != m_g.decorator || ts_node_named_child_count(d) == 0) continue;
       TSNode expr = ts_node_named_child(d, 0);
+      TSNode call{};
       if (ts_node_symbol(expr) == m_g.call) {
+        call = expr;
         TSNode fn = ts_node_child_by_field_id(expr, m_g.f_function);
         if (!ts_node_is_null(fn)) expr = fn;
       }
-      sym.decorators.push_back(python::dotted_text(expr, m_src));
+      std::string callee = python::dotted_text(expr, m_src);
+      if (is_fixture_decorator(callee)) fixture(sym, call);
+      if (callee.ends_with("usefixtures")) {
+        if (ts_node_is_null(call)) sym.usefixtures_dynamic = true;
+        else usefixtures(call, sym.usefixtures, sym.usefixtures_dynamic);
+      }
+      sym.decorators.push_back(std::move(callee));
     }
+  }
+
+  static bool is_fixture_decorator(std::string_view callee) {
+    return callee == "fixture" || callee.ends_with(".fixture") || callee == "yield_fixture" ||
+           callee.ends_with(".yield_fixture");
+  }
+
+  // @pytest.fixture / @pytest.fixture(name="x", autouse=True): the name pytest injects it by.
+  void fixture(Symbol& sym, TSNode call) {
+    sym.fixture = std::string(sym.name());
+    if (ts_node_is_null(call)) return;
+    TSNode args = ts_node_child_by_field_id(call, m_g.f_arguments);
+    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode arg = ts_node_named_child(args, i);
+      if (ts_node_symbol(arg) != m_g.keyword_argument) continue;
+      TSNode key = ts_node_child_by_field_id(arg, m_g.f_name);
+      TSNode value = ts_node_child_by_field_id(arg, m_g.f_value);
+      if (ts_node_is_null(key) || ts_node_is_null(value)) continue;
+      std::string_view k = node_text(key, m_src);
+      if (k == "name") {
+        if (auto literal = python::string_value(value, m_src, m_g)) sym.fixture = *literal;
+      } else if (k == "autouse") {
+        sym.autouse = node_text(value, m_src) != "False"; // anything but a literal False may be true
+      }
+    }
+  }
+
+  // The fixture names of a usefixtures("a", "b") call; anything not a literal makes it dynamic.
+  void usefixtures(TSNode call, std::vector<std::string>& names, bool& dynamic) {
+    TSNode args = ts_node_child_by_field_id(call, m_g.f_arguments);
+    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode arg = ts_node_named_child(args, i);
+      if (ts_node_symbol(arg) == m_g.comment) continue;
+      if (auto literal = python::string_value(arg, m_src, m_g)) names.push_back(*literal);
+      else dynamic = true;
+    }
+  }
+
+  // pytestmark = pytest.mark.usefixtures(...) / [marks...]: the fixtures every test in scope uses.
+  void pytestmark(TSNode value, std::vector<std::string>& names, bool& dynamic) {
+    TSSymbol s = ts_node_symbol(value);
+    if (s == m_g.call) {
+      TSNode fn = ts_node_child_by_field_id(value, m_g.f_function);
+      if (!ts_node_is_null(fn) && python::dotted_text(fn, m_src).ends_with("usefixtures")) usefixtures(value, names, dynamic);
+      return;
+    }
+    if (s == m_g.list || s == m_g.tuple || s == m_g.parenthesized_expression) {
+      uint32_t count = ts_node_named_child_count(value);
+      for (uint32_t i = 0; i < count; ++i) pytestmark(ts_node_named_child(value, i), names, dynamic);
+      return;
+    }
+    if (node_text(value, m_src).find("usefixtures") != std::string_view::npos) dynamic = true;
+    // A name bound elsewhere may hold usefixtures marks too.
+    if (s == m_g.identifier || s == m_g.attribute || s == m_g.binary_operator) dynamic = true;
   }
 
   void bases(TSNode def, Symbol& sym) {
@@ -275,7 +342,9 @@ private:
   }
 
   void expression_statement(TSNode n, Scope scope) {
-    if (!scope.module_level || ts_node_named_child_count(n) == 0) return;
+    if (ts_node_named_child_count(n) == 0) return;
+    if (scope.class_body && scope.symbol >= 0) return class_statement(ts_node_named_child(n, 0), scope);
+    if (!scope.module_level) return;
     TSNode expr = ts_node_named_child(n, 0);
     TSSymbol s = ts_node_symbol(expr);
     if (s == m_g.assignment) return assignment(expr, scope, false);
@@ -300,6 +369,10 @@ private:
     std::string_view name = node_text(left, m_src);
     if (!augmented) m_facts.module_names.emplace_back(name);
     if (ts_node_is_null(right)) return;
+    if (name == "pytestmark" && !augmented) {
+      pytestmark(right, m_facts.module_usefixtures, m_facts.module_usefixtures_dynamic);
+      return;
+    }
     if (name == "__all__") {
       auto values = string_list_of(right);
       if (!values) {
@@ -318,6 +391,16 @@ private:
         target = std::move(*values);
       }
     }
+  }
+
+  // A class body's `pytestmark = ...` applies to every test method of the class.
+  void class_statement(TSNode expr, Scope scope) {
+    if (ts_node_symbol(expr) != m_g.assignment) return;
+    TSNode left = ts_node_child_by_field_id(expr, m_g.f_left);
+    TSNode right = ts_node_child_by_field_id(expr, m_g.f_right);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || node_text(left, m_src) != "pytestmark") return;
+    Symbol& cls = m_facts.symbols[static_cast<size_t>(scope.symbol)];
+    pytestmark(right, cls.usefixtures, cls.usefixtures_dynamic);
   }
 
   // __all__.extend([...]) / __all__.append("x") / pytest_plugins.append(...)
@@ -397,6 +480,7 @@ FileFacts FactsExtractor::extract(std::string_view source) {
   }
   python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
+  python::collect_references(source, facts);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   return facts;
 }

@@ -2,6 +2,9 @@
 
 #include "util/binary.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace impact::python {
 
 namespace {
@@ -14,6 +17,7 @@ constexpr uint64_t k_plugins_dynamic = 16;
 constexpr uint64_t k_module_getattr = 32;
 constexpr uint64_t k_uncertain = 64;
 constexpr uint64_t k_collect_ignore = 128;
+constexpr uint64_t k_dynamic_access = 256;
 
 uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
 
@@ -29,6 +33,7 @@ FactsHeader header_of(uint64_t flags) {
   h.defines_module_getattr = (flags & k_module_getattr) != 0;
   h.has_uncertain_imports = (flags & k_uncertain) != 0;
   h.has_collect_ignore = (flags & k_collect_ignore) != 0;
+  h.has_dynamic_access = (flags & k_dynamic_access) != 0;
   return h;
 }
 
@@ -39,7 +44,72 @@ bool read_views(util::Reader& in, std::vector<std::string_view>& out) {
   return in.ok();
 }
 
+// Every name the file's code reads, as sorted 32-bit hashes: the components of every reference, the
+// parameters (fixture requests) and usefixtures names.
+util::Writer name_table(const FileFacts& facts) {
+  std::vector<uint32_t> hashes;
+  auto add_components = [&](std::string_view chain) {
+    size_t start = 0;
+    while (start <= chain.size()) {
+      size_t dot = chain.find('.', start);
+      std::string_view part = chain.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+      if (!part.empty()) hashes.push_back(name_hash(part));
+      if (dot == std::string_view::npos) break;
+      start = dot + 1;
+    }
+  };
+  for (const auto& s : facts.symbols) {
+    for (const auto& r : s.refs) add_components(r);
+    for (const auto& p : s.params) hashes.push_back(name_hash(p));
+    for (const auto& u : s.usefixtures) hashes.push_back(name_hash(u));
+  }
+  for (const auto& r : facts.module_refs) add_components(r);
+  for (const auto& u : facts.module_usefixtures) hashes.push_back(name_hash(u));
+  for (const auto& i : facts.imports) {
+    if (i.kind == ImportKind::string_ref) add_components(i.module);
+    for (const auto& n : i.names) add_components(n);
+  }
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  util::Writer out;
+  out.u64(hashes.size());
+  for (uint32_t h : hashes) out.raw(std::string_view(reinterpret_cast<const char*>(&h), 4));
+  return out;
+}
+
 } // namespace
+
+uint32_t name_hash(std::string_view name) {
+  uint32_t h = 2166136261u;
+  for (char c : name) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 16777619u;
+  }
+  return h;
+}
+
+bool mentions(std::string_view blob, std::string_view name) {
+  util::Reader in(blob);
+  in.u64();
+  for (int skip = 0; skip < 4; ++skip) in.raw(static_cast<size_t>(in.u64()));
+  util::Reader table(in.raw(static_cast<size_t>(in.u64())));
+  size_t count = table.count();
+  std::string_view data = table.raw(count * 4);
+  if (!in.ok() || !table.ok()) return true; // unreadable: assume it does
+  uint32_t wanted = name_hash(name);
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    uint32_t v;
+    std::memcpy(&v, data.data() + mid * 4, 4);
+    if (v < wanted) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == count) return false;
+  uint32_t v;
+  std::memcpy(&v, data.data() + lo * 4, 4);
+  return v == wanted;
+}
 
 std::string encode(const FileFacts& facts) {
   util::Writer imports;
@@ -74,22 +144,41 @@ std::string encode(const FileFacts& facts) {
     rest.strings(s.decorators);
     rest.strings(s.params);
     rest.strings(s.bases);
-    rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u));
+    rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u) | (s.autouse ? 4u : 0u) |
+             (s.usefixtures_dynamic ? 8u : 0u));
+    rest.str(s.fixture);
+    rest.strings(s.usefixtures);
   }
   rest.strings(facts.module_names);
   rest.strings(facts.all_names.value_or(std::vector<std::string>{}));
   rest.strings(facts.collect_ignore);
   rest.strings(facts.collect_ignore_glob);
+  rest.u64(facts.module_usefixtures_dynamic ? 1 : 0);
+  rest.strings(facts.module_usefixtures);
+
+  util::Writer refs;
+  refs.u64(facts.symbols.size());
+  for (const auto& s : facts.symbols) {
+    refs.u64(s.dynamic_access ? 1 : 0);
+    refs.strings(s.refs);
+  }
+  refs.u64(facts.module_dynamic_access ? 1 : 0);
+  refs.strings(facts.module_refs);
 
   util::Writer out;
   out.u64(bit(facts.parse_error, k_parse_error) | bit(facts.has_doctest, k_has_doctest) |
           bit(facts.all_names.has_value(), k_all_present) | bit(facts.all_dynamic, k_all_dynamic) |
           bit(facts.pytest_plugins_dynamic, k_plugins_dynamic) | bit(facts.defines_module_getattr, k_module_getattr) |
           bit(!facts.uncertain_imports.empty(), k_uncertain) |
-          bit(!facts.collect_ignore.empty() || !facts.collect_ignore_glob.empty(), k_collect_ignore));
+          bit(!facts.collect_ignore.empty() || !facts.collect_ignore_glob.empty(), k_collect_ignore) |
+          bit(facts.module_dynamic_access ||
+                  std::any_of(facts.symbols.begin(), facts.symbols.end(), [](const Symbol& s) { return s.dynamic_access; }),
+              k_dynamic_access));
   section(out, imports);
   section(out, uncertain);
   section(out, rest);
+  section(out, refs);
+  section(out, name_table(facts));
   return std::move(out.buffer());
 }
 
@@ -172,6 +261,10 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     uint64_t bits = rest.u64();
     s.is_async = (bits & 1) != 0;
     s.has_init = (bits & 2) != 0;
+    s.autouse = (bits & 4) != 0;
+    s.usefixtures_dynamic = (bits & 8) != 0;
+    s.fixture = rest.str();
+    s.usefixtures = rest.strings();
     if (s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;
   }
   facts.module_names = rest.strings();
@@ -179,8 +272,19 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   if (h.has_all) facts.all_names = std::move(all);
   facts.collect_ignore = rest.strings();
   facts.collect_ignore_glob = rest.strings();
+  facts.module_usefixtures_dynamic = rest.u64() != 0;
+  facts.module_usefixtures = rest.strings();
+  util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
+  if (refs.count() != facts.symbols.size()) return false;
+  for (auto& s : facts.symbols) {
+    s.dynamic_access = refs.u64() != 0;
+    s.refs = refs.strings();
+  }
+  facts.module_dynamic_access = refs.u64() != 0;
+  facts.module_refs = refs.strings();
+  in.raw(static_cast<size_t>(in.u64())); // the name table
   return in.ok() && in.done() && imports.ok() && imports.done() && uncertain.ok() && uncertain.done() && rest.ok() &&
-         rest.done();
+         rest.done() && refs.ok() && refs.done();
 }
 
 } // namespace impact::python

@@ -14,5 +14,8 @@ std::string encode(const FileFacts& facts);
 bool decode_header(std::string_view blob, FactsHeader& header);
 bool decode_imports(std::string_view blob, ImportScratch& scratch);
 bool decode_full(std::string_view blob, FileFacts& facts);
+// Whether the blob's name table holds `name` (see ProjectFacts::mentions).
+bool mentions(std::string_view blob, std::string_view name);
+uint32_t name_hash(std::string_view name);
 
 } // namespace impact::python

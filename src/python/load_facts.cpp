@@ -23,6 +23,8 @@ FactsHeader ProjectFacts::header(size_t i) const {
 
 void ProjectFacts::imports(size_t i, ImportScratch& scratch) const { python::decode_imports(m_blobs[i], scratch); }
 
+bool ProjectFacts::mentions(size_t i, std::string_view name) const { return python::mentions(m_blobs[i], name); }
+
 FileFacts ProjectFacts::full(size_t i) const {
   FileFacts facts;
   if (!python::decode_full(m_blobs[i], facts)) {

@@ -13,7 +13,10 @@ json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s)
 json chain_json(const std::vector<Hop>& chain) {
   json out = json::array();
   for (const auto& hop : chain) {
-    out.push_back({{"path", hop.path}, {"relation", hop.relation}, {"line", hop.line == 0 ? json(nullptr) : json(hop.line)}});
+    out.push_back({{"path", hop.path},
+                   {"symbol", nullable(hop.symbol)},
+                   {"relation", hop.relation},
+                   {"line", hop.line == 0 ? json(nullptr) : json(hop.line)}});
   }
   return out;
 }
@@ -48,7 +51,18 @@ std::string render_json(const Report& report) {
                   {"status", std::string(to_string(f.status))},
                   {"kind", f.kind},
                   {"effect", f.effect},
-                  {"tests", f.tests < 0 ? json(nullptr) : json(f.tests)}};
+                  {"tests", f.tests < 0 ? json(nullptr) : json(f.tests)},
+                  {"change", nullable(f.change)}};
+    json symbols = json::array();
+    for (const auto& s : f.symbols) {
+      symbols.push_back({{"qualname", s.qualname},
+                         {"kind", std::string(to_string(s.kind))},
+                         {"change", std::string(to_string(s.change))},
+                         {"runs_at_import", s.runs_at_import},
+                         {"old_lines", s.old_lines.first == 0 ? json(nullptr) : json({s.old_lines.first, s.old_lines.last})},
+                         {"new_lines", s.new_lines.first == 0 ? json(nullptr) : json({s.new_lines.first, s.new_lines.last})}});
+    }
+    entry["symbols"] = symbols;
     if (report.changes != nullptr) {
       for (const auto& change : report.changes->files) {
         if (change.path() != f.path) continue;

@@ -41,9 +41,10 @@ std::string summary_line(const Report& report) {
   switch (d.outcome) {
   case Outcome::selected: {
     size_t files = distinct_files(d);
-    std::string what = files == d.selected.size()
-                           ? fmt::format("{} test file(s)", files)
-                           : fmt::format("{} test(s) in {} file(s)", d.selected.size(), files);
+    bool whole = std::all_of(d.selected.begin(), d.selected.end(),
+                             [](const SelectedTest& t) { return t.node_id.find("::") == std::string::npos; });
+    std::string what = whole ? fmt::format("{} test file(s)", files)
+                             : fmt::format("{} node id(s) in {} file(s)", d.selected.size(), files);
     if (report.changes == nullptr) return fmt::format("selected {} from a saved report in {:.0f} ms", what, report.total_ms);
     return fmt::format("selected {} from {} changed file(s) in {:.0f} ms", what, changed, report.total_ms);
   }
@@ -60,12 +61,14 @@ std::string render_chain(const std::vector<Hop>& chain) {
   for (size_t i = 0; i < chain.size(); ++i) {
     const Hop& hop = chain[i];
     out += hop.path;
+    if (!hop.symbol.empty()) out += ":" + hop.symbol;
+    else if (hop.line > 0 && i + 1 < chain.size()) out += fmt::format(":{}", hop.line);
     if (i + 1 == chain.size()) {
       out += fmt::format(" [{}]", hop.relation);
       break;
     }
-    if (hop.line > 0) out += fmt::format(":{}", hop.line);
-    out += fmt::format(" ({}) → ", hop.relation);
+    if (!hop.symbol.empty() && hop.line > 0) out += fmt::format(" ({}, line {}) → ", hop.relation, hop.line);
+    else out += fmt::format(" ({}) → ", hop.relation);
   }
   return out;
 }

@@ -15,7 +15,7 @@ uint64_t checksum64(std::string_view data) {
     h ^= h >> 29;
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, data.data() + i, data.size() - i);
+  if (i < data.size()) std::memcpy(&tail, data.data() + i, data.size() - i);
   h = (h ^ tail) * k_mul;
   return h ^ (h >> 32);
 }

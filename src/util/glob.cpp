@@ -120,6 +120,11 @@ bool pytest_path_match(std::string_view pattern, std::string_view repo_path) {
   return fnmatch(anchored, absolute);
 }
 
+bool glob_match(std::string_view pattern, std::string_view repo_path) {
+  while (pattern.starts_with('/')) pattern.remove_prefix(1);
+  return match_components(pattern, repo_path);
+}
+
 bool path_glob_match(std::string_view pattern, std::string_view repo_path) {
   if (pattern.empty()) return false;
   bool directory = pattern.ends_with('/');

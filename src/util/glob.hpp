@@ -19,4 +19,8 @@ bool pytest_path_match(std::string_view pattern, std::string_view repo_path);
 // the repository root.
 bool path_glob_match(std::string_view pattern, std::string_view repo_path);
 
+// Python's glob.glob on a repository path: '*' and '?' within one component, '**' across any number;
+// the pattern must match the whole path (no implicit "and everything below").
+bool glob_match(std::string_view pattern, std::string_view repo_path);
+
 } // namespace impact::util

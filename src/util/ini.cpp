@@ -48,7 +48,16 @@ std::optional<IniFile> parse_ini(std::string_view text, std::string& error) {
         error = fmt::format("line {}: unexpected line: {}", lineno, line);
         return std::nullopt;
       }
-      current = &ini.sections[std::string(head.substr(1, head.size() - 2))];
+      std::string name(head.substr(1, head.size() - 2));
+      if (name.empty()) {
+        error = fmt::format("line {}: empty section name", lineno);
+        return std::nullopt;
+      }
+      if (ini.sections.contains(name)) {
+        error = fmt::format("line {}: duplicate section {}", lineno, name);
+        return std::nullopt;
+      }
+      current = &ini.sections[name];
       last_value = nullptr;
       continue;
     }
@@ -70,14 +79,19 @@ std::optional<IniFile> parse_ini(std::string_view text, std::string& error) {
     if (eq != std::string_view::npos && line.substr(0, eq).find(':') == std::string_view::npos) {
       name = line.substr(0, eq);
       value = line.substr(eq + 1);
-    } else if (size_t colon = line.find(": "); colon != std::string_view::npos) {
+    } else if (size_t colon = line.find(':'); colon != std::string_view::npos) {
       name = line.substr(0, colon);
-      value = line.substr(colon + 2);
+      value = line.substr(colon + 1);
     } else {
       error = fmt::format("line {}: unexpected line: {}", lineno, line);
       return std::nullopt;
     }
-    last_value = &((*current)[std::string(trim(name))] = std::string(trim(value)));
+    std::string key(trim(name));
+    if (current->contains(key)) {
+      error = fmt::format("line {}: duplicate name {}", lineno, key);
+      return std::nullopt;
+    }
+    last_value = &((*current)[key] = std::string(trim(value)));
   }
   return ini;
 }

@@ -143,6 +143,11 @@ def selected_ids(decision):
     return sorted(t["node_id"] for t in decision["selected"])
 
 
+def selected_files(decision):
+    """The test files of a selection, whether whole files or single tests in them were selected."""
+    return sorted({t["node_id"].split("::", 1)[0] for t in decision["selected"]})
+
+
 # --- cases.toml -------------------------------------------------------------------------------------
 
 @dataclass
@@ -163,6 +168,7 @@ def load_cases():
         with open(cases_file, "rb") as f:
             data = tomllib.load(f)
         for spec in data.get("case", []):
+            spec.setdefault("level", data.get("level", "symbol"))
             cases.append(Case(cases_file.parent.name, spec["name"], spec.get("rule", ""), spec))
     return cases
 

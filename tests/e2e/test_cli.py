@@ -33,7 +33,7 @@ class TestRunningPytest:
         edit_stock(repo)  # level() now returns 9: test_stock fails, test_reserve still passes
         run = repo.impact()
         assert run.returncode == 1, run.stdout + run.stderr
-        assert "impact: selected 3 test file(s) from 1 changed file(s)" in run.stderr
+        assert "impact: selected 2 node id(s) in 2 file(s) from 1 changed file(s)" in run.stderr
         assert "tests/inventory/test_stock.py F" in run.stdout
         assert "test_cart.py" not in run.stdout  # not selected, never ran
 
@@ -81,8 +81,8 @@ class TestRunningPytest:
         run = repo.impact("--", "-x", "-q", env={"IMPACT_PYTEST": str(script)})
         assert run.returncode == 7  # the process became the fake pytest
         argv = record.read_text().splitlines()
-        assert argv == [str(script), "tests/inventory/test_reserve.py", "tests/inventory/test_stock.py",
-                        "tests/test_reports.py", "-x", "-q"]
+        assert argv == [str(script), "tests/inventory/test_reserve.py::test_can_reserve",
+                        "tests/inventory/test_stock.py::test_level", "-x", "-q"]
 
     def test_pytest_runs_from_the_repository_root_whatever_the_cwd(self, tmp_path):
         repo = shop(tmp_path)
@@ -110,10 +110,13 @@ class TestDryRun:
         assert not record.exists()
         out = run.stdout
         assert out.startswith("decision: selected\n")
-        assert "tests/test_cart.py\n" in out
-        # the chain from the test to the change
-        assert "tests/helpers.py:2 (from_import) → src/shop/cart.py:2 (from_import) → src/shop/pricing.py [modified]" in out
-        assert "argv\n  " + str(script) + "\n  tests/test_cart.py\n  tests/test_pricing.py\n  tests/test_reports.py\n" in out
+        assert "  tests/test_cart.py::test_total\n" in out
+        # the chain from the test to the change, symbol by symbol
+        # (test_total reads `.total` of what cart_with() returns)
+        assert ("tests/test_cart.py:test_total (references, line 4) → "
+                "src/shop/cart.py:Cart.total (references, line 12) → src/shop/pricing.py:unit_price [implementation]") in out
+        assert ("argv\n  " + str(script) + "\n  tests/test_cart.py::test_total\n  tests/test_cart.py::test_total_with_discount\n"
+                "  tests/test_pricing.py::test_unit_price\n  tests/test_reports.py::test_cart_summary\n") in out
         assert "pytest: from IMPACT_PYTEST" in out
 
     def test_dry_run_of_nothing_says_so(self, tmp_path):
@@ -132,9 +135,13 @@ class TestDryRun:
         assert doc["changed_files"][0]["path"] == "src/shop/inventory/stock.py"
         assert doc["changed_files"][0]["status"] == "modified"
         assert doc["changed_files"][0]["hunks"] == [[8, 1, 8, 1]]  # line 8: the return
-        chain = {t["node_id"]: t["chain"] for t in doc["selected"]}["tests/inventory/test_stock.py"]
-        assert chain[0]["path"] == "tests/inventory/test_stock.py"
-        assert chain[-1] == {"path": "src/shop/inventory/stock.py", "relation": "modified", "line": None}
+        chain = {t["node_id"]: t["chain"] for t in doc["selected"]}["tests/inventory/test_stock.py::test_level"]
+        assert chain[0] == {"path": "tests/inventory/test_stock.py", "symbol": "test_level", "relation": "references",
+                            "line": 4}
+        assert chain[-1] == {"path": "src/shop/inventory/stock.py", "symbol": "level", "relation": "implementation",
+                             "line": 7}
+        assert doc["changed_files"][0]["change"] == "implementation"
+        assert doc["changed_files"][0]["symbols"][0]["qualname"] == "level"
         assert doc["argv"][1:] == selected_ids(doc)
         assert doc["command"]["source"] == "pytest on PATH"
         assert set(doc["timings_ms"]) >= {"changes", "facts", "graph", "decision", "total"}

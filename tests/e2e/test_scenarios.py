@@ -19,7 +19,10 @@ def test_scenario(case, tmp_path):
     for step in case.spec.get("before", []):
         apply_case(repo, step)
     apply_case(repo, case.spec)
-    decision = repo.decide(*case.spec.get("args", []), env=case.spec.get("env"))
+    args = list(case.spec.get("args", []))
+    if case.spec["level"] == "file":
+        args.append("--file-level")
+    decision = repo.decide(*args, env=case.spec.get("env"))
     problems = check_expectations(decision, case.spec.get("expect", {}))
     assert not problems, "\n".join(problems)
 

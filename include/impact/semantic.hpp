@@ -1,0 +1,64 @@
+#pragma once
+// Stage 2, the semantic diff: for each changed Python file, which symbols changed and how, read from
+// both versions' syntax trees. A change it cannot classify is never treated as a no-op.
+#include "impact/changes.hpp"
+#include "impact/python.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+enum class ChangeKind : uint8_t {
+  comment_only,    // only comments differ
+  formatting_only, // the same tokens, laid out differently
+  docstring_only,  // only a docstring differs
+  implementation,  // a function's body
+  signature,       // parameter names or kinds, async
+  definition,      // decorators, default values, annotations: code that runs when the def runs
+  class_body,      // a class's bases, decorators or own statements: run when the class is defined
+  import_,         // module-level imports
+  module_code,     // any other module-level statement
+  added_symbol,
+  deleted_symbol,
+  added_file,
+  deleted_file,
+  renamed_file,
+  unclassifiable,  // binary, unparseable, a type change: analysed as a whole-file change
+};
+
+std::string_view to_string(ChangeKind kind);
+
+// One changed symbol. `old_lines` / `new_lines` are {0, 0} on the side where it does not exist.
+struct SymbolChange {
+  std::string qualname;
+  SymbolKind kind = SymbolKind::function;
+  ChangeKind change = ChangeKind::implementation;
+  LineSpan old_lines;
+  LineSpan new_lines;
+  bool runs_at_import = false; // the changed code runs when the module is imported
+};
+
+// What changed in one Python file.
+struct FileSemantics {
+  RepoPath path;     // the current path (the old one for a deleted file)
+  RepoPath old_path; // for renames
+  // The file as a whole: comment_only / formatting_only when nothing else changed; added_file,
+  // deleted_file, renamed_file, unclassifiable; else the kind of its first module-level change, or
+  // implementation when only symbols changed.
+  ChangeKind kind = ChangeKind::implementation;
+  // A change to code that runs when the module is imported: every importer is affected, whatever
+  // names it uses (the file-level rule applies).
+  bool runs_at_import = false;
+  std::vector<SymbolChange> symbols; // in the order of the new file (deleted ones after)
+  std::string confidence = "high";   // "high", or "low" when a side did not parse
+  // Symbols whose comments changed (and nothing else): what `--mode safe` counts as changed.
+  std::vector<std::string> comment_changed;
+};
+
+// Compares the two versions of a changed Python file (std::nullopt for a side that does not exist).
+FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std::string>& old_text,
+                             const std::optional<std::string>& new_text);
+
+} // namespace impact

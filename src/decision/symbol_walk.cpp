@@ -1,0 +1,334 @@
+// The symbol-level walk. A reference is a dotted name read by some code; a name matches when any of
+// its components is the changed symbol's name and name resolution cannot rule it out. Code that runs
+// at import (module level, class bodies) reaching a symbol makes its whole file a file-level seed.
+#include "decision/symbol_walk.hpp"
+
+#include "decision/walk.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+namespace impact::decision {
+
+namespace {
+
+constexpr size_t k_max_closures = 256; // past this many distinct files, candidates are every file
+
+bool is_dunder(std::string_view name) { return name.size() > 4 && name.starts_with("__") && name.ends_with("__"); }
+
+std::string_view last_part(std::string_view qualname) {
+  auto dot = qualname.rfind('.');
+  return dot == std::string_view::npos ? qualname : qualname.substr(dot + 1);
+}
+
+std::string_view parent_part(std::string_view qualname) {
+  auto dot = qualname.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : qualname.substr(0, dot);
+}
+
+} // namespace
+
+bool is_transparent_decorator(std::string_view callee) {
+  static constexpr std::array<std::string_view, 22> k_names = {
+      "staticmethod", "classmethod",  "property",        "cached_property", "abstractmethod", "abstractproperty",
+      "wraps",        "lru_cache",    "cache",           "total_ordering",  "overload",       "override",
+      "final",        "contextmanager", "asynccontextmanager", "dataclass", "setter",         "getter",
+      "deleter",      "fixture",      "yield_fixture",   "unique"};
+  if (callee.starts_with("pytest.mark.") || callee.starts_with("mark.")) return true;
+  std::string_view last = last_part(callee);
+  return std::find(k_names.begin(), k_names.end(), last) != k_names.end();
+}
+
+std::string SymbolWalk::key_of(uint32_t node, const std::string& qualname) { return fmt::format("{}:{}", node, qualname); }
+
+bool SymbolWalk::over_budget() {
+  if (m_budget.budget_ms <= 0) return false;
+  auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_budget.start).count();
+  return elapsed > m_budget.budget_ms;
+}
+
+SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
+  for (const auto& seed : seeds) {
+    std::string key = key_of(seed.node, seed.qualname);
+    if (m_via.contains(key)) continue;
+    m_via[key] = Via{"", seed.change, seed.line, 0};
+    m_queue.push_back(Key{seed.node, seed.qualname});
+  }
+  for (size_t next = 0; next < m_queue.size(); ++next) {
+    Key key = m_queue[next];
+    if (over_budget()) {
+      // Out of time: every symbol still waiting falls back to its file's importers.
+      m_result.budget_exceeded = true;
+      for (size_t rest = next; rest < m_queue.size(); ++rest) {
+        file_level(m_queue[rest].node, key_of(m_queue[rest].node, m_queue[rest].qualname), "budget_exceeded", 0);
+      }
+      m_result.warnings.push_back(fmt::format("--budget-ms {:.0f} exceeded: the rest of the walk is file-level",
+                                              m_budget.budget_ms));
+      break;
+    }
+    const Via& via = m_via[key_of(key.node, key.qualname)];
+    if (via.depth >= m_budget.max_depth) {
+      if (!m_result.budget_exceeded) {
+        m_result.warnings.push_back(
+            fmt::format("--max-depth {} reached at {}: that file is analysed at file level", m_budget.max_depth,
+                        m_graph.nodes[key.node].path));
+      }
+      m_result.budget_exceeded = true;
+      file_level(key.node, key_of(key.node, key.qualname), "max_depth", 0);
+      continue;
+    }
+    visit(key);
+  }
+  return std::move(m_result);
+}
+
+void SymbolWalk::reach(uint32_t node, const std::string& qualname, const std::string& from, std::string relation,
+                       uint32_t line) {
+  std::string key = key_of(node, qualname);
+  if (m_via.contains(key)) return;
+  uint32_t depth = from.empty() ? 0 : m_via[from].depth + 1;
+  m_via[key] = Via{from, std::move(relation), line, depth};
+  m_queue.push_back(Key{node, qualname});
+}
+
+void SymbolWalk::file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line) {
+  if (m_result.file_level.contains(node)) return;
+  std::vector<Hop> hops;
+  hops.push_back(Hop{m_graph.nodes[node].path.str, std::move(relation), line, {}});
+  auto rest = chain(from);
+  hops.insert(hops.end(), rest.begin(), rest.end());
+  m_result.file_level.emplace(node, std::move(hops));
+}
+
+void SymbolWalk::whole_file(uint32_t node, const std::string& from, std::string relation) {
+  if (m_result.whole_files.contains(node)) return;
+  std::vector<Hop> hops;
+  hops.push_back(Hop{m_graph.nodes[node].path.str, std::move(relation), 0, {}});
+  auto rest = chain(from);
+  hops.insert(hops.end(), rest.begin(), rest.end());
+  m_result.whole_files.emplace(node, std::move(hops));
+}
+
+std::vector<Hop> SymbolWalk::chain(const std::string& key) const {
+  std::vector<Hop> hops;
+  std::string current = key;
+  for (size_t guard = 0; guard < 10000 && !current.empty(); ++guard) {
+    auto it = m_via.find(current);
+    if (it == m_via.end()) break;
+    auto colon = current.find(':');
+    uint32_t node = static_cast<uint32_t>(std::stoul(current.substr(0, colon)));
+    hops.push_back(Hop{m_graph.nodes[node].path.str, it->second.relation, it->second.line, current.substr(colon + 1)});
+    current = it->second.parent;
+  }
+  return hops;
+}
+
+const std::vector<uint32_t>& SymbolWalk::closure(uint32_t node) {
+  if (auto it = m_closures.find(node); it != m_closures.end()) return it->second;
+  if (m_closures.size() >= k_max_closures) {
+    static std::vector<uint32_t> all;
+    if (all.size() != m_graph.nodes.size()) {
+      all.resize(m_graph.nodes.size());
+      for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    }
+    return all;
+  }
+  ReverseWalk walk(m_graph);
+  walk.seed(node, "changed");
+  walk.run();
+  auto& out = m_closures[node];
+  out = walk.order();
+  return out;
+}
+
+bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
+  const GraphNode& node = m_graph.nodes[info.node];
+  if (!node.test) return false;
+  const Symbol& s = info.facts.symbols[static_cast<size_t>(index)];
+  if (s.kind == SymbolKind::class_ || !m_layout.is_test_name(s.name())) return false;
+  if (s.kind == SymbolKind::function) return s.parent == -1;
+  // A method: every enclosing definition must be a class pytest collects (or may, through a base).
+  for (int32_t p = s.parent; p != -1; p = info.facts.symbols[static_cast<size_t>(p)].parent) {
+    const Symbol& c = info.facts.symbols[static_cast<size_t>(p)];
+    if (c.kind != SymbolKind::class_) return false;
+    bool collectible = (m_layout.is_test_class_name(c.name()) && !c.has_init) || !c.bases.empty();
+    if (!collectible) return false;
+  }
+  return true;
+}
+
+std::string SymbolWalk::node_id(const FileInfo& info, int32_t index) const {
+  std::string id = m_graph.nodes[info.node].path.str;
+  std::string_view qual = info.facts.symbols[static_cast<size_t>(index)].qualname;
+  size_t start = 0;
+  for (;;) {
+    size_t dot = qual.find('.', start);
+    id.append("::").append(qual.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return id;
+}
+
+void SymbolWalk::test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from) {
+  (void)node;
+  std::string id = node_id(info, index);
+  if (!m_result.tests.contains(id)) m_result.tests.emplace(id, chain(from));
+}
+
+void SymbolWalk::visit(const Key& key) {
+  std::string self = key_of(key.node, key.qualname);
+  const FileInfo* info = m_index.get(key.node);
+  std::string_view name = last_part(key.qualname);
+  if (info == nullptr) {
+    referrers(key, name, false); // a deleted file's symbol: its users by name
+    return;
+  }
+  auto found = info->by_qualname.find(key.qualname);
+  if (found != info->by_qualname.end()) {
+    int32_t index = found->second;
+    const Symbol& sym = info->facts.symbols[static_cast<size_t>(index)];
+    if (is_test_symbol(*info, index)) test_reached(key.node, *info, index, self);
+    if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
+    // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
+    if (name.starts_with("pytest_")) return file_level(key.node, self, "pytest_hook", sym.def_line);
+    for (const auto& d : sym.decorators) {
+      if (!is_transparent_decorator(d)) return file_level(key.node, self, "decorated", sym.first_line);
+    }
+    if (sym.kind == SymbolKind::method && is_dunder(name)) {
+      if (name != "__init__" && name != "__new__" && name != "__post_init__" && name != "__init_subclass__") {
+        return file_level(key.node, self, "special_method", sym.def_line); // called by operators, implicitly
+      }
+      // A constructor runs wherever the class is called.
+      reach(key.node, std::string(parent_part(key.qualname)), self, "constructor", sym.def_line);
+    }
+    if (sym.parent != -1) {
+      const Symbol& parent = info->facts.symbols[static_cast<size_t>(sym.parent)];
+      if (parent.kind != SymbolKind::class_) {
+        // A nested function is made, and usually called, by the function around it.
+        reach(key.node, parent.qualname, self, "nested_in", parent.def_line);
+      } else {
+        // Subclasses inherit the method: their definitions (module-level code) name the class.
+        referrers(Key{key.node, parent.qualname}, parent.name(), true);
+      }
+    }
+  }
+  referrers(key, name, false);
+}
+
+void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitions_only) {
+  std::string self = key_of(key.node, key.qualname);
+  for (uint32_t h : closure(key.node)) {
+    if (h >= m_facts.size()) continue;
+    FactsHeader header = m_facts.header(h);
+    if (!header.has_dynamic_access && !m_facts.mentions(h, name)) continue;
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    auto matches = [&](const std::vector<std::string>& refs, bool dynamic) {
+      if (dynamic) return true;
+      for (const auto& ref : refs) {
+        if (ref.find(name) == std::string::npos) continue;
+        auto parts = split_chain(ref);
+        for (size_t i = 0; i < parts.size(); ++i) {
+          if (parts[i] == name && m_index.may_refer(h, parts, i, key.node, key.qualname)) return true;
+        }
+      }
+      return false;
+    };
+    // Code that runs at import: the module, and class bodies.
+    if (matches(info->facts.module_refs, info->facts.module_dynamic_access)) {
+      file_level(h, self, "module_level", 0);
+    }
+    for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
+      const Symbol& s = info->facts.symbols[i];
+      if (h == key.node && s.qualname == key.qualname) continue;
+      bool class_body = s.kind == SymbolKind::class_;
+      if (definitions_only && !class_body) continue;
+      if (!matches(s.refs, s.dynamic_access)) continue;
+      if (class_body) file_level(h, self, "class_body", s.def_line);
+      else reach(h, s.qualname, self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
+    }
+    if (definitions_only) continue;
+    // Strings that name the symbol's module (mock.patch targets, settings) count as references by
+    // the code on their line.
+    for (const auto& imp : info->facts.imports) {
+      if (imp.kind != ImportKind::string_ref) continue;
+      std::string full = imp.module;
+      for (const auto& n : imp.names) full.append(".").append(n);
+      auto parts = split_chain(full);
+      bool names_module = false;
+      for (size_t k = parts.size(); k > 0 && !names_module; --k) {
+        std::string prefix(full.substr(0, static_cast<size_t>(parts[k - 1].data() + parts[k - 1].size() - full.data())));
+        const auto& nodes = m_graph.modules_named(prefix);
+        if (std::find(nodes.begin(), nodes.end(), key.node) == nodes.end()) continue;
+        // The string names the module itself, or a name in it that could be the symbol.
+        names_module = k == parts.size() || parts[k] == key.qualname.substr(0, key.qualname.find('.')) ||
+                       parts[k] == name;
+      }
+      if (!names_module) continue;
+      int32_t owner = -1;
+      for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
+        const Symbol& s = info->facts.symbols[i];
+        if (s.first_line <= imp.line && imp.line <= s.last_line) owner = static_cast<int32_t>(i);
+      }
+      if (owner == -1 || info->facts.symbols[static_cast<size_t>(owner)].kind == SymbolKind::class_) {
+        file_level(h, self, "string_ref", imp.line);
+      } else {
+        reach(h, info->facts.symbols[static_cast<size_t>(owner)].qualname, self, "string_ref", imp.line);
+      }
+    }
+  }
+}
+
+void SymbolWalk::fixture_consumers(uint32_t node, const Symbol& fixture, const std::string& from) {
+  const GraphNode& d = m_graph.nodes[node];
+  std::vector<uint32_t> scope;
+  if (d.conftest) {
+    std::string_view dir = d.path.parent();
+    for (uint32_t n = 0; n < m_facts.size(); ++n) {
+      const GraphNode& g = m_graph.nodes[n];
+      if ((g.test_pattern || g.conftest) && g.path.is_within(dir)) scope.push_back(n);
+    }
+  } else if (d.test_pattern) {
+    scope.push_back(node);
+  } else {
+    // A plugin module: every test module and conftest.py that loads it.
+    for (uint32_t n : closure(node)) {
+      if (n < m_facts.size() && (m_graph.nodes[n].test_pattern || m_graph.nodes[n].conftest)) scope.push_back(n);
+    }
+  }
+  const std::string& name = fixture.fixture;
+  for (uint32_t h : scope) {
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    const FileFacts& f = info->facts;
+    if (fixture.autouse) {
+      // Every test in scope runs it.
+      if (m_graph.nodes[h].test) whole_file(h, from, "autouse_fixture");
+      continue;
+    }
+    bool module_wide = f.module_usefixtures_dynamic ||
+                       std::find(f.module_usefixtures.begin(), f.module_usefixtures.end(), name) != f.module_usefixtures.end();
+    if (module_wide && m_graph.nodes[h].test) {
+      whole_file(h, from, "usefixtures");
+      continue;
+    }
+    if (!m_facts.mentions(h, name)) continue;
+    for (size_t i = 0; i < f.symbols.size(); ++i) {
+      const Symbol& s = f.symbols[i];
+      if (s.kind == SymbolKind::class_) continue;
+      bool requests = std::find(s.params.begin(), s.params.end(), name) != s.params.end() ||
+                      std::find(s.usefixtures.begin(), s.usefixtures.end(), name) != s.usefixtures.end() ||
+                      s.usefixtures_dynamic;
+      for (int32_t p = s.parent; p != -1 && !requests; p = f.symbols[static_cast<size_t>(p)].parent) {
+        const Symbol& c = f.symbols[static_cast<size_t>(p)];
+        requests = c.usefixtures_dynamic || std::find(c.usefixtures.begin(), c.usefixtures.end(), name) != c.usefixtures.end();
+      }
+      if (requests) reach(h, s.qualname, from, "requests_fixture", s.def_line);
+    }
+  }
+}
+
+} // namespace impact::decision

@@ -1,0 +1,86 @@
+#pragma once
+// SymbolWalk: from changed symbols backwards over references and pytest fixtures to the tests that
+// can reach them. Whatever it cannot follow precisely it hands back as a file-level seed (the file's
+// importers are all affected), so it never answers with fewer tests than the file-level walk would
+// for that file.
+#include "decision/file_info.hpp"
+#include "impact/decision.hpp"
+#include "impact/project.hpp"
+
+#include <chrono>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace impact::decision {
+
+struct SymbolSeed {
+  uint32_t node = 0;
+  std::string qualname;
+  std::string change; // the kind of change, for the evidence
+  uint32_t line = 0;
+};
+
+struct Budget {
+  uint32_t max_depth = 100;
+  double budget_ms = 0; // 0: no limit
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+struct SymbolResult {
+  std::unordered_map<std::string, std::vector<Hop>> tests;            // node id -> chain
+  std::unordered_map<uint32_t, std::vector<Hop>> whole_files;         // a test file selected whole
+  std::unordered_map<uint32_t, std::vector<Hop>> file_level;          // every importer affected
+  std::vector<std::string> warnings;
+  bool budget_exceeded = false;
+};
+
+class SymbolWalk {
+public:
+  SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget)
+      : m_graph(graph), m_facts(facts), m_layout(layout), m_index(graph, facts), m_budget(budget) {}
+
+  SymbolResult run(const std::vector<SymbolSeed>& seeds);
+
+private:
+  struct Key {
+    uint32_t node;
+    std::string qualname;
+  };
+  struct Via {
+    std::string parent; // key of the symbol this one reaches ("" for a seed)
+    std::string relation;
+    uint32_t line = 0;
+    uint32_t depth = 0;
+  };
+
+  static std::string key_of(uint32_t node, const std::string& qualname);
+  void reach(uint32_t node, const std::string& qualname, const std::string& from, std::string relation, uint32_t line);
+  void visit(const Key& key);
+  void file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line);
+  void whole_file(uint32_t node, const std::string& from, std::string relation);
+  void referrers(const Key& key, std::string_view name, bool definitions_only);
+  void fixture_consumers(uint32_t node, const Symbol& fixture, const std::string& from);
+  void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
+  std::vector<Hop> chain(const std::string& key) const;
+  const std::vector<uint32_t>& closure(uint32_t node);
+  bool is_test_symbol(const FileInfo& info, int32_t index) const;
+  std::string node_id(const FileInfo& info, int32_t index) const;
+  bool over_budget();
+
+  const ImportGraph& m_graph;
+  const ProjectFacts& m_facts;
+  const ProjectLayout& m_layout;
+  FileIndex m_index;
+  Budget m_budget;
+  std::unordered_map<std::string, Via> m_via;
+  std::vector<Key> m_queue;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> m_closures;
+  SymbolResult m_result;
+};
+
+// Decorators that leave a function reachable only by its name (no registration anywhere).
+bool is_transparent_decorator(std::string_view callee);
+
+} // namespace impact::decision

@@ -1,0 +1,184 @@
+#include "python/lexer.hpp"
+
+namespace impact::python {
+
+namespace {
+
+bool ident_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
+bool ident_char(unsigned char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+// True when `prefix` (the identifier just read) is a string prefix: r, b, u, f, rb, br, fr, rf.
+bool string_prefix(std::string_view p, bool& is_f, bool& is_raw) {
+  if (p.empty() || p.size() > 2) return false;
+  is_f = false;
+  is_raw = false;
+  bool bytes = false, u = false;
+  for (char c : p) {
+    switch (c | 0x20) {
+    case 'r': if (is_raw) return false; is_raw = true; break;
+    case 'f': if (is_f) return false; is_f = true; break;
+    case 'b': if (bytes) return false; bytes = true; break;
+    case 'u': if (u) return false; u = true; break;
+    default: return false;
+    }
+  }
+  if (u && p.size() > 1) return false;
+  if (is_f && bytes) return false;
+  return true;
+}
+
+class Lexer {
+public:
+  Lexer(std::string_view src, const std::function<void(const Token&)>& sink) : m_src(src), m_sink(sink) {}
+
+  void run() { code(m_src.size(), false); }
+
+private:
+  void emit(Tok kind, size_t begin, size_t end) {
+    m_sink(Token{kind, static_cast<uint32_t>(begin), static_cast<uint32_t>(end), m_depth});
+  }
+
+  // Lexes code until `limit`, or, inside an f-string replacement field (`in_field`), until the '}',
+  // ':' or '!' that ends the expression at the field's own bracket depth.
+  void code(size_t limit, bool in_field) {
+    uint32_t field_depth = m_depth;
+    while (m_pos < limit) {
+      auto c = static_cast<unsigned char>(m_src[m_pos]);
+      if (in_field && m_depth == field_depth && (c == '}' || c == ':' || (c == '!' && peek(1) != '='))) return;
+      if (c == '#') {
+        while (m_pos < limit && m_src[m_pos] != '\n') ++m_pos;
+      } else if (c == '\n') {
+        if (m_depth == 0 && !in_field) emit(Tok::newline, m_pos, m_pos + 1);
+        ++m_pos;
+      } else if (c == '\\' && peek(1) == '\n') {
+        m_pos += 2;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\\') {
+        ++m_pos;
+      } else if (ident_start(c)) {
+        size_t begin = m_pos;
+        while (m_pos < limit && ident_char(static_cast<unsigned char>(m_src[m_pos]))) ++m_pos;
+        bool is_f = false, is_raw = false;
+        if (m_pos < limit && (m_src[m_pos] == '"' || m_src[m_pos] == '\'') &&
+            string_prefix(m_src.substr(begin, m_pos - begin), is_f, is_raw)) {
+          string(begin, is_f, is_raw);
+        } else {
+          emit(Tok::name, begin, m_pos);
+        }
+      } else if (c == '"' || c == '\'') {
+        string(m_pos, false, false);
+      } else if (c >= '0' && c <= '9') {
+        number();
+      } else if (c == '.') {
+        if (peek(1) >= '0' && peek(1) <= '9') number();
+        else if (peek(1) == '.' && peek(2) == '.') emit_advance(Tok::other, 3);
+        else emit_advance(Tok::dot, 1);
+      } else if (c == '(' || c == '[' || c == '{') {
+        emit_advance(c == '(' ? Tok::lparen : c == '[' ? Tok::lbracket : Tok::lbrace, 1);
+        ++m_depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (m_depth > 0) --m_depth;
+        emit_advance(c == ')' ? Tok::rparen : c == ']' ? Tok::rbracket : Tok::rbrace, 1);
+      } else if (c == ',') {
+        emit_advance(Tok::comma, 1);
+      } else {
+        op();
+      }
+    }
+  }
+
+  char peek(size_t ahead) const { return m_pos + ahead < m_src.size() ? m_src[m_pos + ahead] : '\0'; }
+
+  void emit_advance(Tok kind, size_t length) {
+    emit(kind, m_pos, m_pos + length);
+    m_pos += length;
+  }
+
+  void number() {
+    size_t begin = m_pos;
+    while (m_pos < m_src.size()) {
+      char c = m_src[m_pos];
+      bool exponent_sign = (c == '+' || c == '-') && m_pos > begin && (m_src[m_pos - 1] == 'e' || m_src[m_pos - 1] == 'E') &&
+                           !(m_src[begin] == '0' && m_pos > begin + 1 && (m_src[begin + 1] == 'x' || m_src[begin + 1] == 'X'));
+      if (ident_char(static_cast<unsigned char>(c)) || c == '.' || exponent_sign) ++m_pos;
+      else break;
+    }
+    emit(Tok::number, begin, m_pos);
+  }
+
+  void op() {
+    char c = m_src[m_pos];
+    char n = peek(1);
+    if (c == '=' && n != '=') return emit_advance(Tok::assign, 1);
+    if (c == ':' && n == '=') return emit_advance(Tok::augassign, 2);
+    if (c == ':') return emit_advance(Tok::colon, 1);
+    // Two- and three-character operators ending in '=' are augmented assignments, except comparisons.
+    if ((c == '*' || c == '/' || c == '<' || c == '>') && n == c && peek(2) == '=') return emit_advance(Tok::augassign, 3);
+    if (n == '=' && (c == '+' || c == '-' || c == '*' || c == '/' || c == '%' || c == '&' || c == '|' || c == '^' || c == '@')) {
+      return emit_advance(Tok::augassign, 2);
+    }
+    if (n == '=' && (c == '=' || c == '!' || c == '<' || c == '>')) return emit_advance(Tok::other, 2);
+    emit_advance(Tok::other, 1);
+  }
+
+  // A string literal starting at `begin` (its prefix included); m_pos is at the opening quote.
+  void string(size_t begin, bool is_f, bool is_raw) {
+    char quote = m_src[m_pos];
+    bool triple = peek(1) == quote && peek(2) == quote;
+    m_pos += triple ? 3 : 1;
+    while (m_pos < m_src.size()) {
+      char c = m_src[m_pos];
+      if (c == '\\') {
+        m_pos += 2; // an escaped character never closes the string, raw or not
+        continue;
+      }
+      if (!triple && c == '\n') break; // unterminated: stop at the line end
+      if (c == quote && (!triple || (peek(1) == quote && peek(2) == quote))) {
+        m_pos += triple ? 3 : 1;
+        emit(Tok::string, begin, m_pos);
+        return;
+      }
+      if (is_f && c == '{') {
+        if (peek(1) == '{') {
+          m_pos += 2;
+          continue;
+        }
+        ++m_pos;
+        field();
+        continue;
+      }
+      ++m_pos;
+    }
+    (void)is_raw;
+    emit(Tok::string, begin, m_pos);
+  }
+
+  // An f-string replacement field after its '{': the expression, then an optional conversion and a
+  // format spec that may hold nested fields.
+  void field() {
+    uint32_t saved = m_depth;
+    m_depth = 1; // inside the braces: newlines do not end statements
+    code(m_src.size(), true);
+    m_depth = saved;
+    while (m_pos < m_src.size() && m_src[m_pos] != '}') {
+      if (m_src[m_pos] == '{') {
+        ++m_pos;
+        field();
+        continue;
+      }
+      if (m_src[m_pos] == '\n' || m_src[m_pos] == '"' || m_src[m_pos] == '\'') break;
+      ++m_pos;
+    }
+    if (m_pos < m_src.size() && m_src[m_pos] == '}') ++m_pos;
+  }
+
+  std::string_view m_src;
+  const std::function<void(const Token&)>& m_sink;
+  size_t m_pos = 0;
+  uint32_t m_depth = 0;
+};
+
+} // namespace
+
+void lex(std::string_view source, const std::function<void(const Token&)>& sink) { Lexer(source, sink).run(); }
+
+} // namespace impact::python

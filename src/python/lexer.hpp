@@ -1,0 +1,41 @@
+#pragma once
+// A Python tokenizer for reading names: identifiers, dots, brackets, assignment operators, strings and
+// logical line ends. It skips comments and string contents but lexes the code inside f-string
+// replacement fields, so that `f"{helper()}"` still reads `helper`. Byte scanning is far cheaper than
+// walking every expression node of the syntax tree, which the cold run cannot afford.
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+namespace impact::python {
+
+enum class Tok : uint8_t {
+  name,      // identifier or keyword
+  dot,
+  lparen,
+  rparen,
+  lbracket,
+  rbracket,
+  lbrace,
+  rbrace,
+  assign,    // =
+  augassign, // += -= ... := also counts
+  comma,
+  colon,
+  string,
+  number,
+  newline,   // end of a logical line (outside brackets)
+  other,     // any other operator
+};
+
+struct Token {
+  Tok kind;
+  uint32_t begin; // byte offsets into the source
+  uint32_t end;
+  uint32_t depth; // bracket depth before the token
+};
+
+// Calls `sink` for every token of source[begin, end).
+void lex(std::string_view source, const std::function<void(const Token&)>& sink);
+
+} // namespace impact::python

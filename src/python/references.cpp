@@ -1,0 +1,355 @@
+// collect_references(): one pass over the tokens, attributing each to the innermost symbol whose body
+// holds it, building dotted-name chains and noting which names a function binds locally.
+//
+// The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
+// reference could hide a test, while an extra one only selects more.
+#include "python/references.hpp"
+
+#include "python/lexer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_set>
+
+namespace impact::python {
+
+namespace {
+
+constexpr std::array<std::string_view, 35> k_keywords = {
+    "False", "None",   "True",    "and",   "as",     "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",   "elif",   "else",   "except", "finally",  "for",
+    "from",  "global", "if",      "import", "in",    "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",   "raise",   "return", "try",   "while",  "with",   "yield"};
+
+constexpr std::array<std::string_view, 72> k_builtins = {
+    "abs", "all", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr",
+    "classmethod", "compile", "complex", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec",
+    "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id",
+    "input", "int", "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max", "memoryview",
+    "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr", "reversed",
+    "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+    "vars", "zip", "Exception", "ValueError", "TypeError", "KeyError"};
+
+bool is_keyword(std::string_view s) { return std::find(k_keywords.begin(), k_keywords.end(), s) != k_keywords.end(); }
+bool is_builtin(std::string_view s) { return std::find(k_builtins.begin(), k_builtins.end(), s) != k_builtins.end(); }
+
+std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
+
+// What one owner (a symbol, or the module) has read so far.
+struct Owner {
+  std::vector<std::string> chains;
+  std::unordered_set<std::string> seen;
+  std::unordered_set<std::string> locals;
+  std::unordered_set<std::string> globals; // `global x` / `nonlocal`-free names
+  bool dynamic = false;
+  // Statement state, at bracket depth 0.
+  std::vector<std::string> targets; // bare names before an '=' of this statement
+  std::string candidate;            // the last bare name, while it may still be an assignment target
+  bool statement_start = true;
+  bool annotation = false;          // after `name:` at the start: the annotation, then maybe '='
+  bool in_for = false;              // between `for` and `in`
+  bool in_global = false;           // after `global` / `nonlocal`
+  bool after_def = false;           // the next name is a nested def/class name
+  bool in_import = false;               // inside an import statement
+  bool statement_start_name = false;    // the previous token was a statement's first name
+  bool statement_start_colon_ok = false; // ... so a colon now starts an annotation
+};
+
+class Collector {
+public:
+  Collector(std::string_view source, FileFacts& facts) : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1) {}
+
+  void run() {
+    // Symbols are in pre-order, so their body ranges open in order and nest.
+    lex(m_src, [this](const Token& t) { token(t); });
+    finish_chain();
+    publish();
+  }
+
+private:
+  int32_t owner_of(uint32_t pos) {
+    while (!m_stack.empty() && m_facts.symbols[static_cast<size_t>(m_stack.back())].body_end <= pos) m_stack.pop_back();
+    while (m_next < m_facts.symbols.size() && m_facts.symbols[m_next].body_begin <= pos) {
+      const Symbol& s = m_facts.symbols[m_next];
+      if (s.body_end > pos) {
+        while (!m_stack.empty() && m_facts.symbols[static_cast<size_t>(m_stack.back())].body_end <= s.body_begin) {
+          m_stack.pop_back();
+        }
+        m_stack.push_back(static_cast<int32_t>(m_next));
+      }
+      ++m_next;
+    }
+    return m_stack.empty() ? -1 : m_stack.back();
+  }
+
+  Owner& state(int32_t owner) { return m_owners[static_cast<size_t>(owner + 1)]; }
+
+  void finish_chain() {
+    if (!m_chain.empty()) {
+      Owner& o = state(m_chain_owner);
+      if (o.seen.insert(m_chain).second) o.chains.push_back(m_chain);
+    }
+    m_chain.clear();
+    m_chain_open = false;
+  }
+
+  std::string_view text(const Token& t) const { return m_src.substr(t.begin, t.end - t.begin); }
+
+  void token(const Token& t) {
+    int32_t owner = owner_of(t.begin);
+    if (owner != m_owner) {
+      finish_chain();
+      m_owner = owner;
+      m_prev = Tok::newline;
+    }
+    Owner& o = state(owner);
+    switch (t.kind) {
+    case Tok::name: name(t, o); break;
+    case Tok::dot:
+      if (t.depth == 0 && !m_chain.empty() && m_chain.find('.') == std::string::npos) o.candidate.clear();
+      break;
+    case Tok::assign:
+    case Tok::augassign:
+      // `f(name=value)`: a keyword argument's name is no reference.
+      if (t.kind == Tok::assign && t.depth > 0 && m_prev == Tok::name && m_chain_after_separator &&
+          m_chain.find('.') == std::string::npos) {
+        m_chain.clear();
+        m_chain_open = false;
+      }
+      finish_chain();
+      if (t.depth == 0) {
+        if (!o.candidate.empty()) o.targets.push_back(o.candidate);
+        for (auto& target : o.targets) o.locals.insert(target);
+        o.targets.clear();
+        o.candidate.clear();
+        o.annotation = false;
+      }
+      break;
+    case Tok::comma:
+      finish_chain();
+      if (t.depth == 0 && !o.annotation) {
+        if (!o.candidate.empty()) o.targets.push_back(o.candidate);
+        o.candidate.clear();
+      }
+      break;
+    case Tok::colon:
+      finish_chain();
+      if (m_lambda_params && t.depth == m_lambda_depth) m_lambda_params = false;
+      if (t.depth == 0) {
+        // `name: annotation = value` keeps `name`; any other colon ends a statement header.
+        if (o.statement_start_colon_ok && !o.candidate.empty() && o.targets.empty()) {
+          o.annotation = true;
+        } else {
+          o.targets.clear();
+          o.candidate.clear();
+          o.statement_start = true;
+          o.in_for = false;
+        }
+      }
+      break;
+    case Tok::newline:
+      finish_chain();
+      o.in_import = false;
+      o.targets.clear();
+      o.candidate.clear();
+      o.statement_start = true;
+      o.annotation = false;
+      o.in_for = false;
+      o.in_global = false;
+      break;
+    case Tok::lparen:
+      if (m_expect_params) {
+        m_param_depth = t.depth + 1;
+        m_expect_params = false;
+      }
+      if (m_getattr_depth == 0 && m_pending_getattr) {
+        m_getattr_depth = t.depth + 1;
+        m_getattr_args = 0;
+      }
+      m_pending_getattr = false;
+      [[fallthrough]];
+    case Tok::lbracket:
+      if (t.depth == 0 && m_prev == Tok::name) o.candidate.clear();
+      finish_chain();
+      break;
+    case Tok::rparen:
+      if (m_getattr_depth != 0 && t.depth + 1 == m_getattr_depth) m_getattr_depth = 0;
+      if (m_param_depth != 0 && t.depth + 1 == m_param_depth) m_param_depth = 0;
+      finish_chain();
+      break;
+    default: finish_chain(); break;
+    }
+    if (t.kind == Tok::comma && m_getattr_depth != 0 && t.depth + 1 == m_getattr_depth) {
+      if (++m_getattr_args == 1) m_expect_attr_name = true;
+    } else if (m_expect_attr_name && t.kind != Tok::comma) {
+      m_expect_attr_name = false;
+      attribute_argument(t, o);
+    }
+    if (t.kind != Tok::newline && t.kind != Tok::colon) o.statement_start = false;
+    o.statement_start_colon_ok = t.kind == Tok::name && o.statement_start_name && t.depth == 0;
+    if (t.kind != Tok::name) o.statement_start_name = false;
+    m_prev = t.kind;
+    m_prev_text_star = t.kind == Tok::other && (text(t) == "*" || text(t) == "**");
+  }
+
+  // getattr(obj, "name"): a literal is an attribute read; anything else could read any attribute.
+  void attribute_argument(const Token& t, Owner& o) {
+    if (t.kind != Tok::string) {
+      o.dynamic = true;
+      return;
+    }
+    std::string_view s = text(t);
+    while (!s.empty() && s.front() != '"' && s.front() != '\'') s.remove_prefix(1);
+    if (s.size() < 2) return;
+    std::string attr(1, '.');
+    attr.append(s.substr(1, s.size() - 2));
+    if (o.seen.insert(attr).second) o.chains.push_back(attr);
+  }
+
+  void name(const Token& t, Owner& o) {
+    std::string_view n = text(t);
+    // An import statement binds names (the imports facts hold them); it reads nothing.
+    if (o.in_import) {
+      finish_chain();
+      return;
+    }
+    if ((n == "import" || n == "from") && o.statement_start && t.depth == 0) {
+      finish_chain();
+      o.in_import = true;
+      o.candidate.clear();
+      return;
+    }
+    bool first_of_statement = o.statement_start;
+    o.statement_start_name = first_of_statement;
+    // Parameter names in a def header or a lambda are bindings, not reads (their defaults and
+    // annotations are reads).
+    bool declares = m_prev == Tok::lparen || m_prev == Tok::comma || (m_prev == Tok::other && m_prev_text_star);
+    if ((m_param_depth != 0 && t.depth == m_param_depth && declares) ||
+        (m_lambda_params && t.depth == m_lambda_depth && (declares || m_prev == Tok::name))) {
+      finish_chain();
+      return;
+    }
+    if (m_prev == Tok::dot) {
+      if (m_chain_open) {
+        m_chain.push_back('.');
+        m_chain.append(n);
+      } else {
+        finish_chain();
+        m_chain.assign(1, '.');
+        m_chain.append(n);
+        m_chain_owner = m_owner;
+        m_chain_open = true;
+      }
+      return;
+    }
+    finish_chain();
+    if (is_keyword(n)) {
+      if (n == "lambda") {
+        m_lambda_params = true;
+        m_lambda_depth = t.depth;
+      }
+      if (t.depth == 0) {
+        if (n == "for") o.in_for = true;
+        else if (n == "in") o.in_for = false;
+        else if (n == "global" || n == "nonlocal") o.in_global = true;
+        else if (n == "def" || n == "class") {
+          o.after_def = true;
+          m_def_is_function = n == "def";
+        }
+      }
+      o.candidate.clear();
+      return;
+    }
+    if (o.after_def) {
+      o.after_def = false;
+      o.locals.insert(std::string(n)); // a nested definition binds its name locally
+      m_expect_params = m_def_is_function;
+      return;
+    }
+    if (o.in_global) {
+      o.globals.insert(std::string(n));
+      return;
+    }
+    if (t.depth == 0 && o.in_for) o.locals.insert(std::string(n));
+    if (n == "getattr" || n == "setattr" || n == "hasattr" || n == "delattr") m_pending_getattr = true;
+    if (n == "globals" || n == "locals" || n == "vars" || n == "eval" || n == "exec") o.dynamic = true;
+    m_chain = std::string(n);
+    m_chain_owner = m_owner;
+    m_chain_open = true;
+    m_chain_after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
+    if (t.depth == 0 && !o.annotation) o.candidate = std::string(n);
+  }
+
+  // Module-level bindings: a builtin name the module rebinds is not the builtin.
+  std::unordered_set<std::string> module_bindings() const {
+    std::unordered_set<std::string> names(m_facts.module_names.begin(), m_facts.module_names.end());
+    for (const auto& s : m_facts.symbols) {
+      if (s.parent == -1) names.insert(std::string(s.name()));
+    }
+    for (const auto& i : m_facts.imports) {
+      for (const auto& a : i.aliases) names.insert(a.empty() ? i.module.substr(0, i.module.find('.')) : a);
+    }
+    return names;
+  }
+
+  void publish() {
+    auto bound = module_bindings();
+    for (size_t i = 0; i < m_facts.symbols.size(); ++i) {
+      Symbol& sym = m_facts.symbols[i];
+      Owner& o = m_owners[i + 1];
+      bool function = sym.kind != SymbolKind::class_;
+      std::unordered_set<std::string> params;
+      for (size_t p = 0; p < sym.params.size(); ++p) {
+        // self / cls stay: `self.helper()` is how a method reaches its class.
+        if (p == 0 && sym.kind == SymbolKind::method) continue;
+        params.insert(sym.params[p]);
+      }
+      std::unordered_set<std::string> kept;
+      for (auto& chain : o.chains) {
+        std::string root(root_of(chain));
+        if (!root.empty() && function) {
+          bool local = (o.locals.contains(root) || params.contains(root)) && !o.globals.contains(root);
+          if (local || (is_builtin(root) && !bound.contains(root))) {
+            // The root is a local value (or a builtin), but its attributes are still read: keep them
+            // as attributes of an unknown value (`cart.total()` reads `.total`).
+            if (root.size() == chain.size()) continue;
+            chain.erase(0, root.size());
+          }
+        }
+        if (kept.insert(chain).second) sym.refs.push_back(std::move(chain));
+      }
+      sym.dynamic_access = o.dynamic;
+    }
+    Owner& module = m_owners[0];
+    m_facts.module_refs = std::move(module.chains);
+    m_facts.module_dynamic_access = module.dynamic;
+  }
+
+  std::string_view m_src;
+  FileFacts& m_facts;
+  std::vector<Owner> m_owners; // [0] is the module, [i + 1] symbol i
+  std::vector<int32_t> m_stack;
+  size_t m_next = 0;
+  int32_t m_owner = -1;
+  Tok m_prev = Tok::newline;
+  std::string m_chain;
+  int32_t m_chain_owner = -1;
+  bool m_chain_open = false;
+  bool m_pending_getattr = false;
+  uint32_t m_getattr_depth = 0;
+  int m_getattr_args = 0;
+  bool m_expect_attr_name = false;
+  bool m_expect_params = false; // after `def name` (or `class name`): the next '(' opens the header
+  uint32_t m_param_depth = 0;   // bracket depth inside a def header's parentheses, 0 outside
+  bool m_lambda_params = false;
+  uint32_t m_lambda_depth = 0;
+  bool m_prev_text_star = false;
+  bool m_def_is_function = false;
+  bool m_chain_after_separator = false; // the chain began right after '(' or ',': maybe a keyword name
+};
+
+} // namespace
+
+void collect_references(std::string_view source, FileFacts& facts) { Collector(source, facts).run(); }
+
+} // namespace impact::python

@@ -1,0 +1,159 @@
+// diff_semantics(): both versions' shapes, matched by qualified name (and occurrence, for names
+// defined twice such as a property and its setter), then compared part by part.
+#include "impact/semantic.hpp"
+
+#include <map>
+
+namespace impact {
+
+std::string_view to_string(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::comment_only: return "comment_only";
+  case ChangeKind::formatting_only: return "formatting_only";
+  case ChangeKind::docstring_only: return "docstring_only";
+  case ChangeKind::implementation: return "implementation";
+  case ChangeKind::signature: return "signature";
+  case ChangeKind::definition: return "definition";
+  case ChangeKind::class_body: return "class_body";
+  case ChangeKind::import_: return "import";
+  case ChangeKind::module_code: return "module_code";
+  case ChangeKind::added_symbol: return "added_symbol";
+  case ChangeKind::deleted_symbol: return "deleted_symbol";
+  case ChangeKind::added_file: return "added_file";
+  case ChangeKind::deleted_file: return "deleted_file";
+  case ChangeKind::renamed_file: return "renamed_file";
+  case ChangeKind::unclassifiable: return "unclassifiable";
+  }
+  return "unclassifiable";
+}
+
+namespace {
+
+// The shape hash of a part that is absent (no decorators, no docstring).
+const uint64_t k_empty_hash = [] {
+  FileShape empty = shape_of("");
+  return empty.docstring;
+}();
+
+using Key = std::pair<std::string, int>; // qualname, occurrence
+
+std::map<Key, const SymbolShape*> by_key(const FileShape& shape) {
+  std::map<Key, const SymbolShape*> out;
+  std::map<std::string, int> seen;
+  for (const auto& s : shape.symbols) out[{s.qualname, seen[s.qualname]++}] = &s;
+  return out;
+}
+
+// The change between two versions of one symbol, or nullopt when they mean the same code.
+std::optional<ChangeKind> compare(const SymbolShape& a, const SymbolShape& b) {
+  if (a.kind != b.kind) return ChangeKind::definition;
+  if (a.at_definition != b.at_definition) {
+    return a.kind == SymbolKind::class_ ? ChangeKind::class_body : ChangeKind::definition;
+  }
+  if (a.signature != b.signature) return ChangeKind::signature;
+  if (a.body != b.body) return ChangeKind::implementation;
+  if (a.docstring != b.docstring) return ChangeKind::docstring_only;
+  return std::nullopt;
+}
+
+// Adding or removing a definition runs code at import when its definition does: decorators, default
+// values, a class body.
+bool defines_at_import(const SymbolShape& s) { return s.kind == SymbolKind::class_ || s.at_definition != k_empty_hash; }
+
+FileSemantics whole_file(const ChangedFile& change, ChangeKind kind) {
+  FileSemantics out;
+  out.path = change.path();
+  if (change.status == FileStatus::renamed) out.old_path = change.old_path;
+  out.kind = kind;
+  out.runs_at_import = true;
+  return out;
+}
+
+} // namespace
+
+FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std::string>& old_text,
+                             const std::optional<std::string>& new_text) {
+  switch (change.status) {
+  case FileStatus::added: return whole_file(change, ChangeKind::added_file);
+  case FileStatus::deleted: return whole_file(change, ChangeKind::deleted_file);
+  case FileStatus::renamed: return whole_file(change, ChangeKind::renamed_file);
+  case FileStatus::type_changed: return whole_file(change, ChangeKind::unclassifiable);
+  case FileStatus::modified: break;
+  }
+  if (change.binary || change.symlink || !old_text || !new_text) return whole_file(change, ChangeKind::unclassifiable);
+
+  FileShape before = shape_of(*old_text);
+  FileShape after = shape_of(*new_text);
+  if (before.parse_error || after.parse_error) {
+    FileSemantics out = whole_file(change, ChangeKind::unclassifiable);
+    out.confidence = "low";
+    return out;
+  }
+  FileSemantics out;
+  out.path = change.path();
+  if (before.tokens == after.tokens) {
+    out.kind = before.with_comments == after.with_comments ? ChangeKind::formatting_only : ChangeKind::comment_only;
+    for (const auto& [key, a] : by_key(before)) {
+      auto b = by_key(after);
+      if (auto it = b.find(key); it != b.end() && it->second->with_comments != a->with_comments) {
+        out.comment_changed.push_back(key.first);
+      }
+    }
+    return out;
+  }
+  out.kind = ChangeKind::implementation;
+  if (before.imports != after.imports) {
+    out.kind = ChangeKind::import_;
+    out.runs_at_import = true;
+  } else if (before.module_code != after.module_code) {
+    out.kind = ChangeKind::module_code;
+    out.runs_at_import = true;
+  } else if (before.docstring != after.docstring) {
+    out.kind = ChangeKind::docstring_only; // the module's __doc__
+    out.runs_at_import = true;
+  }
+
+  auto old_symbols = by_key(before);
+  auto new_symbols = by_key(after);
+  for (const auto& [key, b] : new_symbols) {
+    auto it = old_symbols.find(key);
+    SymbolChange sc;
+    sc.qualname = key.first;
+    sc.kind = b->kind;
+    sc.new_lines = b->lines;
+    if (it == old_symbols.end()) {
+      sc.change = ChangeKind::added_symbol;
+      sc.runs_at_import = defines_at_import(*b);
+    } else {
+      sc.old_lines = it->second->lines;
+      auto kind = compare(*it->second, *b);
+      if (!kind) {
+        if (it->second->with_comments != b->with_comments) out.comment_changed.push_back(key.first);
+        continue;
+      }
+      sc.change = *kind;
+      sc.runs_at_import = *kind == ChangeKind::definition || *kind == ChangeKind::class_body;
+    }
+    out.runs_at_import |= sc.runs_at_import;
+    out.symbols.push_back(std::move(sc));
+  }
+  for (const auto& [key, a] : old_symbols) {
+    if (new_symbols.contains(key)) continue;
+    SymbolChange sc;
+    sc.qualname = key.first;
+    sc.kind = a->kind;
+    sc.old_lines = a->lines;
+    sc.change = ChangeKind::deleted_symbol;
+    sc.runs_at_import = defines_at_import(*a);
+    out.runs_at_import |= sc.runs_at_import;
+    out.symbols.push_back(std::move(sc));
+  }
+  std::stable_sort(out.symbols.begin(), out.symbols.end(), [](const SymbolChange& x, const SymbolChange& y) {
+    uint32_t a = x.new_lines.first != 0 ? x.new_lines.first : 0xffffffffU;
+    uint32_t b = y.new_lines.first != 0 ? y.new_lines.first : 0xffffffffU;
+    return a < b;
+  });
+  return out;
+}
+
+} // namespace impact

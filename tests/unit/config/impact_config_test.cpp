@@ -1,0 +1,218 @@
+#include "impact/config.hpp"
+#include "impact/error.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace impact;
+using impact::testing::env_of;
+using impact::testing::TempDir;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+ImpactConfig load(const TempDir& dir, std::map<std::string, std::string> env = {}) {
+  return load_impact_config(dir.path(), env_of(std::move(env)));
+}
+
+// The message of the impact::Error that loading throws.
+std::string error_of(const TempDir& dir, std::map<std::string, std::string> env = {}) {
+  try {
+    load(dir, std::move(env));
+  } catch (const impact::Error& e) { return e.what(); }
+  FAIL("no impact::Error thrown");
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("load_impact_config without [tool.impact] gives the defaults", "[impact_config]") {
+  TempDir dir;
+  auto check_defaults = [&] {
+    auto c = load(dir);
+    CHECK(c.file.empty());
+    CHECK(c.mode.value == Mode::balanced);
+    CHECK(c.mode.source == "default");
+    CHECK_FALSE(c.mode.is_set());
+    CHECK_FALSE(c.strict.value);
+    CHECK(c.use_index.value);
+    CHECK(c.pytest_command.value.empty());
+    CHECK(c.fallback_command.value.empty());
+    CHECK(c.ignore.value.empty());
+  };
+  SECTION("no pyproject.toml") { check_defaults(); }
+  SECTION("a pyproject.toml without the table") {
+    dir.write("pyproject.toml", "[project]\nname = \"x\"\n");
+    check_defaults();
+  }
+}
+
+TEST_CASE("load_impact_config reads every key of [tool.impact]", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.impact]\n"
+                              "pytest-command = [\"uv\", \"run\", \"pytest\"]\n"
+                              "fallback-command = [\"scripts/ci.sh\", \"--all\"]\n"
+                              "ignore = [\"docs/\", \"*.md\"]\n"
+                              "mode = \"safe\"\n"
+                              "strict = true\n"
+                              "use-index = false\n");
+  auto c = load(dir);
+  CHECK(c.file == dir / "pyproject.toml");
+  CHECK(c.pytest_command.value == Strings{"uv", "run", "pytest"});
+  CHECK(c.fallback_command.value == Strings{"scripts/ci.sh", "--all"});
+  CHECK(c.ignore.value == Strings{"docs/", "*.md"});
+  CHECK(c.mode.value == Mode::safe);
+  CHECK(c.strict.value);
+  CHECK_FALSE(c.use_index.value);
+  for (const auto* source : {&c.pytest_command.source, &c.fallback_command.source, &c.ignore.source, &c.mode.source,
+                             &c.strict.source, &c.use_index.source}) {
+    CHECK(*source == "pyproject.toml");
+  }
+  CHECK(c.mode.is_set());
+}
+
+TEST_CASE("load_impact_config rejects unknown keys, suggesting the nearest one", "[impact_config]") {
+  TempDir dir;
+  SECTION("a near miss") {
+    dir.write("pyproject.toml", "[tool.impact]\nmdoe = \"fast\"\n");
+    auto error = error_of(dir);
+    CHECK_THAT(error, Catch::Contains("pyproject.toml"));
+    CHECK_THAT(error, Catch::Contains("unknown key 'mdoe'"));
+    CHECK_THAT(error, Catch::Contains("did you mean 'mode'?"));
+  }
+  SECTION("underscores for dashes") {
+    dir.write("pyproject.toml", "[tool.impact]\npytest_command = [\"pytest\"]\n");
+    CHECK_THAT(error_of(dir), Catch::Contains("did you mean 'pytest-command'?"));
+  }
+  SECTION("nothing near") {
+    dir.write("pyproject.toml", "[tool.impact]\ncompletely-unrelated = 1\n");
+    auto error = error_of(dir);
+    CHECK_THAT(error, Catch::Contains("unknown key 'completely-unrelated'"));
+    CHECK_THAT(error, !Catch::Contains("did you mean"));
+    CHECK_THAT(error, Catch::Contains("docs/configuration.md"));
+  }
+  SECTION("even next to valid keys") {
+    dir.write("pyproject.toml", "[tool.impact]\nmode = \"fast\"\nstrikt = true\n");
+    CHECK_THAT(error_of(dir), Catch::Contains("did you mean 'strict'?"));
+  }
+}
+
+namespace {
+
+struct BadFile {
+  const char* what;
+  const char* key; // what the message must name
+  const char* pyproject;
+};
+
+// Each case's error names pyproject.toml and `key`.
+void check_rejected(const std::vector<BadFile>& cases, const char* also = nullptr) {
+  for (const auto& c : cases) {
+    INFO(c.what);
+    TempDir dir;
+    dir.write("pyproject.toml", c.pyproject);
+    auto error = error_of(dir);
+    CHECK_THAT(error, Catch::Contains("pyproject.toml"));
+    CHECK_THAT(error, Catch::Contains(c.key));
+    if (also != nullptr) CHECK_THAT(error, Catch::Contains(also));
+  }
+}
+
+} // namespace
+
+TEST_CASE("load_impact_config rejects values of the wrong type, naming the key", "[impact_config]") {
+  check_rejected({
+      {"an argv as a string", "pytest-command", "[tool.impact]\npytest-command = \"uv run pytest\"\n"},
+      {"an argv with numbers", "fallback-command", "[tool.impact]\nfallback-command = [\"ci\", 1]\n"},
+      {"ignore as a string", "ignore", "[tool.impact]\nignore = \"docs/\"\n"},
+      {"mode as a number", "mode", "[tool.impact]\nmode = 1\n"},
+      {"an unknown mode", "mode", "[tool.impact]\nmode = \"turbo\"\n"},
+      {"strict as a string", "strict", "[tool.impact]\nstrict = \"yes\"\n"},
+      {"[tool.impact] that is not a table", "[tool.impact]", "[tool]\nimpact = 1\n"},
+  });
+}
+
+TEST_CASE("load_impact_config rejects numbers where true or false is required", "[impact_config]") {
+  check_rejected({{"use-index = 0", "use-index", "[tool.impact]\nuse-index = 0\n"},
+                  {"strict = 1", "strict", "[tool.impact]\nstrict = 1\n"}},
+                 "true or false");
+}
+
+TEST_CASE("load_impact_config rejects an empty argv", "[impact_config]") {
+  check_rejected({{"no elements", "pytest-command", "[tool.impact]\npytest-command = []\n"},
+                  {"an empty program", "pytest-command", "[tool.impact]\npytest-command = [\"\", \"-q\"]\n"},
+                  {"an empty fallback", "fallback-command", "[tool.impact]\nfallback-command = []\n"}},
+                 "is empty");
+}
+
+TEST_CASE("load_impact_config accepts an empty ignore list", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.impact]\nignore = []\n");
+  auto c = load(dir);
+  CHECK(c.ignore.value.empty());
+  CHECK(c.ignore.source == "pyproject.toml");
+}
+
+TEST_CASE("load_impact_config names the file and place of a TOML syntax error", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.impact]\nmode = \n");
+  CHECK_THAT(error_of(dir), Catch::StartsWith("pyproject.toml:2:"));
+}
+
+TEST_CASE("load_impact_config lets the environment override pyproject.toml, recording the source", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml",
+            "[tool.impact]\nmode = \"safe\"\nstrict = false\nfallback-command = [\"make\", \"test\"]\n");
+  SECTION("IMPACT_MODE") {
+    auto c = load(dir, {{"IMPACT_MODE", "fast"}});
+    CHECK(c.mode.value == Mode::fast);
+    CHECK(c.mode.source == "IMPACT_MODE");
+  }
+  SECTION("IMPACT_STRICT") {
+    for (const char* yes : {"1", "true", "yes"}) {
+      auto c = load(dir, {{"IMPACT_STRICT", yes}});
+      CHECK(c.strict.value);
+      CHECK(c.strict.source == "IMPACT_STRICT");
+    }
+    CHECK_FALSE(load(dir, {{"IMPACT_STRICT", "0"}}).strict.value);
+  }
+  SECTION("IMPACT_NO_INDEX turns use-index off") {
+    auto c = load(dir, {{"IMPACT_NO_INDEX", "1"}});
+    CHECK_FALSE(c.use_index.value);
+    CHECK(c.use_index.source == "IMPACT_NO_INDEX");
+    CHECK(load(dir, {{"IMPACT_NO_INDEX", "no"}}).use_index.value);
+  }
+  SECTION("IMPACT_FALLBACK_COMMAND as a JSON array") {
+    auto c = load(dir, {{"IMPACT_FALLBACK_COMMAND", R"(["scripts/ci.sh", "--all"])"}});
+    CHECK(c.fallback_command.value == Strings{"scripts/ci.sh", "--all"});
+    CHECK(c.fallback_command.source == "IMPACT_FALLBACK_COMMAND");
+  }
+  SECTION("untouched settings keep pyproject.toml as their source") {
+    auto c = load(dir, {{"IMPACT_MODE", "fast"}});
+    CHECK(c.strict.source == "pyproject.toml");
+    CHECK(c.fallback_command.value == Strings{"make", "test"});
+  }
+}
+
+TEST_CASE("load_impact_config rejects bad environment values, naming the variable", "[impact_config]") {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"IMPACT_MODE", "quick"},
+      {"IMPACT_STRICT", "maybe"},
+      {"IMPACT_NO_INDEX", "2"},
+      {"IMPACT_FALLBACK_COMMAND", "make test"},
+      {"IMPACT_FALLBACK_COMMAND", "[]"},
+      {"IMPACT_FALLBACK_COMMAND", R"(["a", 1])"},
+      {"IMPACT_FALLBACK_COMMAND", R"(["", "x"])"},
+  };
+  for (const auto& [variable, value] : cases) {
+    INFO(variable << "=" << value);
+    CHECK_THAT(error_of(dir, {{variable, value}}), Catch::Contains(variable));
+  }
+}
+
+TEST_CASE("impact_config_keys lists every key", "[impact_config]") {
+  CHECK(impact_config_keys() == Strings{"pytest-command", "fallback-command", "ignore", "mode", "strict", "use-index"});
+}

@@ -1,0 +1,163 @@
+#include "python/facts_cache.hpp"
+
+#include "support.hpp"
+#include "util/files.hpp"
+
+#include <catch2/catch.hpp>
+
+using impact::python::FactsCache;
+using impact::testing::TempDir;
+
+namespace {
+
+// 40 hex digits, like a git blob id.
+const std::string k_a = "0123456789abcdef0123456789abcdef01234567";
+const std::string k_b = "fedcba9876543210fedcba9876543210fedcba98";
+const std::string k_c = "1111111111111111111111111111111111111111";
+
+// A cache file holding k_a and k_b.
+std::filesystem::path make_cache(const TempDir& dir) {
+  auto file = dir / "cache/facts.bin";
+  FactsCache cache(file);
+  cache.put(k_a, "facts of a");
+  cache.put(k_b, std::string("facts\0of b", 10));
+  cache.save();
+  return file;
+}
+
+std::vector<std::string> entries_of(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("FactsCache finds saved entries by their 40-hex id after a reload", "[facts_cache]") {
+  TempDir dir;
+  auto file = make_cache(dir);
+  FactsCache cache(file);
+  CHECK(cache.warning().empty());
+  CHECK(cache.find(k_a) == std::optional<std::string_view>("facts of a"));
+  CHECK(cache.find(k_b) == std::optional<std::string_view>(std::string_view("facts\0of b", 10)));
+  CHECK_FALSE(cache.find(k_c).has_value());
+  SECTION("views live as long as storage()") {
+    auto storage = cache.storage();
+    auto view = *cache.find(k_a);
+    CHECK(view.data() >= storage->data());
+    CHECK(view.data() + view.size() <= storage->data() + storage->size());
+  }
+}
+
+TEST_CASE("FactsCache starts empty and silent when there is no file", "[facts_cache]") {
+  TempDir dir;
+  FactsCache cache(dir / "missing.bin");
+  CHECK(cache.warning().empty());
+  CHECK_FALSE(cache.find(k_a).has_value());
+  SECTION("saving without additions writes nothing") {
+    cache.save();
+    CHECK_FALSE(std::filesystem::exists(dir / "missing.bin"));
+  }
+}
+
+TEST_CASE("FactsCache drops a corrupted or truncated file with a warning", "[facts_cache]") {
+  TempDir dir;
+  auto file = make_cache(dir);
+  std::string good = *impact::util::read_file(file);
+  std::string flipped = good;
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x20);
+  const std::vector<std::pair<const char*, std::string>> cases = {
+      {"one byte changed", flipped},
+      {"the last bytes cut off", good.substr(0, good.size() - 3)},
+      {"only the first half", good.substr(0, good.size() / 2)},
+      {"an empty file", ""},
+      {"not a cache at all", "hello, this is not a cache file at all"},
+  };
+  for (const auto& [what, content] : cases) {
+    INFO(what);
+    impact::util::write_file_atomic(file, content);
+    FactsCache cache(file);
+    CHECK_FALSE(cache.warning().empty());
+    CHECK_THAT(cache.warning(), Catch::Contains(file.string()));
+    CHECK_FALSE(cache.find(k_a).has_value());
+    CHECK_FALSE(cache.find(k_b).has_value());
+  }
+}
+
+TEST_CASE("FactsCache rebuilds a dropped file on save", "[facts_cache]") {
+  TempDir dir;
+  auto file = dir / "facts.bin";
+  impact::util::write_file_atomic(file, "junk");
+  {
+    FactsCache cache(file);
+    REQUIRE_FALSE(cache.warning().empty());
+    cache.put(k_c, "fresh");
+    cache.save();
+  }
+  FactsCache reloaded(file);
+  CHECK(reloaded.warning().empty());
+  CHECK(reloaded.find(k_c) == std::optional<std::string_view>("fresh"));
+}
+
+TEST_CASE("FactsCache keeps entries across saves", "[facts_cache]") {
+  TempDir dir;
+  auto file = dir / "facts.bin";
+  SECTION("saving twice from one object") {
+    FactsCache cache(file);
+    cache.put(k_a, "a");
+    cache.save();
+    cache.put(k_b, "b");
+    cache.save();
+    FactsCache reloaded(file);
+    CHECK(reloaded.find(k_a) == std::optional<std::string_view>("a"));
+    CHECK(reloaded.find(k_b) == std::optional<std::string_view>("b"));
+  }
+  SECTION("a later run adds to what an earlier run saved, used or not") {
+    {
+      FactsCache first(file);
+      first.put(k_a, "a");
+      first.save();
+    }
+    {
+      FactsCache second(file);
+      second.put(k_b, "b");
+      second.save();
+    }
+    FactsCache third(file);
+    CHECK(third.find(k_a) == std::optional<std::string_view>("a"));
+    CHECK(third.find(k_b) == std::optional<std::string_view>("b"));
+    third.save(); // nothing added: the file stays as it is
+    FactsCache fourth(file);
+    CHECK(fourth.find(k_a).has_value());
+    CHECK(fourth.find(k_b).has_value());
+  }
+  SECTION("put of a loaded id keeps the loaded entry") {
+    {
+      FactsCache first(file);
+      first.put(k_a, "original");
+      first.save();
+    }
+    FactsCache second(file);
+    second.put(k_a, "other");
+    second.put(k_b, "b");
+    second.save();
+    FactsCache third(file);
+    CHECK(third.find(k_a) == std::optional<std::string_view>("original"));
+  }
+  CHECK(entries_of(dir.path()) == std::vector<std::string>{"facts.bin"});
+}
+
+TEST_CASE("FactsCache without a file never loads or saves", "[facts_cache]") {
+  FactsCache cache;
+  cache.put(k_a, "a");
+  CHECK_NOTHROW(cache.save());
+  CHECK_FALSE(cache.find(k_a).has_value());
+  CHECK(cache.warning().empty());
+}
+
+TEST_CASE("facts_cache_file_name names the format version", "[facts_cache]") {
+  auto name = impact::python::facts_cache_file_name();
+  CHECK(name.starts_with("facts-v"));
+  CHECK(name.ends_with(".bin"));
+}

@@ -1,0 +1,86 @@
+#include "util/files.hpp"
+
+#include "impact/error.hpp"
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using impact::testing::TempDir;
+using impact::util::read_file;
+using impact::util::relative_to;
+using impact::util::write_file_atomic;
+
+namespace {
+
+std::vector<std::string> entries_of(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    out.push_back(std::filesystem::relative(e.path(), dir).generic_string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("write_file_atomic creates parents and leaves no temporary files", "[files]") {
+  TempDir dir;
+  SECTION("a new file in new folders") {
+    write_file_atomic(dir / "a/b/c.txt", "content");
+    CHECK(read_file(dir / "a/b/c.txt") == "content");
+    CHECK(entries_of(dir.path()) == std::vector<std::string>{"a", "a/b", "a/b/c.txt"});
+  }
+  SECTION("an existing file is replaced whole") {
+    write_file_atomic(dir / "f.txt", "a much longer first content");
+    write_file_atomic(dir / "f.txt", "short");
+    CHECK(read_file(dir / "f.txt") == "short");
+    CHECK(entries_of(dir.path()) == std::vector<std::string>{"f.txt"});
+  }
+  SECTION("binary content and the empty content are written exactly") {
+    std::string binary("\0\x01\xff\n\r", 5);
+    write_file_atomic(dir / "bin", binary);
+    write_file_atomic(dir / "empty", "");
+    CHECK(read_file(dir / "bin") == binary);
+    CHECK(read_file(dir / "empty") == "");
+  }
+}
+
+TEST_CASE("write_file_atomic throws impact::Error naming the path when it cannot write", "[files]") {
+  TempDir dir;
+  dir.write("file", "x");
+  SECTION("a parent that is a file") {
+    CHECK_THROWS_AS(write_file_atomic(dir / "file/child.txt", "y"), impact::Error);
+    CHECK_THROWS_WITH(write_file_atomic(dir / "file/child.txt", "y"), Catch::Contains((dir / "file").string()));
+  }
+  SECTION("a target that is a folder leaves no temporary file behind") {
+    std::filesystem::create_directories(dir / "folder");
+    CHECK_THROWS_WITH(write_file_atomic(dir / "folder", "y"), Catch::Contains("folder"));
+    CHECK(entries_of(dir.path()) == std::vector<std::string>{"file", "folder"});
+  }
+}
+
+TEST_CASE("read_file returns the whole content, or nullopt for a missing file", "[files]") {
+  TempDir dir;
+  SECTION("a missing file") { CHECK_FALSE(read_file(dir / "missing.txt").has_value()); }
+  SECTION("a folder cannot be read as a file") { CHECK_FALSE(read_file(dir.path()).has_value()); }
+  SECTION("an empty file is empty, not missing") {
+    dir.write("empty", "");
+    auto content = read_file(dir / "empty");
+    REQUIRE(content.has_value());
+    CHECK(content->empty());
+  }
+  SECTION("a file larger than any read buffer") {
+    std::string big;
+    for (int i = 0; i < 100000; ++i) big += static_cast<char>('a' + i % 26);
+    dir.write("big", big);
+    CHECK(read_file(dir / "big") == big);
+  }
+}
+
+TEST_CASE("relative_to gives '/'-separated paths below the base only", "[files]") {
+  CHECK(relative_to("/repo/src/app/x.py", "/repo") == "src/app/x.py");
+  CHECK(relative_to("/repo/./src/../tests/t.py", "/repo") == "tests/t.py");
+  CHECK(relative_to("/repo", "/repo") == "");
+  CHECK_FALSE(relative_to("/other/x.py", "/repo").has_value());
+  CHECK_FALSE(relative_to("/repo2/x.py", "/repo").has_value());
+}
