@@ -63,6 +63,9 @@ struct Decision {
   std::string reason; // stable snake_case: why run_all, or why nothing
   std::string detail; // for people: "pyproject.toml changed"
   std::vector<SelectedTest> selected; // sorted by node id
+  // The file-level bound: every test file the changed files reach through imports, conftest.py files
+  // and plugins, with the chain (what `--file-level` would select). Symbol-level selection is a subset.
+  std::vector<SelectedTest> file_level;
   std::vector<FileVerdict> files;
   std::vector<Uncertainty> uncertainties;
   std::vector<std::string> warnings;

@@ -41,7 +41,16 @@ bool needs_graph(const ChangeSet& changes) {
   return false;
 }
 
-// Both versions of every changed Python file, compared symbol by symbol.
+std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
+  std::vector<RepoPath> ghosts;
+  for (const auto& f : changes.files) {
+    if (!f.old_path.empty() && f.old_path != f.new_path && f.old_path.ends_with(".py")) ghosts.push_back(f.old_path);
+  }
+  return ghosts;
+}
+
+} // namespace
+
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory) {
   std::vector<FileSemantics> out;
@@ -60,16 +69,6 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
   }
   return out;
 }
-
-std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
-  std::vector<RepoPath> ghosts;
-  for (const auto& f : changes.files) {
-    if (!f.old_path.empty() && f.old_path != f.new_path && f.old_path.ends_with(".py")) ghosts.push_back(f.old_path);
-  }
-  return ghosts;
-}
-
-} // namespace
 
 ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci) {
   ChangeChoice choice;

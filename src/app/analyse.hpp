@@ -6,6 +6,7 @@
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/report.hpp"
+#include "impact/semantic.hpp"
 
 #include <memory>
 
@@ -26,6 +27,10 @@ struct ChangeChoice {
   std::string no_base; // why there is no base, or ""
 };
 ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci);
+
+// Stage 2: both versions of every changed Python file, compared symbol by symbol.
+std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
+                                          const std::vector<SourceFile>& inventory);
 
 Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env);
 

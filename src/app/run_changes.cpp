@@ -2,37 +2,79 @@
 #include "app/commands.hpp"
 #include "impact/changes.hpp"
 #include "impact/report.hpp"
+#include "impact/semantic.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace impact::app {
 
+namespace {
+
+std::string lines_text(const SymbolChange& s) {
+  if (s.new_lines.first != 0) return fmt::format("lines {}-{}", s.new_lines.first, s.new_lines.last);
+  return fmt::format("was lines {}-{}", s.old_lines.first, s.old_lines.last);
+}
+
+nlohmann::json span(LineSpan l) {
+  return l.first == 0 ? nlohmann::json(nullptr) : nlohmann::json({l.first, l.last});
+}
+
+} // namespace
+
+// `impact changes`: stage 1 (files and hunks) and stage 2 (changed symbols, classified).
 int run_changes(const cli::Options& options) {
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory);
   ChangeChoice choice = choose_changes(options, detect_ci(env));
   ChangeSet changes = repo->changes(choice.request);
-  if (options.format == cli::Format::json) {
-    nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : changes.files) {
-      nlohmann::json hunks = nlohmann::json::array();
-      for (const auto& h : f.hunks) hunks.push_back({h.old_start, h.old_count, h.new_start, h.new_count});
-      files.push_back({{"path", f.path().str},
-                       {"old_path", f.old_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.old_path.str)},
-                       {"status", std::string(to_string(f.status))},
-                       {"binary", f.binary},
-                       {"untracked", f.untracked},
-                       {"submodule", f.submodule},
-                       {"hunks", hunks}});
+  std::vector<SourceFile> inventory = repo->inventory(changes);
+  std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory);
+  auto semantics_of = [&](const ChangedFile& f) -> const FileSemantics* {
+    for (const auto& s : semantics) {
+      if (s.path == f.path()) return &s;
     }
-    nlohmann::json doc = {{"schema", "impact.changes"},
-                          {"version", 1},
-                          {"base", {{"rev", changes.base.rev}, {"commit", changes.base.commit},
-                                    {"merge_base", changes.base.merge_base}, {"source", changes.base.source},
-                                    {"mode", changes.base.mode == DiffMode::staged ? "staged" : "working_tree"}}},
-                          {"files", files}};
-    fmt::print("{}\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    return nullptr;
+  };
+  using nlohmann::json;
+  if (options.format == cli::Format::json) {
+    json files = json::array();
+    for (const auto& f : changes.files) {
+      json hunks = json::array();
+      for (const auto& h : f.hunks) hunks.push_back({h.old_start, h.old_count, h.new_start, h.new_count});
+      json entry = {{"path", f.path().str},
+                    {"old_path", f.old_path.empty() ? json(nullptr) : json(f.old_path.str)},
+                    {"status", std::string(to_string(f.status))},
+                    {"binary", f.binary},
+                    {"untracked", f.untracked},
+                    {"submodule", f.submodule},
+                    {"hunks", hunks},
+                    {"change", nullptr},
+                    {"confidence", nullptr},
+                    {"runs_at_import", nullptr},
+                    {"symbols", json::array()}};
+      if (const FileSemantics* s = semantics_of(f)) {
+        entry["change"] = std::string(to_string(s->kind));
+        entry["confidence"] = s->confidence;
+        entry["runs_at_import"] = s->runs_at_import;
+        for (const auto& sym : s->symbols) {
+          entry["symbols"].push_back({{"qualname", sym.qualname},
+                                      {"kind", std::string(to_string(sym.kind))},
+                                      {"change", std::string(to_string(sym.change))},
+                                      {"runs_at_import", sym.runs_at_import},
+                                      {"old_lines", span(sym.old_lines)},
+                                      {"new_lines", span(sym.new_lines)}});
+        }
+      }
+      files.push_back(std::move(entry));
+    }
+    json doc = {{"schema", "impact.changes"},
+                {"version", 1},
+                {"base", {{"rev", changes.base.rev}, {"commit", changes.base.commit},
+                          {"merge_base", changes.base.merge_base}, {"source", changes.base.source},
+                          {"mode", changes.base.mode == DiffMode::staged ? "staged" : "working_tree"}}},
+                {"files", files}};
+    fmt::print("{}\n", doc.dump(2, ' ', false, json::error_handler_t::replace));
     return 0;
   }
   fmt::print("compared: {}\n", describe_base(changes.base));
@@ -45,6 +87,14 @@ int run_changes(const cli::Options& options) {
     if (f.binary) ranges = " (binary)";
     if (f.submodule) ranges = " (submodule)";
     fmt::print("{:<12} {}{}\n", to_string(f.status), name, ranges);
+    if (const FileSemantics* s = semantics_of(f)) {
+      fmt::print("  {}{}{}\n", to_string(s->kind), s->runs_at_import ? ", runs at import" : "",
+                 s->confidence == "high" ? "" : ", low confidence");
+      for (const auto& sym : s->symbols) {
+        fmt::print("    {:<16} {} {} ({}){}\n", to_string(sym.change), to_string(sym.kind), sym.qualname, lines_text(sym),
+                   sym.runs_at_import ? ", runs at import" : "");
+      }
+    }
   }
   return 0;
 }

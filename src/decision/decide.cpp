@@ -56,6 +56,10 @@ public:
     m_walk.run();
     deleted_conftests();
     uncertain_imports();
+    for (uint32_t node : m_walk.order()) {
+      const GraphNode& n = m_in.graph.nodes[node];
+      if (n.test && !n.ghost) m_decision.file_level.push_back(SelectedTest{n.path.str, m_walk.chain(node), {}});
+    }
     if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection();
     else file_selection();
     finish_selection();

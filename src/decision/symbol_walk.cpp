@@ -147,16 +147,29 @@ bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
   const GraphNode& node = m_graph.nodes[info.node];
   if (!node.test) return false;
   const Symbol& s = info.facts.symbols[static_cast<size_t>(index)];
-  if (s.kind == SymbolKind::class_ || !m_layout.is_test_name(s.name())) return false;
-  if (s.kind == SymbolKind::function) return s.parent == -1;
+  if (s.kind == SymbolKind::class_) return false;
+  if (s.kind == SymbolKind::function) return s.parent == -1 && m_layout.is_test_name(s.name());
   // A method: every enclosing definition must be a class pytest collects (or may, through a base).
+  // unittest.TestCase subclasses (reached through any base) collect test* methods whatever
+  // python_functions says.
+  bool may_be_unittest = false;
   for (int32_t p = s.parent; p != -1; p = info.facts.symbols[static_cast<size_t>(p)].parent) {
     const Symbol& c = info.facts.symbols[static_cast<size_t>(p)];
     if (c.kind != SymbolKind::class_) return false;
     bool collectible = (m_layout.is_test_class_name(c.name()) && !c.has_init) || !c.bases.empty();
     if (!collectible) return false;
+    may_be_unittest |= !c.bases.empty();
   }
-  return true;
+  return m_layout.is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test"));
+}
+
+bool SymbolWalk::is_fixture_hook(std::string_view name) {
+  static constexpr std::array<std::string_view, 20> k_names = {
+      "setUp",          "tearDown",          "setUpClass",       "tearDownClass",     "asyncSetUp",
+      "asyncTearDown",  "setUpModule",       "tearDownModule",   "setup_method",      "teardown_method",
+      "setup_class",    "teardown_class",    "setup_module",     "teardown_module",   "setup_function",
+      "teardown_function", "setup",          "teardown",         "addClassCleanup",   "addCleanup"};
+  return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
 }
 
 std::string SymbolWalk::node_id(const FileInfo& info, int32_t index) const {
@@ -192,6 +205,8 @@ void SymbolWalk::visit(const Key& key) {
     const Symbol& sym = info->facts.symbols[static_cast<size_t>(index)];
     if (is_test_symbol(*info, index)) test_reached(key.node, *info, index, self);
     if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
+    // xunit-style setup and teardown run around every test of their class or module.
+    if (is_fixture_hook(name) && m_graph.nodes[key.node].test) whole_file(key.node, self, "setup_teardown");
     // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
     if (name.starts_with("pytest_")) return file_level(key.node, self, "pytest_hook", sym.def_line);
     for (const auto& d : sym.decorators) {
@@ -218,9 +233,22 @@ void SymbolWalk::visit(const Key& key) {
   referrers(key, name, false);
 }
 
+// Where references to a symbol can be: code that imports its module (directly or not) names a
+// module-level function or class; a member (a method, an attribute) is read through objects, which
+// travel anywhere, so every file is a candidate. Tests are still bounded by the file level later.
+const std::vector<uint32_t>& SymbolWalk::candidates(const Key& key, bool member) {
+  if (!member) return closure(key.node);
+  if (m_all.size() != m_facts.size()) {
+    m_all.resize(m_facts.size());
+    for (uint32_t i = 0; i < m_all.size(); ++i) m_all[i] = i;
+  }
+  return m_all;
+}
+
 void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitions_only) {
   std::string self = key_of(key.node, key.qualname);
-  for (uint32_t h : closure(key.node)) {
+  bool member = key.qualname.find('.') != std::string::npos;
+  for (uint32_t h : candidates(key, member)) {
     if (h >= m_facts.size()) continue;
     FactsHeader header = m_facts.header(h);
     if (!header.has_dynamic_access && !m_facts.mentions(h, name)) continue;
@@ -251,6 +279,17 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitio
       else reach(h, s.qualname, self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }
     if (definitions_only) continue;
+    // A test module that imports a test function or class collects it as its own.
+    if (m_graph.nodes[h].test && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name))) {
+      for (const auto& imp : info->facts.imports) {
+        if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
+        for (const auto& alias : imp.aliases) {
+          if (!m_layout.is_test_name(alias) && !m_layout.is_test_class_name(alias)) continue;
+          std::vector<std::string_view> chain{alias};
+          if (m_index.may_refer(h, chain, 0, key.node, key.qualname)) whole_file(h, self, "imports_test");
+        }
+      }
+    }
     // Strings that name the symbol's module (mock.patch targets, settings) count as references by
     // the code on their line.
     for (const auto& imp : info->facts.imports) {

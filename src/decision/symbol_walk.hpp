@@ -65,7 +65,9 @@ private:
   void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
   std::vector<Hop> chain(const std::string& key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
+  const std::vector<uint32_t>& candidates(const Key& key, bool member);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
+  static bool is_fixture_hook(std::string_view name);
   std::string node_id(const FileInfo& info, int32_t index) const;
   bool over_budget();
 
@@ -77,6 +79,7 @@ private:
   std::unordered_map<std::string, Via> m_via;
   std::vector<Key> m_queue;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_closures;
+  std::vector<uint32_t> m_all; // every file with facts
   SymbolResult m_result;
 };
 

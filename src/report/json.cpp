@@ -81,6 +81,9 @@ std::string render_json(const Report& report) {
     selected.push_back({{"node_id", t.node_id}, {"chain", chain_json(t.chain)}, {"note", nullable(t.note)}});
   }
   doc["selected"] = selected;
+  json file_level = json::array();
+  for (const auto& t : d.file_level) file_level.push_back(t.node_id);
+  doc["file_level"] = file_level;
   json uncertain = json::array();
   for (const auto& u : d.uncertainties) uncertain.push_back({{"path", u.path}, {"line", u.line}, {"what", u.what}});
   doc["uncertainties"] = uncertain;

@@ -97,6 +97,9 @@ std::string render_dry_run(const Report& report, bool colour) {
     }
   }
   if (!d.selected.empty()) {
+    if (!d.file_level.empty()) {
+      out += fmt::format("\nfile level bound: {} test file(s) load the changed files\n", d.file_level.size());
+    }
     out += fmt::format("\n{}\n", style.bold("selected"));
     for (const auto& t : d.selected) {
       out += fmt::format("  {}\n", t.node_id);

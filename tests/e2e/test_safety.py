@@ -61,6 +61,7 @@ def fails_alone(repo, node_id):
 
 
 def covered(node_id, selected):
+    node_id = node_id.split("[", 1)[0]  # a parametrized test is selected as its function
     file = node_id.split("::", 1)[0]
     return any(s == node_id or s == file or node_id.startswith(s + "::") for s in selected)
 
