@@ -138,6 +138,41 @@ struct ImportView {
   size_t aliases_begin = 0, aliases_end = 0; // [begin, end) in the scratch's aliases
 };
 
+// A contiguous run of a FactsView's string pool.
+struct ViewRange {
+  uint32_t begin = 0, end = 0;
+  bool empty() const { return begin == end; }
+};
+
+// A symbol read as views into its file's encoded facts (see FactsView).
+struct SymbolView {
+  std::string_view qualname;
+  std::string_view fixture;
+  SymbolKind kind = SymbolKind::function;
+  int32_t parent = -1;
+  uint32_t first_line = 0, def_line = 0, last_line = 0;
+  bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false;
+  ViewRange decorators, params, bases, usefixtures, refs;
+
+  std::string_view name() const {
+    auto dot = qualname.rfind('.');
+    return dot == std::string_view::npos ? qualname : qualname.substr(dot + 1);
+  }
+};
+
+// Everything the symbol walk reads of one file, as views into the encoded facts: no string is copied.
+// Valid while the ProjectFacts it came from lives.
+struct FactsView {
+  std::vector<std::string_view> strings; // the pool the ranges index
+  std::vector<SymbolView> symbols;
+  std::vector<std::string_view> module_names;
+  ViewRange module_refs, module_usefixtures;
+  bool module_dynamic_access = false, module_usefixtures_dynamic = false, defines_module_getattr = false;
+
+  const std::string_view* begin(ViewRange r) const { return strings.data() + r.begin; }
+  const std::string_view* end(ViewRange r) const { return strings.data() + r.end; }
+};
+
 // Reusable storage for decoding one file's imports without allocating per import.
 struct ImportScratch {
   std::vector<ImportView> imports;
@@ -175,6 +210,8 @@ public:
   void imports(size_t i, ImportScratch& scratch) const;
   // Everything about file i, decoded into owning storage.
   FileFacts full(size_t i) const;
+  // File i's symbols, references and module-level names as views (cheap: no strings are copied).
+  void view(size_t i, FactsView& out) const;
   // Whether file i's code reads `name` anywhere (a component of a reference, a fixture request):
   // a cheap test on a sorted table of name hashes, without decoding the file.
   bool mentions(size_t i, std::string_view name) const;
@@ -188,6 +225,8 @@ public:
 
 private:
   std::vector<std::string_view> m_blobs;
+  mutable std::vector<std::string_view> m_name_tables; // filled on first use by mentions()
+  mutable std::vector<char> m_name_table_ready;
   std::vector<std::shared_ptr<const void>> m_storage;
 };
 

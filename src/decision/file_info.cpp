@@ -13,15 +13,20 @@ std::string_view parent_of(std::string_view path) {
   return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
 }
 
-void bind_name(FileInfo& info, const std::string& name, Binding b) {
-  auto [it, inserted] = info.names.emplace(name, b);
-  if (inserted) return;
-  Binding& old = it->second;
-  bool same = old.kind == b.kind && old.modules == b.modules && old.name == b.name;
-  if (!same) old.kind = Binding::conflict; // bound two ways: cannot tell which one a use means
+template <typename V>
+const V* find_sorted(const std::vector<std::pair<std::string_view, V>>& v, std::string_view key) {
+  auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& e, std::string_view k) { return e.first < k; });
+  return it != v.end() && it->first == key ? &it->second : nullptr;
 }
 
 } // namespace
+
+const Binding* FileInfo::binding(std::string_view name) const { return find_sorted(names, name); }
+
+int32_t FileInfo::symbol(std::string_view qualname) const {
+  const int32_t* found = find_sorted(by_qualname, qualname);
+  return found != nullptr ? *found : -1;
+}
 
 std::vector<std::string_view> split_chain(std::string_view chain) {
   std::vector<std::string_view> parts;
@@ -35,14 +40,23 @@ std::vector<std::string_view> split_chain(std::string_view chain) {
   return parts;
 }
 
-std::vector<uint32_t> FileIndex::resolve_module(uint32_t importer, const ImportFact& imp) const {
-  if (imp.level == 0) return m_graph.modules_named(imp.module);
+// The process exits right after the decision: freeing every decoded file one by one would cost more
+// than building them, so the index is left for the operating system to reclaim (like compilers do).
+FileIndex::~FileIndex() {
+  for (auto& f : m_files) (void)f.release();
+}
+
+void FileIndex::resolve_module(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const {
+  if (imp.level == 0) {
+    const auto& nodes = m_graph.modules_named(imp.module);
+    out.insert(out.end(), nodes.begin(), nodes.end());
+    return;
+  }
   std::string base(parent_of(m_graph.nodes[importer].path.view()));
   for (int up = 1; up < imp.level; ++up) base = std::string(parent_of(base));
   std::string path = base;
   if (!imp.module.empty() && !base.empty()) path.push_back('/');
   for (char c : imp.module) path.push_back(c == '.' ? '/' : c);
-  std::vector<uint32_t> out;
   std::string module_file = path;
   module_file.append(".py");
   std::string package_file = path;
@@ -50,56 +64,84 @@ std::vector<uint32_t> FileIndex::resolve_module(uint32_t importer, const ImportF
   for (const std::string* candidate : {&module_file, &package_file}) {
     if (auto n = m_graph.find(*candidate)) out.push_back(*n);
   }
-  return out;
 }
 
 const FileInfo* FileIndex::get(uint32_t node) {
   if (node >= m_facts.size()) return nullptr;
   if (m_files[node]) return m_files[node].get();
   auto info = std::make_unique<FileInfo>();
+  ++m_decoded;
   info->node = node;
-  info->facts = m_facts.full(node);
-  FileFacts& f = info->facts;
-  info->module_getattr = f.defines_module_getattr;
+  m_facts.view(node, info->facts);
+  m_facts.imports(node, info->imports);
+  const FactsView& f = info->facts;
+  std::vector<std::pair<std::string_view, Binding>> names;
+  names.reserve(f.symbols.size() + f.module_names.size() + info->imports.imports.size() * 2);
+  info->by_qualname.reserve(f.symbols.size());
   for (size_t i = 0; i < f.symbols.size(); ++i) {
-    info->by_qualname.emplace(f.symbols[i].qualname, static_cast<int32_t>(i));
-    if (f.symbols[i].parent == -1) bind_name(*info, f.symbols[i].qualname, Binding{Binding::definition, {}, f.symbols[i].qualname});
+    info->by_qualname.emplace_back(f.symbols[i].qualname, static_cast<int32_t>(i));
+    if (f.symbols[i].parent == -1) names.push_back({f.symbols[i].qualname, Binding{Binding::definition, -1, f.symbols[i].qualname}});
   }
-  for (const auto& name : f.module_names) bind_name(*info, name, Binding{Binding::assignment, {}, {}});
-  for (const auto& imp : f.imports) {
+  for (auto name : f.module_names) names.push_back({name, Binding{Binding::assignment, -1, {}}});
+  for (size_t k = 0; k < info->imports.imports.size(); ++k) {
+    const ImportView& imp = info->imports.imports[k];
+    auto index = static_cast<int32_t>(k);
     switch (imp.kind) {
     case ImportKind::plain: {
-      std::string alias = imp.aliases.empty() ? std::string() : imp.aliases.front();
+      std::string_view alias = imp.aliases_begin < imp.aliases_end ? info->imports.aliases[imp.aliases_begin] : std::string_view();
       if (alias.empty()) {
-        std::string root = imp.module.substr(0, imp.module.find('.'));
-        bind_name(*info, root, Binding{Binding::module, m_graph.modules_named(root), {}});
+        std::string_view root = imp.module.substr(0, imp.module.find('.'));
+        names.push_back({root, Binding{Binding::module, index, root}});
       } else {
-        bind_name(*info, alias, Binding{Binding::module, resolve_module(node, imp), {}});
+        names.push_back({alias, Binding{Binding::module, index, imp.module}});
       }
       break;
     }
-    case ImportKind::from: {
-      auto modules = resolve_module(node, imp);
-      for (size_t k = 0; k < imp.names.size(); ++k) {
-        const std::string& alias = k < imp.aliases.size() ? imp.aliases[k] : imp.names[k];
-        bind_name(*info, alias, Binding{Binding::from_import, modules, imp.names[k]});
+    case ImportKind::from:
+      for (size_t n = imp.names_begin; n < imp.names_end; ++n) {
+        size_t a = imp.aliases_begin + (n - imp.names_begin);
+        std::string_view alias = a < imp.aliases_end ? info->imports.aliases[a] : info->imports.names[n];
+        names.push_back({alias, Binding{Binding::from_import, index, info->imports.names[n]}});
       }
       break;
-    }
     case ImportKind::star: info->star_imports = true; break;
     default: break;
     }
   }
+  // Sorted, with a name bound two different ways marked as a conflict.
+  auto same_import = [&](int32_t a, int32_t b) {
+    if (a == b) return true;
+    if (a < 0 || b < 0) return false;
+    const ImportView& x = info->imports.imports[static_cast<size_t>(a)];
+    const ImportView& y = info->imports.imports[static_cast<size_t>(b)];
+    return x.module == y.module && x.level == y.level;
+  };
+  std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& entry : names) {
+    if (!info->names.empty() && info->names.back().first == entry.first) {
+      Binding& old = info->names.back().second;
+      const Binding& b = entry.second;
+      if (old.kind != b.kind || old.name != b.name || !same_import(old.import, b.import)) old.kind = Binding::conflict;
+      continue;
+    }
+    info->names.push_back(entry);
+  }
+  std::sort(info->by_qualname.begin(), info->by_qualname.end(), [](const auto& a, const auto& b) {
+    return a.first < b.first || (a.first == b.first && a.second < b.second);
+  });
+  info->by_qualname.erase(std::unique(info->by_qualname.begin(), info->by_qualname.end(),
+                                      [](const auto& a, const auto& b) { return a.first == b.first; }),
+                          info->by_qualname.end());
   m_files[node] = std::move(info);
   return m_files[node].get();
 }
 
 std::vector<uint32_t> FileIndex::submodules(const std::vector<uint32_t>& modules, std::string_view name) const {
   std::vector<uint32_t> out;
+  std::string full;
   for (uint32_t m : modules) {
     for (const auto& module_name : m_graph.nodes[m].module_names) {
-      std::string full = module_name;
-      full.append(".").append(name);
+      full.assign(module_name).append(".").append(name);
       for (uint32_t n : m_graph.modules_named(full)) {
         if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
       }
@@ -108,19 +150,28 @@ std::vector<uint32_t> FileIndex::submodules(const std::vector<uint32_t>& modules
   return out;
 }
 
-Target FileIndex::from_binding(uint32_t h, const Binding& b, std::string_view name, int depth) {
+Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& b, int depth) {
+  std::vector<uint32_t> modules;
+  if (b.import >= 0) {
+    const ImportView& imp = info.imports.imports[static_cast<size_t>(b.import)];
+    if (b.kind == Binding::module && imp.level == 0) {
+      const auto& nodes = m_graph.modules_named(b.name); // `import a.b` binds a; `import a.b as c` binds a.b
+      modules.assign(nodes.begin(), nodes.end());
+    } else {
+      resolve_module(h, imp, modules);
+    }
+  }
   switch (b.kind) {
-  case Binding::definition: return Target{Target::definition, {}, h, b.name};
+  case Binding::definition: return Target{Target::definition, {}, h, std::string(b.name)};
   case Binding::module:
-    if (b.modules.empty()) return Target{Target::nothing, {}, 0, {}}; // third-party
-    return Target{Target::module, b.modules, 0, {}};
+    if (modules.empty()) return Target{Target::nothing, {}, 0, {}}; // third-party
+    return Target{Target::module, std::move(modules), 0, {}};
   case Binding::from_import:
-    if (b.modules.empty()) return Target{Target::nothing, {}, 0, {}}; // from a third-party module
-    return member(Target{Target::module, b.modules, 0, {}}, b.name, depth + 1);
+    if (modules.empty()) return Target{Target::nothing, {}, 0, {}}; // from a third-party module
+    return member(Target{Target::module, std::move(modules), 0, {}}, b.name, depth + 1);
   case Binding::assignment:
   case Binding::conflict: break;
   }
-  (void)name;
   return Target{};
 }
 
@@ -128,9 +179,9 @@ Target FileIndex::root(uint32_t h, std::string_view name, int depth) {
   if (name.empty() || name == "self" || name == "cls" || name == "super") return Target{};
   const FileInfo* info = get(h);
   if (info == nullptr) return Target{};
-  auto it = info->names.find(std::string(name));
-  if (it == info->names.end()) return Target{}; // a builtin, or bound in a way not read: unknown
-  return from_binding(h, it->second, name, depth);
+  const Binding* b = info->binding(name);
+  if (b == nullptr) return Target{}; // a builtin, or bound in a way not read: unknown
+  return from_binding(h, *info, *b, depth);
 }
 
 Target FileIndex::member(const Target& t, std::string_view name, int depth) {
@@ -145,11 +196,11 @@ Target FileIndex::member(const Target& t, std::string_view name, int depth) {
       const FileInfo* info = get(m);
       if (info == nullptr) return Target{}; // a deleted module: anything
       Target r;
-      if (auto it = info->names.find(std::string(name)); it != info->names.end()) {
-        r = from_binding(m, it->second, name, depth + 1);
+      if (const Binding* b = info->binding(name)) {
+        r = from_binding(m, *info, *b, depth + 1);
       } else if (auto sub = submodules({m}, name); !sub.empty()) {
         r = Target{Target::module, sub, 0, {}};
-      } else if (info->star_imports || info->module_getattr) {
+      } else if (info->star_imports || info->facts.defines_module_getattr) {
         r = Target{};
       } else {
         r = Target{Target::nothing, {}, 0, {}};
@@ -167,7 +218,7 @@ Target FileIndex::member(const Target& t, std::string_view name, int depth) {
     if (info == nullptr) return Target{};
     std::string qual = t.qualname;
     qual.append(".").append(name);
-    if (info->by_qualname.contains(qual)) return Target{Target::definition, {}, t.node, qual};
+    if (info->symbol(qual) >= 0) return Target{Target::definition, {}, t.node, qual};
     return Target{}; // inherited, an instance attribute, set elsewhere: unknown
   }
   }
@@ -184,7 +235,7 @@ bool FileIndex::same_file(uint32_t a, uint32_t b) const {
 }
 
 bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
-                          const std::string& qualname) {
+                          std::string_view qualname) {
   Target t = root(h, chain[0], 0);
   for (size_t k = 1; k <= index && t.kind != Target::unknown && t.kind != Target::nothing; ++k) {
     t = member(t, chain[k], 0);
@@ -196,8 +247,8 @@ bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain
   case Target::definition:
     // The symbol itself, or one defined inside it (a call to a method through its class).
     return same_file(t.node, g) && (t.qualname == qualname ||
-                           (qualname.size() > t.qualname.size() && qualname.starts_with(t.qualname) &&
-                            qualname[t.qualname.size()] == '.'));
+                                    (qualname.size() > t.qualname.size() && qualname.starts_with(t.qualname) &&
+                                     qualname[t.qualname.size()] == '.'));
   }
   return true;
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 namespace impact::decision {
 
@@ -81,6 +82,10 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
     }
     visit(key);
   }
+  if (std::getenv("IMPACT_WALK_STATS") != nullptr) {
+    fmt::print(stderr, "walk: {} symbols, {} closures, {} candidate files scanned, {} decoded\n", m_queue.size(),
+               m_closures.size(), m_scanned, m_index.decoded());
+  }
   return std::move(m_result);
 }
 
@@ -125,6 +130,39 @@ std::vector<Hop> SymbolWalk::chain(const std::string& key) const {
   return hops;
 }
 
+// The files that can name a module-level symbol of `node`: the module itself, the packages and
+// star-importers that re-export it (transitively), the modules importing any of those, and the
+// modules importing those (`helpers.models.save` reads `save` through `helpers`' import of `models`).
+const std::vector<uint32_t>& SymbolWalk::importers(uint32_t node) {
+  if (auto it = m_importers.find(node); it != m_importers.end()) return it->second;
+  std::vector<char> seen(m_graph.nodes.size(), 0);
+  std::vector<uint32_t> exporters{node};
+  seen[node] = 1;
+  for (size_t i = 0; i < exporters.size(); ++i) {
+    for (const auto& [from, edge] : m_graph.in[exporters[i]]) {
+      bool reexports = m_graph.nodes[from].path.filename() == "__init__.py" || edge.kind == EdgeKind::star_import;
+      if (reexports && seen[from] == 0) {
+        seen[from] = 1;
+        exporters.push_back(from);
+      }
+    }
+  }
+  std::vector<uint32_t> out = exporters;
+  for (int hop = 0; hop < 2; ++hop) {
+    size_t end = out.size();
+    for (size_t i = 0; i < end; ++i) {
+      for (const auto& [from, edge] : m_graph.in[out[i]]) {
+        if (edge.kind == EdgeKind::package_init || edge.kind == EdgeKind::conftest) continue;
+        if (seen[from] == 0) {
+          seen[from] = 1;
+          out.push_back(from);
+        }
+      }
+    }
+  }
+  return m_importers.emplace(node, std::move(out)).first->second;
+}
+
 const std::vector<uint32_t>& SymbolWalk::closure(uint32_t node) {
   if (auto it = m_closures.find(node); it != m_closures.end()) return it->second;
   if (m_closures.size() >= k_max_closures) {
@@ -146,15 +184,15 @@ const std::vector<uint32_t>& SymbolWalk::closure(uint32_t node) {
 bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
   const GraphNode& node = m_graph.nodes[info.node];
   if (!node.test) return false;
-  const Symbol& s = info.facts.symbols[static_cast<size_t>(index)];
+  const SymbolView& s = info.at(index);
   if (s.kind == SymbolKind::class_) return false;
   if (s.kind == SymbolKind::function) return s.parent == -1 && m_layout.is_test_name(s.name());
   // A method: every enclosing definition must be a class pytest collects (or may, through a base).
   // unittest.TestCase subclasses (reached through any base) collect test* methods whatever
   // python_functions says.
   bool may_be_unittest = false;
-  for (int32_t p = s.parent; p != -1; p = info.facts.symbols[static_cast<size_t>(p)].parent) {
-    const Symbol& c = info.facts.symbols[static_cast<size_t>(p)];
+  for (int32_t p = s.parent; p != -1; p = info.at(p).parent) {
+    const SymbolView& c = info.at(p);
     if (c.kind != SymbolKind::class_) return false;
     bool collectible = (m_layout.is_test_class_name(c.name()) && !c.has_init) || !c.bases.empty();
     if (!collectible) return false;
@@ -174,7 +212,7 @@ bool SymbolWalk::is_fixture_hook(std::string_view name) {
 
 std::string SymbolWalk::node_id(const FileInfo& info, int32_t index) const {
   std::string id = m_graph.nodes[info.node].path.str;
-  std::string_view qual = info.facts.symbols[static_cast<size_t>(index)].qualname;
+  std::string_view qual = info.at(index).qualname;
   size_t start = 0;
   for (;;) {
     size_t dot = qual.find('.', start);
@@ -199,18 +237,17 @@ void SymbolWalk::visit(const Key& key) {
     referrers(key, name, false); // a deleted file's symbol: its users by name
     return;
   }
-  auto found = info->by_qualname.find(key.qualname);
-  if (found != info->by_qualname.end()) {
-    int32_t index = found->second;
-    const Symbol& sym = info->facts.symbols[static_cast<size_t>(index)];
+  int32_t index = info->symbol(key.qualname);
+  if (index >= 0) {
+    const SymbolView& sym = info->at(index);
     if (is_test_symbol(*info, index)) test_reached(key.node, *info, index, self);
     if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
     // xunit-style setup and teardown run around every test of their class or module.
     if (is_fixture_hook(name) && m_graph.nodes[key.node].test) whole_file(key.node, self, "setup_teardown");
     // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
     if (name.starts_with("pytest_")) return file_level(key.node, self, "pytest_hook", sym.def_line);
-    for (const auto& d : sym.decorators) {
-      if (!is_transparent_decorator(d)) return file_level(key.node, self, "decorated", sym.first_line);
+    for (auto d = info->facts.begin(sym.decorators); d != info->facts.end(sym.decorators); ++d) {
+      if (!is_transparent_decorator(*d)) return file_level(key.node, self, "decorated", sym.first_line);
     }
     if (sym.kind == SymbolKind::method && is_dunder(name)) {
       if (name != "__init__" && name != "__new__" && name != "__post_init__" && name != "__init_subclass__") {
@@ -220,13 +257,13 @@ void SymbolWalk::visit(const Key& key) {
       reach(key.node, std::string(parent_part(key.qualname)), self, "constructor", sym.def_line);
     }
     if (sym.parent != -1) {
-      const Symbol& parent = info->facts.symbols[static_cast<size_t>(sym.parent)];
+      const SymbolView& parent = info->at(sym.parent);
       if (parent.kind != SymbolKind::class_) {
         // A nested function is made, and usually called, by the function around it.
-        reach(key.node, parent.qualname, self, "nested_in", parent.def_line);
+        reach(key.node, std::string(parent.qualname), self, "nested_in", parent.def_line);
       } else {
         // Subclasses inherit the method: their definitions (module-level code) name the class.
-        referrers(Key{key.node, parent.qualname}, parent.name(), true);
+        referrers(Key{key.node, std::string(parent.qualname)}, parent.name(), true);
       }
     }
   }
@@ -237,7 +274,7 @@ void SymbolWalk::visit(const Key& key) {
 // module-level function or class; a member (a method, an attribute) is read through objects, which
 // travel anywhere, so every file is a candidate. Tests are still bounded by the file level later.
 const std::vector<uint32_t>& SymbolWalk::candidates(const Key& key, bool member) {
-  if (!member) return closure(key.node);
+  if (!member) return importers(key.node);
   if (m_all.size() != m_facts.size()) {
     m_all.resize(m_facts.size());
     for (uint32_t i = 0; i < m_all.size(); ++i) m_all[i] = i;
@@ -250,15 +287,17 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitio
   bool member = key.qualname.find('.') != std::string::npos;
   for (uint32_t h : candidates(key, member)) {
     if (h >= m_facts.size()) continue;
+    ++m_scanned;
     FactsHeader header = m_facts.header(h);
     if (!header.has_dynamic_access && !m_facts.mentions(h, name)) continue;
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
-    auto matches = [&](const std::vector<std::string>& refs, bool dynamic) {
+    const FactsView& facts = info->facts;
+    auto matches = [&](ViewRange refs, bool dynamic) {
       if (dynamic) return true;
-      for (const auto& ref : refs) {
-        if (ref.find(name) == std::string::npos) continue;
-        auto parts = split_chain(ref);
+      for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
+        if (ref->find(name) == std::string_view::npos) continue;
+        auto parts = split_chain(*ref);
         for (size_t i = 0; i < parts.size(); ++i) {
           if (parts[i] == name && m_index.may_refer(h, parts, i, key.node, key.qualname)) return true;
         }
@@ -266,24 +305,22 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitio
       return false;
     };
     // Code that runs at import: the module, and class bodies.
-    if (matches(info->facts.module_refs, info->facts.module_dynamic_access)) {
-      file_level(h, self, "module_level", 0);
-    }
-    for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
-      const Symbol& s = info->facts.symbols[i];
+    if (matches(facts.module_refs, facts.module_dynamic_access)) file_level(h, self, "module_level", 0);
+    for (const SymbolView& s : facts.symbols) {
       if (h == key.node && s.qualname == key.qualname) continue;
       bool class_body = s.kind == SymbolKind::class_;
       if (definitions_only && !class_body) continue;
       if (!matches(s.refs, s.dynamic_access)) continue;
       if (class_body) file_level(h, self, "class_body", s.def_line);
-      else reach(h, s.qualname, self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
+      else reach(h, std::string(s.qualname), self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }
     if (definitions_only) continue;
     // A test module that imports a test function or class collects it as its own.
     if (m_graph.nodes[h].test && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name))) {
-      for (const auto& imp : info->facts.imports) {
+      for (const auto& imp : info->imports.imports) {
         if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
-        for (const auto& alias : imp.aliases) {
+        for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
+          std::string_view alias = info->imports.aliases[a];
           if (!m_layout.is_test_name(alias) && !m_layout.is_test_class_name(alias)) continue;
           std::vector<std::string_view> chain{alias};
           if (m_index.may_refer(h, chain, 0, key.node, key.qualname)) whole_file(h, self, "imports_test");
@@ -292,10 +329,10 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitio
     }
     // Strings that name the symbol's module (mock.patch targets, settings) count as references by
     // the code on their line.
-    for (const auto& imp : info->facts.imports) {
+    for (const auto& imp : info->imports.imports) {
       if (imp.kind != ImportKind::string_ref) continue;
-      std::string full = imp.module;
-      for (const auto& n : imp.names) full.append(".").append(n);
+      std::string full(imp.module);
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) full.append(".").append(info->imports.names[k]);
       auto parts = split_chain(full);
       bool names_module = false;
       for (size_t k = parts.size(); k > 0 && !names_module; --k) {
@@ -308,20 +345,20 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitio
       }
       if (!names_module) continue;
       int32_t owner = -1;
-      for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
-        const Symbol& s = info->facts.symbols[i];
+      for (size_t i = 0; i < facts.symbols.size(); ++i) {
+        const SymbolView& s = facts.symbols[i];
         if (s.first_line <= imp.line && imp.line <= s.last_line) owner = static_cast<int32_t>(i);
       }
-      if (owner == -1 || info->facts.symbols[static_cast<size_t>(owner)].kind == SymbolKind::class_) {
+      if (owner == -1 || info->at(owner).kind == SymbolKind::class_) {
         file_level(h, self, "string_ref", imp.line);
       } else {
-        reach(h, info->facts.symbols[static_cast<size_t>(owner)].qualname, self, "string_ref", imp.line);
+        reach(h, std::string(info->at(owner).qualname), self, "string_ref", imp.line);
       }
     }
   }
 }
 
-void SymbolWalk::fixture_consumers(uint32_t node, const Symbol& fixture, const std::string& from) {
+void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from) {
   const GraphNode& d = m_graph.nodes[node];
   std::vector<uint32_t> scope;
   if (d.conftest) {
@@ -338,34 +375,31 @@ void SymbolWalk::fixture_consumers(uint32_t node, const Symbol& fixture, const s
       if (n < m_facts.size() && (m_graph.nodes[n].test_pattern || m_graph.nodes[n].conftest)) scope.push_back(n);
     }
   }
-  const std::string& name = fixture.fixture;
+  std::string name(fixture.fixture);
+  bool autouse = fixture.autouse;
   for (uint32_t h : scope) {
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
-    const FileFacts& f = info->facts;
-    if (fixture.autouse) {
+    const FactsView& f = info->facts;
+    auto names = [&](ViewRange r) { return std::find(f.begin(r), f.end(r), name) != f.end(r); };
+    if (autouse) {
       // Every test in scope runs it.
       if (m_graph.nodes[h].test) whole_file(h, from, "autouse_fixture");
       continue;
     }
-    bool module_wide = f.module_usefixtures_dynamic ||
-                       std::find(f.module_usefixtures.begin(), f.module_usefixtures.end(), name) != f.module_usefixtures.end();
-    if (module_wide && m_graph.nodes[h].test) {
+    if ((f.module_usefixtures_dynamic || names(f.module_usefixtures)) && m_graph.nodes[h].test) {
       whole_file(h, from, "usefixtures");
       continue;
     }
     if (!m_facts.mentions(h, name)) continue;
-    for (size_t i = 0; i < f.symbols.size(); ++i) {
-      const Symbol& s = f.symbols[i];
+    for (const SymbolView& s : f.symbols) {
       if (s.kind == SymbolKind::class_) continue;
-      bool requests = std::find(s.params.begin(), s.params.end(), name) != s.params.end() ||
-                      std::find(s.usefixtures.begin(), s.usefixtures.end(), name) != s.usefixtures.end() ||
-                      s.usefixtures_dynamic;
-      for (int32_t p = s.parent; p != -1 && !requests; p = f.symbols[static_cast<size_t>(p)].parent) {
-        const Symbol& c = f.symbols[static_cast<size_t>(p)];
-        requests = c.usefixtures_dynamic || std::find(c.usefixtures.begin(), c.usefixtures.end(), name) != c.usefixtures.end();
+      bool requests = names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic;
+      for (int32_t p = s.parent; p != -1 && !requests; p = info->at(p).parent) {
+        const SymbolView& c = info->at(p);
+        requests = c.usefixtures_dynamic || names(c.usefixtures);
       }
-      if (requests) reach(h, s.qualname, from, "requests_fixture", s.def_line);
+      if (requests) reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
     }
   }
 }

@@ -61,11 +61,12 @@ private:
   void file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line);
   void whole_file(uint32_t node, const std::string& from, std::string relation);
   void referrers(const Key& key, std::string_view name, bool definitions_only);
-  void fixture_consumers(uint32_t node, const Symbol& fixture, const std::string& from);
+  void fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from);
   void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
   std::vector<Hop> chain(const std::string& key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& candidates(const Key& key, bool member);
+  const std::vector<uint32_t>& importers(uint32_t node);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
   static bool is_fixture_hook(std::string_view name);
   std::string node_id(const FileInfo& info, int32_t index) const;
@@ -80,6 +81,8 @@ private:
   std::vector<Key> m_queue;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_closures;
   std::vector<uint32_t> m_all; // every file with facts
+  std::unordered_map<uint32_t, std::vector<uint32_t>> m_importers;
+  size_t m_scanned = 0;
   SymbolResult m_result;
 };
 

@@ -88,14 +88,22 @@ uint32_t name_hash(std::string_view name) {
   return h;
 }
 
-bool mentions(std::string_view blob, std::string_view name) {
+std::string_view name_table(std::string_view blob) {
   util::Reader in(blob);
   in.u64();
   for (int skip = 0; skip < 4; ++skip) in.raw(static_cast<size_t>(in.u64()));
   util::Reader table(in.raw(static_cast<size_t>(in.u64())));
   size_t count = table.count();
   std::string_view data = table.raw(count * 4);
-  if (!in.ok() || !table.ok()) return true; // unreadable: assume it does
+  if (!in.ok() || !table.ok()) return std::string_view("?", 1); // unreadable: mentions everything
+  return data;
+}
+
+bool mentions(std::string_view blob, std::string_view name) { return mentions_in(name_table(blob), name); }
+
+bool mentions_in(std::string_view data, std::string_view name) {
+  if (data.size() % 4 != 0) return true;
+  size_t count = data.size() / 4;
   uint32_t wanted = name_hash(name);
   size_t lo = 0, hi = count;
   while (lo < hi) {
@@ -214,6 +222,60 @@ bool decode_imports(std::string_view blob, ImportScratch& scratch) {
     scratch.imports.push_back(v);
   }
   return in.ok() && section.ok();
+}
+
+bool decode_view(std::string_view blob, FactsView& view) {
+  view = FactsView{};
+  util::Reader in(blob);
+  FactsHeader h = header_of(in.u64());
+  view.defines_module_getattr = h.defines_module_getattr;
+  in.raw(static_cast<size_t>(in.u64())); // imports: ProjectFacts::imports reads them
+  in.raw(static_cast<size_t>(in.u64())); // uncertain imports
+  util::Reader rest(in.raw(static_cast<size_t>(in.u64())));
+  auto range = [&](util::Reader& r) {
+    ViewRange out{static_cast<uint32_t>(view.strings.size()), 0};
+    read_views(r, view.strings);
+    out.end = static_cast<uint32_t>(view.strings.size());
+    return out;
+  };
+  size_t n = rest.count();
+  view.symbols.resize(n);
+  view.strings.reserve(n * 6);
+  for (auto& s : view.symbols) {
+    s.qualname = rest.raw(static_cast<size_t>(rest.u64()));
+    s.kind = static_cast<SymbolKind>(rest.u64());
+    s.first_line = rest.u32();
+    s.def_line = rest.u32();
+    rest.u64(); // body line
+    s.last_line = rest.u32();
+    s.parent = static_cast<int32_t>(rest.u64()) - 1;
+    s.decorators = range(rest);
+    s.params = range(rest);
+    s.bases = range(rest);
+    uint64_t bits = rest.u64();
+    s.has_init = (bits & 2) != 0;
+    s.autouse = (bits & 4) != 0;
+    s.usefixtures_dynamic = (bits & 8) != 0;
+    s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
+    s.usefixtures = range(rest);
+    if (!rest.ok() || s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;
+  }
+  read_views(rest, view.module_names);
+  for (int k = 0; k < 3; ++k) { // __all__, collect_ignore, collect_ignore_glob: not read here
+    size_t count = rest.count();
+    for (size_t i = 0; i < count; ++i) rest.raw(static_cast<size_t>(rest.u64()));
+  }
+  view.module_usefixtures_dynamic = rest.u64() != 0;
+  view.module_usefixtures = range(rest);
+  util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
+  if (refs.count() != n) return false;
+  for (auto& s : view.symbols) {
+    s.dynamic_access = refs.u64() != 0;
+    s.refs = range(refs);
+  }
+  view.module_dynamic_access = refs.u64() != 0;
+  view.module_refs = range(refs);
+  return in.ok() && rest.ok() && refs.ok();
 }
 
 bool decode_full(std::string_view blob, FileFacts& facts) {

@@ -14,8 +14,12 @@ std::string encode(const FileFacts& facts);
 bool decode_header(std::string_view blob, FactsHeader& header);
 bool decode_imports(std::string_view blob, ImportScratch& scratch);
 bool decode_full(std::string_view blob, FileFacts& facts);
+bool decode_view(std::string_view blob, FactsView& view);
 // Whether the blob's name table holds `name` (see ProjectFacts::mentions).
 bool mentions(std::string_view blob, std::string_view name);
+// The name table of a blob (sorted 4-byte hashes), to search with mentions_in.
+std::string_view name_table(std::string_view blob);
+bool mentions_in(std::string_view table, std::string_view name);
 uint32_t name_hash(std::string_view name);
 
 } // namespace impact::python

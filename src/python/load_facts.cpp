@@ -23,7 +23,21 @@ FactsHeader ProjectFacts::header(size_t i) const {
 
 void ProjectFacts::imports(size_t i, ImportScratch& scratch) const { python::decode_imports(m_blobs[i], scratch); }
 
-bool ProjectFacts::mentions(size_t i, std::string_view name) const { return python::mentions(m_blobs[i], name); }
+bool ProjectFacts::mentions(size_t i, std::string_view name) const {
+  if (m_name_table_ready.size() != m_blobs.size()) {
+    m_name_tables.assign(m_blobs.size(), {});
+    m_name_table_ready.assign(m_blobs.size(), 0);
+  }
+  if (m_name_table_ready[i] == 0) {
+    m_name_tables[i] = python::name_table(m_blobs[i]);
+    m_name_table_ready[i] = 1;
+  }
+  return python::mentions_in(m_name_tables[i], name);
+}
+
+void ProjectFacts::view(size_t i, FactsView& out) const {
+  if (!python::decode_view(m_blobs[i], out)) out = FactsView{};
+}
 
 FileFacts ProjectFacts::full(size_t i) const {
   FileFacts facts;
