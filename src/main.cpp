@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
     case impact::cli::Command::explain: return impact::app::run_explain(options);
     case impact::cli::Command::config: return impact::app::run_config(options);
     case impact::cli::Command::facts: return impact::app::run_facts(options);
+    case impact::cli::Command::index: return impact::app::run_index(options);
+    case impact::cli::Command::index_status: return impact::app::run_index_status(options);
+    case impact::cli::Command::index_merge: return impact::app::run_index_merge(options);
     }
   } catch (const impact::cli::Exit& e) {
     return e.code;

@@ -49,6 +49,8 @@ struct FileVerdict {
   long tests = -1;    // selected tests it leads to; -1 when not counted
   std::string change; // the semantic diff's kind for the file (Python files), "" otherwise
   std::vector<SymbolChange> symbols; // the changed symbols (Python files)
+  std::string source;   // where its tests came from: "coverage", "static", or "" (not a Python file)
+  std::string fallback; // when the coverage index was not used for it: why ("drift", "not_indexed", ...)
 };
 
 // Something the analysis could not vouch for, and what it did about it.
@@ -73,6 +75,23 @@ struct Decision {
   Mode mode_effective = Mode::balanced;
 };
 
+// What the coverage index says about one changed file (stage 4), prepared by the caller.
+struct CoverageUse {
+  RepoPath path;
+  bool trusted = false;  // the index vouches for this file's change: `tests` replaces the static answer
+  std::string fallback;  // why not: not_indexed, drift, untracked, insertion, not_implementation, ...
+  std::string detail;    // for people: "src/app/views.py changed since the index"
+  std::vector<std::pair<std::string, uint32_t>> tests; // node id, the base line whose coverage names it
+};
+
+struct CoverageInput {
+  std::string index; // the store's path, for messages
+  std::vector<CoverageUse> files;
+  // Test files whose content is not what the index measured (changed or added since): the index cannot
+  // speak for them, so the static answer applies to them.
+  std::vector<std::string> unmeasured_tests;
+};
+
 // What decide() needs. Without facts, layout and semantics the decision is made at file level.
 struct DecisionInput {
   const ChangeSet& changes;
@@ -83,6 +102,7 @@ struct DecisionInput {
   const ProjectFacts* facts = nullptr;
   const ProjectLayout* layout = nullptr;
   const std::vector<FileSemantics>* semantics = nullptr; // one per changed Python file
+  const CoverageInput* coverage = nullptr; // the coverage index's evidence, or nullptr without an index
   uint32_t max_depth = 100; // symbol hops before a file is analysed at file level
   double budget_ms = 0;     // time for the symbol walk before it falls back to file level (0: none)
 };

@@ -23,6 +23,7 @@ struct PytestConfig {
   std::vector<std::string> pythonpath;
   std::vector<std::string> norecursedirs{"*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}"};
   std::vector<std::string> addopts; // ini addopts then PYTEST_ADDOPTS, split like a shell
+  std::vector<std::string> usefixtures; // the ini usefixtures option: fixtures every test uses
   // Read from addopts:
   bool doctest_modules = false;
   std::vector<std::string> plugins;        // -p NAME: modules loaded into every session

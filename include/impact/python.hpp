@@ -276,3 +276,12 @@ struct FileShape {
 FileShape shape_of(std::string_view source);
 
 } // namespace impact
+
+namespace impact {
+
+// For each line of `source` (index = line number, 1-based; [0] unused), the first line of the innermost
+// statement that holds it: coverage.py records a multi-line statement on its first line only. 0 for a
+// line outside any statement (blank lines and comments between statements).
+std::vector<uint32_t> statement_starts(std::string_view source);
+
+} // namespace impact

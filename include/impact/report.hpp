@@ -34,6 +34,8 @@ struct StageTiming {
 };
 
 struct Report {
+  std::string index_path;              // the coverage index used, or ""
+  std::string index_built_at, index_commit;
   const ChangeSet* changes = nullptr; // null when the decision was replayed from a saved report
   const Decision* decision = nullptr;
   RunPlan plan;

@@ -1,5 +1,7 @@
 #include "app/analyse.hpp"
 
+#include "app/coverage_evidence.hpp"
+#include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "impact/project.hpp"
 #include "impact/python.hpp"
@@ -171,6 +173,24 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   input.max_depth = options.max_depth;
   input.budget_ms = options.budget_ms;
+  // 4. coverage index, when there is one
+  CoverageInput coverage;
+  if (!options.no_index && config.use_index.value) {
+    auto path = util::cache_dir(repo.root()) / index_file_name();
+    if (std::filesystem::exists(path)) {
+      try {
+        IndexReader index(path);
+        coverage = coverage_evidence(repo, out.changes, semantics, facts, graph, index);
+        coverage.index = path.string();
+        input.coverage = &coverage;
+        out.index = index.meta();
+        out.index_path = path.string();
+      } catch (const Error& e) {
+        fmt::print(stderr, "impact: warning: {}; selecting without the coverage index\n", e.what());
+      }
+      clock.lap("coverage");
+    }
+  }
   out.decision = decide(input);
   clock.lap("decision");
   out.project.python_files = facts.files.size();

@@ -2,6 +2,7 @@
 // The selection pipeline, stage by stage: changes -> facts -> project layout -> graph -> decision.
 #include "cli/options.hpp"
 #include "impact/changes.hpp"
+#include "impact/coverage.hpp"
 #include "impact/config.hpp"
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
@@ -18,6 +19,8 @@ struct Analysis {
   Decision decision;
   ProjectSummary project;
   std::vector<StageTiming> timings;
+  std::optional<IndexMeta> index; // the coverage index used, if any
+  std::string index_path;
 };
 
 // What to compare, from the flags and, in CI, the environment. Sets `no_base` when a CI run has no

@@ -14,5 +14,9 @@ int run_explain(const cli::Options& options);
 int run_config(const cli::Options& options);
 // `impact facts FILE`: what impact reads from one Python file.
 int run_facts(const cli::Options& options);
+// `impact index [--from FILE]`, `impact index status`, `impact index merge A B -o OUT`.
+int run_index(const cli::Options& options);
+int run_index_status(const cli::Options& options);
+int run_index_merge(const cli::Options& options);
 
 } // namespace impact::app

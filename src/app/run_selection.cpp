@@ -53,6 +53,11 @@ int run_selection(const cli::Options& options) {
   report.decision = &analysis.decision;
   report.project = analysis.project;
   report.timings = analysis.timings;
+  if (analysis.index) {
+    report.index_path = analysis.index_path;
+    report.index_built_at = analysis.index->built_at;
+    report.index_commit = analysis.index->commit;
+  }
   report.strict = options.strict.value_or(config.strict.value);
   report.plan = plan_for(analysis.decision, config, options, env, repo->root());
   report.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

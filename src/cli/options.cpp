@@ -31,6 +31,8 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
       ->group("Selecting");
   app.add_flag("--file-level", o.file_level, "Select whole test files by imports only (no symbol-level narrowing)")
       ->group("Selecting");
+  app.add_flag("--no-index", o.no_index, "Do not use the coverage index (.impact_cache/coverage-index.sqlite)")
+      ->group("Selecting");
   app.add_option("--max-depth", o.max_depth,
                  "Symbol hops to follow before a file is analysed at file level (default: 100)")
       ->group("Selecting");
@@ -75,7 +77,14 @@ Options parse(int argc, char** argv) {
   CLI::App* config_cmd = app.add_subcommand("config", "Print every setting, its value and where it came from");
   CLI::App* facts_cmd = app.add_subcommand("facts", "Print what impact reads from one Python file (JSON)");
   facts_cmd->add_option("file", o.target, "A Python file")->required();
-  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd, facts_cmd}) {
+  CLI::App* index_cmd = app.add_subcommand("index", "Build the coverage index by running the suite under coverage");
+  index_cmd->add_option("--from", o.from, "Read an existing coverage.py data file instead of running anything")
+      ->type_name("FILE");
+  CLI::App* status_cmd = index_cmd->add_subcommand("status", "Say when and at which commit the index was built, and what drifted");
+  CLI::App* merge_cmd = index_cmd->add_subcommand("merge", "Union the indexes of the shards of one run");
+  merge_cmd->add_option("inputs", o.inputs, "Index files")->required();
+  merge_cmd->add_option("-o,--output", o.output, "The merged index")->required()->type_name("OUT");
+  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd, facts_cmd, index_cmd, status_cmd, merge_cmd}) {
     sub->fallthrough();
   }
   app.require_subcommand(0, 1);
@@ -111,6 +120,9 @@ Options parse(int argc, char** argv) {
   if (explain_cmd->parsed()) o.command = Command::explain;
   if (config_cmd->parsed()) o.command = Command::config;
   if (facts_cmd->parsed()) o.command = Command::facts;
+  if (index_cmd->parsed()) o.command = Command::index;
+  if (status_cmd->parsed()) o.command = Command::index_status;
+  if (merge_cmd->parsed()) o.command = Command::index_merge;
   if (o.directory.empty()) o.directory = std::filesystem::current_path();
   return o;
 }

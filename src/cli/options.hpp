@@ -9,7 +9,7 @@
 
 namespace impact::cli {
 
-enum class Command { run, changes, explain, config, facts };
+enum class Command { run, changes, explain, config, facts, index, index_status, index_merge };
 
 enum class Format { text, json };
 
@@ -25,6 +25,10 @@ struct Options {
   bool no_cache = false;
   unsigned jobs = 0;                      // 0: one per core
   bool file_level = false;                // --file-level: no symbol-level narrowing
+  bool no_index = false;                  // --no-index: ignore the coverage index
+  std::string from;                       // index --from FILE
+  std::vector<std::string> inputs;        // index merge A B ...
+  std::string output;                     // index merge -o OUT
   uint32_t max_depth = 100;               // --max-depth
   double budget_ms = 0;                   // --budget-ms (0: none)
   std::filesystem::path directory;        // -C DIR

@@ -46,6 +46,19 @@ struct PythonChange {
   FileStatus status = FileStatus::modified;
 };
 
+// Tests found by one part of the analysis, before they are merged into the decision.
+struct Selection {
+  std::map<uint32_t, std::vector<Hop>> whole;       // test files selected whole
+  std::map<std::string, std::vector<Hop>> tests;    // single tests
+  std::map<uint32_t, std::vector<Hop>> import_only; // reached files that define no tests
+
+  void merge(Selection&& other) {
+    whole.merge(other.whole);
+    tests.merge(other.tests);
+    import_only.merge(other.import_only);
+  }
+};
+
 class Decider {
 public:
   explicit Decider(const DecisionInput& input) : m_in(input), m_walk(input.graph) {}
@@ -60,8 +73,7 @@ public:
       const GraphNode& n = m_in.graph.nodes[node];
       if (n.test && !n.ghost) m_decision.file_level.push_back(SelectedTest{n.path.str, m_walk.chain(node), {}});
     }
-    if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection();
-    else file_selection();
+    select();
     finish_selection();
     count_per_file();
     conclude();
@@ -208,27 +220,121 @@ private:
     return {};
   }
 
-  void select_file(uint32_t node, std::vector<Hop> chain) {
+  void select_file(Selection& out, uint32_t node, std::vector<Hop> chain) {
     const GraphNode& n = m_in.graph.nodes[node];
     if (n.ghost) return;
     if (!n.test) {
-      if (n.test_pattern) m_import_only.emplace(node, std::move(chain));
+      if (n.test_pattern) out.import_only.emplace(node, std::move(chain));
       return;
     }
-    m_whole.emplace(node, std::move(chain));
+    out.whole.emplace(node, std::move(chain));
   }
 
-  // File level: every test file the changed files reach.
-  void file_selection() {
-    for (uint32_t node : m_walk.order()) select_file(node, m_walk.chain(node));
+  const CoverageUse* coverage_of(const PythonChange& py) const {
+    if (m_in.coverage == nullptr) return nullptr;
+    const RepoPath& path = m_decision.files[py.verdict].path;
+    for (const auto& c : m_in.coverage->files) {
+      if (c.path == path) return &c;
+    }
+    return nullptr;
+  }
+
+  // The static answer for the files the coverage index cannot vouch for, the index's answer for the
+  // ones it can, and the static answer again for test files the index never measured.
+  void select() {
+    std::vector<const PythonChange*> static_part, covered;
+    for (const auto& py : m_python) {
+      const CoverageUse* c = coverage_of(py);
+      FileVerdict& v = m_decision.files[py.verdict];
+      if (c != nullptr && c->trusted) {
+        covered.push_back(&py);
+        v.source = "coverage";
+      } else {
+        static_part.push_back(&py);
+        v.source = "static";
+        if (c != nullptr) v.fallback = c->fallback;
+      }
+    }
+    Selection selection = analyse(static_part);
+    if (!covered.empty()) {
+      selection.merge(coverage_selection(covered));
+      if (!m_in.coverage->unmeasured_tests.empty()) {
+        // Tests the index never measured: what the static analysis of the covered changes selects in them.
+        Selection unmeasured = analyse(covered);
+        auto measured = [&](const std::string& file) {
+          const auto& u = m_in.coverage->unmeasured_tests;
+          return std::find(u.begin(), u.end(), file) == u.end();
+        };
+        std::erase_if(unmeasured.whole, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
+        std::erase_if(unmeasured.import_only, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
+        std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(e.first.substr(0, e.first.find("::"))); });
+        selection.merge(std::move(unmeasured));
+      }
+    }
+    for (uint32_t node : m_walk.order()) {
+      const GraphNode& n = m_in.graph.nodes[node];
+      // Tests the file level reached only through a computed import stay selected as whole files.
+      auto chain = m_walk.chain(node);
+      if (m_in.mode != Mode::fast && !note_of(chain).empty()) select_file(selection, node, std::move(chain));
+      // A module collected for its doctests (--doctest-modules) runs whole: its examples name code in
+      // strings, which the symbol walk does not read.
+      else if (n.test && !n.test_pattern && !n.ghost) select_file(selection, node, m_walk.chain(node));
+    }
+    m_whole = std::move(selection.whole);
+    m_tests = std::move(selection.tests);
+    m_import_only = std::move(selection.import_only);
+  }
+
+  Selection analyse(const std::vector<const PythonChange*>& changes) {
+    Selection out;
+    if (changes.empty()) return out;
+    if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection(changes, out);
+    else file_selection(changes, out);
+    return out;
+  }
+
+  // The coverage index's answer: the tests whose recorded coverage hit the changed lines.
+  Selection coverage_selection(const std::vector<const PythonChange*>& changes) {
+    Selection out;
+    for (const PythonChange* py : changes) {
+      const CoverageUse* c = coverage_of(*py);
+      if (c == nullptr) continue;
+      const std::string& path = m_decision.files[py->verdict].path.str;
+      for (const auto& [id, line] : c->tests) {
+        std::string file = id.substr(0, id.find("::"));
+        std::vector<Hop> chain{Hop{file, "covers", 0, id.find("::") == std::string::npos ? std::string() : id.substr(id.find("::") + 2)},
+                               Hop{path, "covered_line", line, {}}};
+        if (id.find("::") == std::string::npos) {
+          if (auto node = m_in.graph.find(file)) out.whole.emplace(*node, std::move(chain));
+        } else {
+          out.tests.emplace(id, std::move(chain));
+        }
+      }
+    }
+    return out;
+  }
+
+  // File level: every test file the given changed files reach.
+  void file_selection(const std::vector<const PythonChange*>& changes, Selection& out) {
+    if (changes.size() == m_python.size()) {
+      for (uint32_t node : m_walk.order()) select_file(out, node, m_walk.chain(node));
+      return;
+    }
+    decision::ReverseWalk walk(m_in.graph);
+    for (const PythonChange* py : changes) {
+      for (uint32_t node : py->nodes) walk.seed(node, std::string(status_word(py->status)));
+    }
+    walk.run();
+    for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
   }
 
   // Symbol level: the changed symbols, walked to the tests; file-level seeds where the change runs at
   // import or cannot be classified.
-  void symbol_selection() {
+  void symbol_selection(const std::vector<const PythonChange*>& changes, Selection& out) {
     std::vector<std::pair<uint32_t, std::string>> file_seeds;
     std::vector<decision::SymbolSeed> symbol_seeds;
-    for (const auto& py : m_python) {
+    for (const PythonChange* change : changes) {
+      const PythonChange& py = *change;
       const FileSemantics* s = py.semantics;
       auto whole = [&](std::string why) {
         for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
@@ -292,21 +398,16 @@ private:
       return hops;
     };
     for (uint32_t node : files.order()) {
-      if (m_walk.reached(node)) select_file(node, full_chain(node));
-    }
-    // Tests the file level reached only through a computed import stay selected as whole files.
-    for (uint32_t node : m_walk.order()) {
-      auto chain = m_walk.chain(node);
-      if (!note_of(chain).empty()) select_file(node, std::move(chain));
+      if (m_walk.reached(node)) select_file(out, node, full_chain(node));
     }
     for (auto& [node, hops] : result.whole_files) {
-      if (m_walk.reached(node)) select_file(node, std::move(hops));
+      if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }
     for (auto& [id, hops] : result.tests) {
       std::string file = id.substr(0, id.find("::"));
       auto node = m_in.graph.find(file);
       if (!node || !m_walk.reached(*node)) continue; // no import path from the change: cannot run it
-      m_tests.emplace(id, std::move(hops));
+      out.tests.emplace(id, std::move(hops));
     }
   }
 
@@ -325,6 +426,9 @@ private:
       SelectedTest test;
       test.node_id = id;
       test.note = note_of(chain);
+      if (!chain.empty() && chain.back().relation == "covered_line") {
+        test.note = fmt::format("covered line {}:{}", chain.back().path, chain.back().line);
+      }
       test.chain = std::move(chain);
       m_decision.selected.push_back(std::move(test));
     }
@@ -375,6 +479,8 @@ private:
       }
       v.effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
                             : fmt::format("{}: {} selected test(s) lead here", what, tests);
+      if (v.source == "coverage") v.effect += " (coverage index)";
+      else if (!v.fallback.empty()) v.effect += fmt::format(" (static analysis; coverage index: {})", v.fallback);
     }
   }
 

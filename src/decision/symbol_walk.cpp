@@ -234,11 +234,17 @@ void SymbolWalk::visit(const Key& key) {
   const FileInfo* info = m_index.get(key.node);
   std::string_view name = last_part(key.qualname);
   if (info == nullptr) {
-    referrers(key, name, false); // a deleted file's symbol: its users by name
+    referrers(key, name, Scan::gone); // a deleted file's symbol: its users by name
     return;
   }
   int32_t index = info->symbol(key.qualname);
-  if (index >= 0) {
+  if (index < 0) {
+    // Gone from the file (deleted or renamed): name resolution in the new version cannot rule users out,
+    // and a module that imports the old name fails at import.
+    referrers(key, name, Scan::gone);
+    return;
+  }
+  {
     const SymbolView& sym = info->at(index);
     if (is_test_symbol(*info, index)) test_reached(key.node, *info, index, self);
     if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
@@ -263,18 +269,40 @@ void SymbolWalk::visit(const Key& key) {
         reach(key.node, std::string(parent.qualname), self, "nested_in", parent.def_line);
       } else {
         // Subclasses inherit the method: their definitions (module-level code) name the class.
-        referrers(Key{key.node, std::string(parent.qualname)}, parent.name(), true);
+        std::string class_key = key_of(key.node, std::string(parent.qualname));
+        if (!m_via.contains(class_key)) {
+          m_via[class_key] = Via{self, "member_of", parent.def_line, m_via[self].depth + 1};
+        }
+        referrers(Key{key.node, std::string(parent.qualname)}, parent.name(), Scan::definitions);
       }
     }
   }
-  referrers(key, name, false);
+  referrers(key, name, Scan::all);
 }
 
 // Where references to a symbol can be: code that imports its module (directly or not) names a
 // module-level function or class; a member (a method, an attribute) is read through objects, which
 // travel anywhere, so every file is a candidate. Tests are still bounded by the file level later.
 const std::vector<uint32_t>& SymbolWalk::candidates(const Key& key, bool member) {
-  if (!member) return importers(key.node);
+  if (!member) {
+    // Plus every file that reads names by computed strings: it could reach anything.
+    if (!m_dynamic_ready) {
+      for (uint32_t i = 0; i < m_facts.size(); ++i) {
+        if (m_facts.header(i).has_dynamic_access) m_dynamic.push_back(i);
+      }
+      m_dynamic_ready = true;
+    }
+    auto& out = m_module_candidates[key.node];
+    if (out.empty()) {
+      out = importers(key.node);
+      std::vector<char> seen(m_graph.nodes.size(), 0);
+      for (uint32_t n : out) seen[n] = 1;
+      for (uint32_t n : m_dynamic) {
+        if (seen[n] == 0) out.push_back(n);
+      }
+    }
+    return out;
+  }
   if (m_all.size() != m_facts.size()) {
     m_all.resize(m_facts.size());
     for (uint32_t i = 0; i < m_all.size(); ++i) m_all[i] = i;
@@ -282,28 +310,75 @@ const std::vector<uint32_t>& SymbolWalk::candidates(const Key& key, bool member)
   return m_all;
 }
 
-void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitions_only) {
+// Names a module-level symbol is also known by: `from x import name as alias` in the candidate files,
+// followed through re-exports.
+std::vector<std::string> SymbolWalk::aliases(const std::vector<uint32_t>& files, std::string_view name) {
+  std::vector<std::string> names{std::string(name)};
+  for (size_t round = 0; round < 4; ++round) {
+    size_t before = names.size();
+    for (uint32_t h : files) {
+      if (h >= m_facts.size()) continue;
+      bool any = false;
+      for (const auto& n : names) any = any || m_facts.mentions(h, n);
+      if (!any) continue;
+      const FileInfo* info = m_index.get(h);
+      if (info == nullptr) continue;
+      for (const auto& imp : info->imports.imports) {
+        if (imp.kind != ImportKind::from) continue;
+        for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+          size_t a = imp.aliases_begin + (k - imp.names_begin);
+          if (a >= imp.aliases_end) continue;
+          std::string_view imported = info->imports.names[k], alias = info->imports.aliases[a];
+          if (alias == imported || std::find(names.begin(), names.end(), imported) == names.end()) continue;
+          if (std::find(names.begin(), names.end(), alias) == names.end()) names.emplace_back(alias);
+        }
+      }
+    }
+    if (names.size() == before) break;
+  }
+  return names;
+}
+
+void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   std::string self = key_of(key.node, key.qualname);
   bool member = key.qualname.find('.') != std::string::npos;
-  for (uint32_t h : candidates(key, member)) {
+  const std::vector<uint32_t>& files = candidates(key, member);
+  std::vector<std::string> names = member ? std::vector<std::string>{std::string(name)} : aliases(files, name);
+  bool definitions_only = scan == Scan::definitions;
+  for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
     ++m_scanned;
     FactsHeader header = m_facts.header(h);
-    if (!header.has_dynamic_access && !m_facts.mentions(h, name)) continue;
+    bool mentioned = false;
+    for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
+    if (!header.has_dynamic_access && !mentioned) continue;
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     const FactsView& facts = info->facts;
     auto matches = [&](ViewRange refs, bool dynamic) {
       if (dynamic) return true;
       for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-        if (ref->find(name) == std::string_view::npos) continue;
-        auto parts = split_chain(*ref);
-        for (size_t i = 0; i < parts.size(); ++i) {
-          if (parts[i] == name && m_index.may_refer(h, parts, i, key.node, key.qualname)) return true;
+        for (const auto& n : names) {
+          if (ref->find(n) == std::string_view::npos) continue;
+          auto parts = split_chain(*ref);
+          for (size_t i = 0; i < parts.size(); ++i) {
+            if (parts[i] != n) continue;
+            // A symbol that is gone cannot be resolved in the new file: every user by name counts.
+            if (scan == Scan::gone || m_index.may_refer(h, parts, i, key.node, key.qualname)) return true;
+          }
         }
       }
       return false;
     };
+    if (scan == Scan::gone) {
+      // `from module import gone_name` fails when the module is imported.
+      for (const auto& imp : info->imports.imports) {
+        if (imp.kind != ImportKind::from) continue;
+        for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+          if (info->imports.names[k] == name) file_level(h, self, "imports_the_old_name", imp.line);
+        }
+      }
+    }
     // Code that runs at import: the module, and class bodies.
     if (matches(facts.module_refs, facts.module_dynamic_access)) file_level(h, self, "module_level", 0);
     for (const SymbolView& s : facts.symbols) {
@@ -343,7 +418,7 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, bool definitio
         names_module = k == parts.size() || parts[k] == key.qualname.substr(0, key.qualname.find('.')) ||
                        parts[k] == name;
       }
-      if (!names_module) continue;
+      if (!names_module || h == key.node) continue; // a module naming itself (its docstring) is no user
       int32_t owner = -1;
       for (size_t i = 0; i < facts.symbols.size(); ++i) {
         const SymbolView& s = facts.symbols[i];
@@ -376,7 +451,28 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, con
     }
   }
   std::string name(fixture.fixture);
-  bool autouse = fixture.autouse;
+  const auto& ini = m_layout.config().usefixtures;
+  // `usefixtures = name` in the ini file: every test uses it.
+  bool autouse = fixture.autouse || std::find(ini.begin(), ini.end(), name) != ini.end();
+  // A fixture defined further up that requests this name gets this definition in this scope (the
+  // override idiom, or a nearer definition shadowing one a shared fixture asks for).
+  std::string_view dir = d.path.parent();
+  for (;;) {
+    std::string conftest = dir.empty() ? std::string("conftest.py") : std::string(dir) + "/conftest.py";
+    if (auto c = m_graph.find(conftest); c && *c != node) {
+      if (const FileInfo* above = m_index.get(*c)) {
+        auto names = [&](ViewRange r) { return std::find(above->facts.begin(r), above->facts.end(r), name) != above->facts.end(r); };
+        for (const SymbolView& s : above->facts.symbols) {
+          if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures))) {
+            reach(*c, std::string(s.qualname), from, "requests_fixture", s.def_line);
+          }
+        }
+      }
+    }
+    if (dir.empty()) break;
+    auto slash = dir.rfind('/');
+    dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+  }
   for (uint32_t h : scope) {
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;

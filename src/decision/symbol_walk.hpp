@@ -60,7 +60,9 @@ private:
   void visit(const Key& key);
   void file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line);
   void whole_file(uint32_t node, const std::string& from, std::string relation);
-  void referrers(const Key& key, std::string_view name, bool definitions_only);
+  enum class Scan { all, definitions, gone }; // definitions: class bodies only (subclasses); gone: no resolution
+  void referrers(const Key& key, std::string_view name, Scan scan);
+  std::vector<std::string> aliases(const std::vector<uint32_t>& files, std::string_view name);
   void fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from);
   void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
   std::vector<Hop> chain(const std::string& key) const;
@@ -82,6 +84,9 @@ private:
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_closures;
   std::vector<uint32_t> m_all; // every file with facts
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_importers;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> m_module_candidates;
+  std::vector<uint32_t> m_dynamic; // files reading names by computed strings
+  bool m_dynamic_ready = false;
   size_t m_scanned = 0;
   SymbolResult m_result;
 };

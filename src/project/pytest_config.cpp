@@ -33,6 +33,7 @@ void apply(PytestConfig& config, const std::string& key, const std::vector<std::
   else if (key == "pythonpath") config.pythonpath = words;
   else if (key == "norecursedirs") config.norecursedirs = words;
   else if (key == "addopts") config.addopts = words;
+  else if (key == "usefixtures") config.usefixtures = words;
 }
 
 std::string join_dir(const std::string& dir, const std::string& rel) {

@@ -51,6 +51,8 @@ struct Owner {
   bool in_global = false;           // after `global` / `nonlocal`
   bool after_def = false;           // the next name is a nested def/class name
   bool in_import = false;               // inside an import statement
+  std::vector<std::string> fixture_requests; // request.getfixturevalue("name")
+  bool dynamic_fixtures = false;             // getfixturevalue(computed)
   bool statement_start_name = false;    // the previous token was a statement's first name
   bool statement_start_colon_ok = false; // ... so a colon now starts an annotation
 };
@@ -162,28 +164,33 @@ private:
         m_param_depth = t.depth + 1;
         m_expect_params = false;
       }
-      if (m_getattr_depth == 0 && m_pending_getattr) {
-        m_getattr_depth = t.depth + 1;
-        m_getattr_args = 0;
+      if (m_call.depth == 0 && m_pending_call != Call::none) {
+        m_call = CallState{m_pending_call, t.depth + 1, 0, 0, {}, m_owner};
       }
-      m_pending_getattr = false;
+      m_pending_call = Call::none;
       [[fallthrough]];
     case Tok::lbracket:
       if (t.depth == 0 && m_prev == Tok::name) o.candidate.clear();
       finish_chain();
       break;
     case Tok::rparen:
-      if (m_getattr_depth != 0 && t.depth + 1 == m_getattr_depth) m_getattr_depth = 0;
+      if (m_call.depth != 0 && t.depth + 1 == m_call.depth) {
+        end_argument(o);
+        m_call.depth = 0;
+      }
       if (m_param_depth != 0 && t.depth + 1 == m_param_depth) m_param_depth = 0;
       finish_chain();
       break;
     default: finish_chain(); break;
     }
-    if (t.kind == Tok::comma && m_getattr_depth != 0 && t.depth + 1 == m_getattr_depth) {
-      if (++m_getattr_args == 1) m_expect_attr_name = true;
-    } else if (m_expect_attr_name && t.kind != Tok::comma) {
-      m_expect_attr_name = false;
-      attribute_argument(t, o);
+    if (m_call.depth != 0 && t.depth == m_call.depth && m_call.owner == m_owner) {
+      if (t.kind == Tok::comma) {
+        end_argument(o);
+        ++m_call.argument;
+        m_call.tokens = 0;
+      } else if (++m_call.tokens == 1 && t.kind == Tok::string) {
+        m_call.literal = text(t);
+      }
     }
     if (t.kind != Tok::newline && t.kind != Tok::colon) o.statement_start = false;
     o.statement_start_colon_ok = t.kind == Tok::name && o.statement_start_name && t.depth == 0;
@@ -192,17 +199,44 @@ private:
     m_prev_text_star = t.kind == Tok::other && (text(t) == "*" || text(t) == "**");
   }
 
-  // getattr(obj, "name"): a literal is an attribute read; anything else could read any attribute.
-  void attribute_argument(const Token& t, Owner& o) {
-    if (t.kind != Tok::string) {
-      o.dynamic = true;
+  // Calls that name attributes or fixtures with strings: getattr(obj, "name") and its siblings read an
+  // attribute (a computed name could read any); operator.attrgetter("a", "b.c") and methodcaller("m")
+  // too; request.getfixturevalue("db") requests a fixture.
+  enum class Call : uint8_t { none, getattr, attrgetter, methodcaller, fixture_value };
+  struct CallState {
+    Call kind = Call::none;
+    uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
+    int argument = 0;
+    int tokens = 0;     // tokens of the current argument
+    std::string_view literal; // its first token, when a string
+    int32_t owner = -1;
+  };
+
+  static std::string_view literal_value(std::string_view s) {
+    while (!s.empty() && s.front() != '"' && s.front() != '\'') s.remove_prefix(1);
+    size_t quotes = s.starts_with("\"\"\"") || s.starts_with("'''") ? 3 : 1;
+    if (s.size() < 2 * quotes) return {};
+    return s.substr(quotes, s.size() - 2 * quotes);
+  }
+
+  // The end of one argument of such a call: what it names, or that it names anything.
+  void end_argument(Owner& o) {
+    bool named = m_call.kind == Call::attrgetter || (m_call.kind == Call::getattr && m_call.argument == 1) ||
+                 ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
+    if (!named || m_call.tokens == 0) return;
+    if (m_call.tokens != 1 || m_call.literal.empty()) {
+      if (m_call.kind == Call::fixture_value) o.dynamic_fixtures = true;
+      else o.dynamic = true;
       return;
     }
-    std::string_view s = text(t);
-    while (!s.empty() && s.front() != '"' && s.front() != '\'') s.remove_prefix(1);
-    if (s.size() < 2) return;
+    std::string_view value = literal_value(m_call.literal);
+    if (value.empty()) return;
+    if (m_call.kind == Call::fixture_value) {
+      o.fixture_requests.emplace_back(value);
+      return;
+    }
     std::string attr(1, '.');
-    attr.append(s.substr(1, s.size() - 2));
+    attr.append(value);
     if (o.seen.insert(attr).second) o.chains.push_back(attr);
   }
 
@@ -230,6 +264,9 @@ private:
       return;
     }
     if (m_prev == Tok::dot) {
+      if (n == "getfixturevalue") m_pending_call = Call::fixture_value;
+      if (n == "attrgetter") m_pending_call = Call::attrgetter;
+      if (n == "methodcaller") m_pending_call = Call::methodcaller;
       if (m_chain_open) {
         m_chain.push_back('.');
         m_chain.append(n);
@@ -271,7 +308,9 @@ private:
       return;
     }
     if (t.depth == 0 && o.in_for) o.locals.insert(std::string(n));
-    if (n == "getattr" || n == "setattr" || n == "hasattr" || n == "delattr") m_pending_getattr = true;
+    if (n == "getattr" || n == "setattr" || n == "hasattr" || n == "delattr") m_pending_call = Call::getattr;
+    else if (n == "attrgetter") m_pending_call = Call::attrgetter;
+    else if (n == "methodcaller") m_pending_call = Call::methodcaller;
     if (n == "globals" || n == "locals" || n == "vars" || n == "eval" || n == "exec") o.dynamic = true;
     m_chain = std::string(n);
     m_chain_owner = m_owner;
@@ -319,6 +358,8 @@ private:
         if (kept.insert(chain).second) sym.refs.push_back(std::move(chain));
       }
       sym.dynamic_access = o.dynamic;
+      for (auto& f : o.fixture_requests) sym.usefixtures.push_back(std::move(f));
+      sym.usefixtures_dynamic |= o.dynamic_fixtures;
     }
     Owner& module = m_owners[0];
     m_facts.module_refs = std::move(module.chains);
@@ -335,10 +376,8 @@ private:
   std::string m_chain;
   int32_t m_chain_owner = -1;
   bool m_chain_open = false;
-  bool m_pending_getattr = false;
-  uint32_t m_getattr_depth = 0;
-  int m_getattr_args = 0;
-  bool m_expect_attr_name = false;
+  Call m_pending_call = Call::none;
+  CallState m_call;
   bool m_expect_params = false; // after `def name` (or `class name`): the next '(' opens the header
   uint32_t m_param_depth = 0;   // bracket depth inside a def header's parentheses, 0 outside
   bool m_lambda_params = false;

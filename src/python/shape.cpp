@@ -29,16 +29,20 @@ struct Hasher {
 
 class ShapeBuilder {
 public:
-  ShapeBuilder(std::string_view source, FileShape& shape) : m_g(Grammar::get()), m_src(source), m_shape(shape) {}
+  ShapeBuilder(std::string_view source, FileShape& shape)
+      : m_g(Grammar::get()), m_src(source), m_shape(shape),
+        m_line_continuation(ts_language_symbol_for_name(m_g.language, "line_continuation", 17, true)) {}
 
   // Hash of a subtree in tree order; comments only when `comments` is set.
   void hash(TSNode node, Hasher& h, bool comments) const {
     if (ts_node_is_null(node)) return;
     TSSymbol s = ts_node_symbol(node);
     if (s == m_g.comment && !comments) return;
+    if (s == m_line_continuation) return; // a backslash line break is layout
     h.mix(static_cast<uint64_t>(s) << 1 | 1);
     uint32_t count = ts_node_child_count(node);
-    if (count == 0) {
+    // A string's text is its meaning (an f-string's format spec lives in no leaf of its own).
+    if (count == 0 || s == m_g.string) {
       h.mix(node_text(node, m_src));
       return;
     }
@@ -241,6 +245,7 @@ private:
   const Grammar& m_g;
   std::string_view m_src;
   FileShape& m_shape;
+  TSSymbol m_line_continuation;
 };
 
 } // namespace

@@ -44,6 +44,9 @@ std::string render_json(const Report& report) {
                  {"effective", std::string(to_string(d.mode_effective))},
                  {"strict", report.strict}};
   doc["base"] = report.changes != nullptr ? base_json(report.changes->base) : json(nullptr);
+  doc["index"] = report.index_path.empty()
+                     ? json(nullptr)
+                     : json({{"path", report.index_path}, {"built_at", report.index_built_at}, {"commit", report.index_commit}});
   json files = json::array();
   for (const auto& f : d.files) {
     json entry = {{"path", f.path.str},
@@ -52,7 +55,9 @@ std::string render_json(const Report& report) {
                   {"kind", f.kind},
                   {"effect", f.effect},
                   {"tests", f.tests < 0 ? json(nullptr) : json(f.tests)},
-                  {"change", nullable(f.change)}};
+                  {"change", nullable(f.change)},
+                  {"source", nullable(f.source)},
+                  {"fallback", nullable(f.fallback)}};
     json symbols = json::array();
     for (const auto& s : f.symbols) {
       symbols.push_back({{"qualname", s.qualname},

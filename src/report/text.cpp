@@ -64,6 +64,7 @@ std::string render_chain(const std::vector<Hop>& chain) {
     if (!hop.symbol.empty()) out += ":" + hop.symbol;
     else if (hop.line > 0 && i + 1 < chain.size()) out += fmt::format(":{}", hop.line);
     if (i + 1 == chain.size()) {
+      if (hop.symbol.empty() && hop.line > 0) out += fmt::format(":{}", hop.line);
       out += fmt::format(" [{}]", hop.relation);
       break;
     }
@@ -85,6 +86,9 @@ std::string render_dry_run(const Report& report, bool colour) {
   if (report.changes != nullptr) out += fmt::format("compared: {}\n", describe_base(report.changes->base));
   out += fmt::format("mode: {}{}\n", to_string(d.mode_effective), report.strict ? " (strict)" : "");
   if (!report.project.inifile.empty()) out += fmt::format("pytest config: {}\n", report.project.inifile);
+  if (!report.index_path.empty()) {
+    out += fmt::format("coverage index: built {} at {}\n", report.index_built_at, report.index_commit.substr(0, 12));
+  }
 
   if (!d.files.empty()) {
     out += fmt::format("\n{}\n", style.bold("changed files"));

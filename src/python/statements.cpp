@@ -1,0 +1,46 @@
+// statement_starts(): which statement each line belongs to, for reading coverage line data.
+#include "impact/python.hpp"
+#include "python/grammar.hpp"
+
+#include <memory>
+
+namespace impact {
+
+namespace {
+
+bool is_statement(std::string_view type) {
+  return type.ends_with("_statement") || type.ends_with("_definition") || type == "decorated_definition" ||
+         type == "elif_clause" || type == "else_clause" || type == "except_clause" || type == "finally_clause" ||
+         type == "case_clause" || type == "decorator";
+}
+
+} // namespace
+
+std::vector<uint32_t> statement_starts(std::string_view source) {
+  uint32_t lines = 1;
+  for (char c : source) lines += c == '\n' ? 1 : 0;
+  std::vector<uint32_t> out(lines + 1, 0);
+  python::Parser parser;
+  std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
+  if (!tree) return out;
+  // Pre-order: an inner statement overwrites the lines of the one around it.
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree.get()));
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_is_named(node) && is_statement(ts_node_type(node))) {
+      uint32_t first = python::line_of(ts_node_start_point(node));
+      uint32_t last = python::line_of(ts_node_end_point(node));
+      // A compound statement owns its header; its block's statements take their own lines below.
+      for (uint32_t l = first; l <= last && l < out.size(); ++l) out[l] = first;
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return out;
+      }
+    }
+  }
+}
+
+} // namespace impact

@@ -1,0 +1,90 @@
+#include "util/sqlite.hpp"
+
+#include "impact/error.hpp"
+
+#include <sqlite3.h>
+
+namespace impact::util {
+
+Database::Database(const std::filesystem::path& path, Mode mode) : m_path(path) {
+  int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
+    std::string message = m_db != nullptr ? sqlite3_errmsg(m_db) : "out of memory";
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    throw Error("cannot open {}: {}", path.string(), message);
+  }
+  sqlite3_busy_timeout(m_db, 5000);
+}
+
+Database::~Database() { sqlite3_close(m_db); }
+
+void Database::exec(std::string_view sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(m_db, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string text = message != nullptr ? message : "unknown error";
+    sqlite3_free(message);
+    throw Error("{}: {}", m_path.string(), text);
+  }
+}
+
+Statement Database::prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
+    throw Error("{}: {}", m_path.string(), sqlite3_errmsg(m_db));
+  }
+  return Statement(*this, stmt);
+}
+
+bool Database::has_table(std::string_view name) {
+  auto s = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+  s.bind(1, name);
+  return s.step();
+}
+
+Statement::~Statement() { sqlite3_finalize(m_stmt); }
+
+Statement& Statement::bind(int index, int64_t value) {
+  sqlite3_bind_int64(m_stmt, index, value);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value) {
+  sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::bind_blob(int index, std::string_view value) {
+  sqlite3_bind_blob(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(m_stmt);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  throw Error("{}: {}", m_db->path().string(), sqlite3_errmsg(m_db->handle()));
+}
+
+void Statement::reset() {
+  sqlite3_reset(m_stmt);
+  sqlite3_clear_bindings(m_stmt);
+}
+
+int64_t Statement::integer(int column) const { return sqlite3_column_int64(m_stmt, column); }
+
+std::string Statement::text(int column) const {
+  const auto* p = sqlite3_column_text(m_stmt, column);
+  return p != nullptr ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)))
+                      : std::string();
+}
+
+std::string_view Statement::blob(int column) const {
+  const void* p = sqlite3_column_blob(m_stmt, column);
+  return p != nullptr ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)))
+                      : std::string_view();
+}
+
+bool Statement::is_null(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+
+} // namespace impact::util

@@ -1,0 +1,63 @@
+#pragma once
+// A thin RAII adapter over sqlite3: the only code that includes <sqlite3.h>.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace impact::util {
+
+class Statement;
+
+// An open database. Throws impact::Error (naming the file) on failure.
+class Database {
+public:
+  enum class Mode { read_only, create };
+  Database(const std::filesystem::path& path, Mode mode);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(std::string_view sql);
+  Statement prepare(std::string_view sql);
+  bool has_table(std::string_view name);
+  const std::filesystem::path& path() const { return m_path; }
+  sqlite3* handle() { return m_db; }
+
+private:
+  sqlite3* m_db = nullptr;
+  std::filesystem::path m_path;
+};
+
+// A prepared statement: bind, then step() through the rows.
+class Statement {
+public:
+  Statement(Database& db, sqlite3_stmt* stmt) : m_db(&db), m_stmt(stmt) {}
+  ~Statement();
+  Statement(Statement&& other) noexcept : m_db(other.m_db), m_stmt(other.m_stmt) { other.m_stmt = nullptr; }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement& operator=(Statement&&) = delete;
+
+  Statement& bind(int index, int64_t value);
+  Statement& bind(int index, std::string_view value);
+  Statement& bind_blob(int index, std::string_view value);
+  // Advances to the next row; false when done. Throws impact::Error on failure.
+  bool step();
+  void reset();
+  int64_t integer(int column) const;
+  std::string text(int column) const;
+  std::string_view blob(int column) const; // valid until the next step()
+  bool is_null(int column) const;
+
+private:
+  Database* m_db;
+  sqlite3_stmt* m_stmt;
+};
+
+} // namespace impact::util
