@@ -1,10 +1,12 @@
 #pragma once
 // impact's own settings: [tool.impact] in the repository's pyproject.toml, overridden by environment
-// variables and flags. Every setting remembers where its value came from (`impact config` shows it).
+// variables, overridden by flags. Every setting remembers where its value came from (`impact config`
+// shows it), so that a message can say where to fix a value.
 #include "impact/ci.hpp"
 #include "impact/decision.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,12 +29,33 @@ struct ImpactConfig {
   Setting<bool> use_index{true};
 };
 
-// Reads [tool.impact] from <repo_root>/pyproject.toml, then applies the environment (IMPACT_MODE,
-// IMPACT_STRICT, IMPACT_FALLBACK_COMMAND, IMPACT_NO_INDEX). Throws impact::Error at the first bad key
-// or value, naming the file, the key and the fix: even a key the run would not use.
-ImpactConfig load_impact_config(const std::filesystem::path& repo_root, const EnvLookup& env);
+// The settings given on the command line, the highest layer: each one that is set replaces the
+// environment's and the file's value whole (an --ignore list replaces the configured list).
+struct ConfigFlags {
+  std::optional<std::vector<std::string>> pytest_command;   // --pytest-command '["uv", "run", "pytest"]'
+  std::optional<std::vector<std::string>> fallback_command; // --fallback-command '["scripts/ci.sh"]'
+  std::optional<std::vector<std::string>> ignore;           // --ignore GLOB, repeatable
+  std::optional<Mode> mode;                                 // --mode
+  std::optional<bool> strict;                               // --strict / --no-strict
+  std::optional<bool> use_index;                            // --use-index / --no-index
+};
 
-// The names of every [tool.impact] key, for `impact config` and the docs.
+// Reads [tool.impact] from <repo_root>/pyproject.toml, then applies the environment (IMPACT_PYTEST,
+// IMPACT_FALLBACK_COMMAND, IMPACT_IGNORE, IMPACT_MODE, IMPACT_STRICT, IMPACT_NO_INDEX), then `flags`.
+// Every layer is read and checked in full, even where a higher one overrides it: throws impact::Error
+// at the first bad key or value, naming the file or variable, the key and the fix.
+ImpactConfig load_impact_config(const std::filesystem::path& repo_root, const EnvLookup& env,
+                                const ConfigFlags& flags = {});
+
+// An argv written as a JSON array of strings (IMPACT_FALLBACK_COMMAND, --fallback-command). Throws
+// impact::Error naming `where` unless it is a non-empty array of strings with a non-empty program.
+std::vector<std::string> parse_argv_json(const std::string& text, const std::string& where);
+
+// Where a setting came from, for messages: "fallback-command in pyproject.toml", "IMPACT_PYTEST",
+// "--fallback-command".
+std::string describe_source(const std::string& key, const std::string& source);
+
+// The names of every [tool.impact] key, in the order `impact config` prints them.
 const std::vector<std::string>& impact_config_keys();
 
 } // namespace impact

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,14 +14,19 @@
 
 namespace impact {
 
-// The pseudo-test of lines executed outside any test: at import, during collection.
+// The pseudo-test of lines executed outside any one test's own call: at import and collection, in a
+// fixture's setup or teardown (which a session-, module- or class-scoped fixture runs for the first test
+// only), or under a context that names no test. Such a line cannot be vouched for per test.
 constexpr uint32_t k_import_time = 0;
 
-// One measured file: line -> the ids of the tests that executed it (k_import_time included).
+// One file of the index: line -> the ids of the tests that executed it (k_import_time included).
 struct MeasuredFile {
   RepoPath path;
   std::string sha256; // of the content measured
   std::string oid;    // the git blob id of the same content
+  // False for a Python file coverage.py did not measure (outside --cov, or never imported), kept with
+  // its hashes so that a later run can tell whether it changed since the index was built.
+  bool measured = true;
   std::map<uint32_t, std::vector<uint32_t>> lines;
 };
 
@@ -31,7 +37,8 @@ struct IndexMeta {
   std::string commit;   // HEAD when it was built
   std::string source;   // "pytest" or the coverage file it was read from
   size_t tests = 0;
-  size_t files = 0;
+  size_t files = 0;  // measured files
+  size_t hashed = 0; // Python files only hashed (not measured)
 };
 
 // A whole index in memory, as built or merged (lookups read the store file instead).
@@ -44,28 +51,45 @@ struct CoverageIndex {
 // What reading a coverage.py data file found.
 struct IngestStats {
   size_t contexts = 0;
-  size_t tests = 0;
-  size_t ignored_contexts = 0; // not a test: setup of the session, unnamed, foreign
-  size_t import_time = 0;      // the empty context: code run outside any test
+  size_t tests = 0;              // distinct test node ids
+  size_t test_contexts = 0;      // a test's call (pytest-cov's "|run", or a test_function context)
+  size_t fixture_contexts = 0;   // a test's setup or teardown phase: recorded as k_import_time
+  size_t outside_contexts = 0;   // the empty context (import, collection): k_import_time
+  size_t unknown_contexts = 0;   // names no test of the repository: k_import_time
+  size_t decorated_contexts = 0; // a static context label or an xdist worker suffix was stripped
   size_t files = 0;
-  size_t outside = 0;          // measured files outside the repository (ignored)
+  size_t outside_files = 0;      // measured files outside the repository (ignored)
+  size_t missing_files = 0;      // measured files that no longer exist (dropped)
+  std::string remapped_from;     // the other checkout's root the measured paths were read under, if any
 };
 
 // Reads a coverage.py SQLite data file (schema 6 or 7; line or arc data) into an index, mapping each
 // context to a pytest node id (pytest-cov's "path::test|phase", or coverage's test_function contexts
 // "package.module.Class.test"), and hashing the files as they are now. Throws impact::Error naming the
-// file and the fix for a file that is not such a database, a newer schema, or one without contexts.
+// file and the fix for a file that is not such a database (coverage 4's JSON included), another schema,
+// damaged data, or data without per-test contexts. `python_files` are the repository's Python files:
+// a test_function context names its module, measured or not (--cov=src leaves the tests out).
 CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std::filesystem::path& repo_root,
-                              const std::string& rootdir, IngestStats& stats);
+                              const std::string& rootdir, const std::vector<RepoPath>& python_files,
+                              IngestStats& stats);
 
-// The store: one SQLite file, written to a temporary file and renamed into place.
+// Adds the Python files of the project the index does not hold yet, hashed but not measured, so that
+// drift can be told from a file that was never measured. `read` gives a file's content, or nullopt.
+void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,
+                      const std::function<std::optional<std::string>(const SourceFile&)>& read);
+
+// The store: one SQLite file, written to a temporary file, flushed and renamed into place. Throws
+// impact::Error naming the file when it cannot be written (and leaves no temporary file behind).
 void write_index(const CoverageIndex& index, const std::filesystem::path& path);
 
-// Reads the store without loading the line maps (for status and merge).
+// Reads the whole store; without `with_lines`, neither the line maps nor the SHA-256 digests (the git
+// blob ids tell drift as well; for status). Throws impact::Error
+// naming the file and the fix when it is missing, corrupt, foreign or from another schema.
 CoverageIndex read_index(const std::filesystem::path& path, bool with_lines);
 
 // Unions indexes of shards of one run: files whose hashes agree union their line maps; where they
-// differ, the newer index's file wins.
+// differ, the newer index's file wins (built in the same second: the greater hash, so that the order of
+// the inputs does not matter).
 CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts);
 
 // A lookup into the store for one run: opens the file, answers per-file questions reading only that
@@ -80,9 +104,12 @@ public:
   const IndexMeta& meta() const;
   // The measured file at `path`, or std::nullopt when the index never measured it.
   std::optional<MeasuredFile> file(const RepoPath& path);
-  // path -> git blob id of every measured file (to find test files that changed since).
+  // path -> git blob id of every measured file (to find files that changed since the index).
   std::vector<std::pair<std::string, std::string>> file_oids();
+  // The node id of test `id`, or "" when there is none.
   std::string test_name(uint32_t id);
+  // The recorded node ids in test file `path` ("path::..."), sorted.
+  std::vector<std::string> tests_in(const RepoPath& path);
 
 private:
   struct Impl;

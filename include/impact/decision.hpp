@@ -93,6 +93,12 @@ struct CoverageInput {
 };
 
 // What decide() needs. Without facts, layout and semantics the decision is made at file level.
+// A text file pytest collects for its >>> examples (--doctest-glob), with the modules they import.
+struct TextDoctest {
+  RepoPath path;
+  std::vector<std::pair<std::string, uint32_t>> modules; // dotted name, line
+};
+
 struct DecisionInput {
   const ChangeSet& changes;
   const ImportGraph& graph;
@@ -105,6 +111,7 @@ struct DecisionInput {
   const CoverageInput* coverage = nullptr; // the coverage index's evidence, or nullptr without an index
   uint32_t max_depth = 100; // symbol hops before a file is analysed at file level
   double budget_ms = 0;     // time for the symbol walk before it falls back to file level (0: none)
+  std::vector<TextDoctest> text_doctests{};
 };
 
 Decision decide(const DecisionInput& input);

@@ -42,6 +42,7 @@ struct GraphNode {
   bool test = false;      // pytest collects tests from it in a full run
   bool test_pattern = false; // it matches python_files under the collection roots
   bool conftest = false;
+  bool doctest_collected = false; // --doctest-modules imports it during collection, though it has no examples
   std::vector<std::string> module_names; // every dotted name it can be imported as
 };
 

@@ -26,6 +26,8 @@ struct PytestConfig {
   std::vector<std::string> usefixtures; // the ini usefixtures option: fixtures every test uses
   // Read from addopts:
   bool doctest_modules = false;
+  // --doctest-glob patterns: text files whose >>> examples pytest collects (its default is test*.txt).
+  std::vector<std::string> doctest_globs{"test*.txt"};
   std::vector<std::string> plugins;        // -p NAME: modules loaded into every session
   std::vector<std::string> ignore_paths;   // --ignore=PATH (repo-relative)
   std::vector<std::string> ignore_globs;   // --ignore-glob=GLOB

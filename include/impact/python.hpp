@@ -57,6 +57,10 @@ enum class SymbolKind : uint8_t { function, method, class_ };
 
 std::string_view to_string(SymbolKind kind);
 
+// The reference recorded for getattr(self, <computed>): it may read any member of an object, and no
+// module-level name.
+inline constexpr std::string_view k_any_member = ".*";
+
 // A function, method or class definition, nested ones included.
 struct Symbol {
   std::string qualname; // "f", "C", "C.m", "f.inner", "C.Inner"
@@ -232,6 +236,9 @@ private:
 
 namespace python {
 class FactsCache;
+// The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
+// "a" and "a.b"), with their 1-based lines.
+std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text);
 }
 
 using ReadSource = std::function<std::optional<std::string>(const SourceFile&)>;

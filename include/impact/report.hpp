@@ -5,8 +5,10 @@
 #include "impact/decision.hpp"
 #include "impact/run.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace impact {
@@ -49,8 +51,31 @@ struct Report {
 std::string summary_line(const Report& report);
 std::string render_dry_run(const Report& report, bool colour);
 std::string render_json(const Report& report);
+// GitHub Actions workflow commands (`--output github`): a ::notice for the decision (outcome, reason,
+// counts), a ::notice on each file that forced the full suite, a ::warning per uncertainty (on its file
+// and line) and per warning, and an ::error when what must run cannot be started.
+std::string render_github(const Report& report);
 // How a chain of evidence reads in text: "tests/t.py:3 (import) → src/a.py [modified]".
 std::string render_chain(const std::vector<Hop>& chain);
 std::string describe_base(const DiffBase& base);
+
+// The version of the decision document that render_json writes and read_report reads.
+inline constexpr int k_decision_version = 1;
+
+// A decision read back from a saved decision document (`impact select --format json`), to be replayed
+// exactly as it was decided (docs/json.md, "Replaying a saved decision").
+struct SavedReport {
+  Decision decision;
+  std::optional<DiffBase> base; // what the saved decision compared; nullopt when it was itself a replay
+  bool strict = false;
+};
+
+// Parses a saved decision document strictly: every field present with its type, no unknown key at any
+// level, the schema and version this binary writes, and a decision that is consistent with itself.
+// `name` is the file as the user named it. Throws impact::Error, one line:
+// "<name>: <JSON path>: <problem>; <fix>".
+SavedReport parse_report(std::string_view text, const std::string& name);
+// Reads `path` and parses it with parse_report. Throws impact::Error when it cannot be read.
+SavedReport read_report(const std::filesystem::path& path, const std::string& name);
 
 } // namespace impact

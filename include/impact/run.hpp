@@ -1,6 +1,7 @@
 #pragma once
 // Stage 6, run: finding pytest the way the user would, assembling the argv, and handing the process
 // over to it (exec), so that its exit code, signals and colours are its own.
+#include "impact/changes.hpp"
 #include "impact/ci.hpp"
 #include "impact/decision.hpp"
 
@@ -20,12 +21,13 @@ struct Command {
 // What find_pytest() looks at.
 struct PytestLookup {
   EnvLookup env;
-  std::optional<std::vector<std::string>> configured; // [tool.impact] pytest-command
-  std::string configured_source;                      // "pytest-command in pyproject.toml"
+  std::optional<std::vector<std::string>> configured; // the pytest-command setting, from any layer
+  std::string configured_source;                      // "pytest-command in pyproject.toml", "IMPACT_PYTEST", ...
   std::filesystem::path repo_root;
 };
 
-// pytest, in this order: $IMPACT_PYTEST (one executable), [tool.impact] pytest-command (an argv), the
+// pytest, in this order: the configured argv (the effective pytest-command setting: --pytest-command,
+// else $IMPACT_PYTEST, else [tool.impact] pytest-command), $IMPACT_PYTEST (one executable), the
 // active virtualenv's or conda environment's python -m pytest, a .venv/ or venv/ at the repository
 // root that has pytest, then `pytest` on PATH. std::nullopt when none is found.
 std::optional<Command> find_pytest(const PytestLookup& lookup);
@@ -37,6 +39,25 @@ std::optional<std::string> find_on_path(const std::string& program, const EnvLoo
 // passthrough for `run_all`, empty for `nothing`.
 std::vector<std::string> assemble_argv(const Command& pytest, const Decision& decision,
                                        const std::vector<std::string>& passthrough);
+
+// Where an argv's program is: an absolute path as itself, a path with a `/` relative to `root` (never
+// to the caller's folder), a bare name on $PATH. std::nullopt when it is not an executable file.
+std::optional<std::string> resolve_program(const std::string& program, const std::filesystem::path& root,
+                                           const EnvLookup& env);
+
+// The version of the fallback payload: adding a field keeps it, renaming or removing one bumps it.
+inline constexpr int k_fallback_payload_version = 1;
+
+// The JSON document the fallback command reads on its standard input (docs/configuration.md, "The
+// fallback payload"): why the outcome is run_all and what changed. `changes` is null when the decision
+// was replayed from a saved report, and then "base" is null and the files are the report's.
+std::string fallback_payload(const Decision& decision, const ChangeSet* changes, bool strict,
+                             const std::vector<std::string>& argv, const std::filesystem::path& root);
+
+// A descriptor open for reading at the start of a temporary file that holds `content` and is already
+// unlinked: a reader that never reads it neither blocks (as on a full pipe) nor leaves a file behind.
+// Throws impact::Error when no temporary file can be made.
+int unlinked_temp_fd(const std::string& content);
 
 // Replaces this process with `argv` run in `cwd`, with `extra_env` added to the environment and, when
 // `stdin_fd` >= 0, that descriptor as standard input. Returns only on failure: throws impact::Error

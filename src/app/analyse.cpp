@@ -8,6 +8,7 @@
 #include "impact/semantic.hpp"
 #include "python/facts_cache.hpp"
 #include "util/cache_dir.hpp"
+#include "util/glob.hpp"
 
 #include <fmt/format.h>
 
@@ -49,6 +50,23 @@ std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
     if (!f.old_path.empty() && f.old_path != f.new_path && f.old_path.ends_with(".py")) ghosts.push_back(f.old_path);
   }
   return ghosts;
+}
+
+// Text files pytest collects for their examples (--doctest-glob), and what the examples import.
+std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
+                                       const std::vector<SourceFile>& inventory) {
+  std::vector<TextDoctest> out;
+  for (const auto& f : inventory) {
+    if (f.path.ends_with(".py") || !layout.is_collected_path(f.path)) continue;
+    std::string_view name = f.path.filename();
+    bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
+                               [&](const std::string& g) { return util::fnmatch(g, name); });
+    if (!matches) continue;
+    auto text = repo.read_current(f);
+    if (!text) continue;
+    out.push_back(TextDoctest{f.path, python::doctest_imports(*text)});
+  }
+  return out;
 }
 
 } // namespace
@@ -171,27 +189,31 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     input.layout = &layout;
     input.semantics = &semantics;
   }
+  input.text_doctests = text_doctests(repo, layout, pytest, inventory);
   input.max_depth = options.max_depth;
   input.budget_ms = options.budget_ms;
   // 4. coverage index, when there is one
   CoverageInput coverage;
+  std::string index_problem; // an index that cannot be read: said on stderr and in the decision
   if (!options.no_index && config.use_index.value) {
     auto path = util::cache_dir(repo.root()) / index_file_name();
     if (std::filesystem::exists(path)) {
       try {
         IndexReader index(path);
-        coverage = coverage_evidence(repo, out.changes, semantics, facts, graph, index);
+        coverage = coverage_evidence(repo, out.changes, semantics, facts, layout, graph, index);
         coverage.index = path.string();
         input.coverage = &coverage;
         out.index = index.meta();
         out.index_path = path.string();
       } catch (const Error& e) {
-        fmt::print(stderr, "impact: warning: {}; selecting without the coverage index\n", e.what());
+        index_problem = fmt::format("{}; selecting without the coverage index", e.what());
+        fmt::print(stderr, "impact: warning: {}\n", index_problem);
       }
       clock.lap("coverage");
     }
   }
   out.decision = decide(input);
+  if (!index_problem.empty()) out.decision.warnings.push_back(index_problem);
   clock.lap("decision");
   out.project.python_files = facts.files.size();
   out.project.parsed = facts.parsed;

@@ -6,6 +6,10 @@ namespace impact::app {
 
 // `impact [--changed[=REV] | --staged] [--dry-run] [-- pytest args]`: decide, then exec pytest.
 int run_selection(const cli::Options& options);
+// `impact select`: the decision, run nothing (select --format json: the document --impact replays).
+// run_selection serves it: select is the dry run.
+// `impact audit`: the whole suite once, and the failing tests the selection would have skipped.
+int run_audit(const cli::Options& options);
 // `impact changes`: stage 1's report.
 int run_changes(const cli::Options& options);
 // `impact explain TARGET`: why a test or file is selected or not.
@@ -18,5 +22,7 @@ int run_facts(const cli::Options& options);
 int run_index(const cli::Options& options);
 int run_index_status(const cli::Options& options);
 int run_index_merge(const cli::Options& options);
+// `impact install-hook [--force]`: a git pre-commit hook that runs `impact --staged`.
+int run_install_hook(const cli::Options& options);
 
 } // namespace impact::app

@@ -5,110 +5,297 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <climits>
+#include <optional>
+#include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace impact::app {
 
 namespace {
 
-// Whether node id `id` still names a test: its file is a test file and its function still exists.
-bool test_exists(const std::string& id, const ProjectFacts& facts, const ImportGraph& graph) {
-  std::string file = id.substr(0, id.find("::"));
-  auto node = graph.find(file);
-  if (!node || !graph.nodes[*node].test) return false;
-  if (id.find("::") == std::string::npos) return true;
-  std::string qual = id.substr(id.find("::") + 2);
-  qual = qual.substr(0, qual.find('['));
-  std::string dotted;
+// "Class::test" -> "Class.test", the facts' qualname of a node id's function part.
+std::string dotted_qualname(std::string_view qual) {
+  std::string out;
   for (size_t i = 0; i < qual.size(); ++i) {
     if (qual.compare(i, 2, "::") == 0) {
-      dotted.push_back('.');
+      out.push_back('.');
       ++i;
     } else {
-      dotted.push_back(qual[i]);
+      out.push_back(qual[i]);
     }
   }
-  qual = std::move(dotted);
-  size_t index = facts.find(file);
-  if (index == ProjectFacts::npos) return false;
-  FactsView view;
-  facts.view(index, view);
-  return std::any_of(view.symbols.begin(), view.symbols.end(), [&](const SymbolView& s) { return s.qualname == qual; });
+  return out;
 }
 
-CoverageUse evaluate(Repository& repo, const ChangeSet& changes, const ChangedFile& change, const FileSemantics* sem,
-                     const ProjectFacts& facts, const ImportGraph& graph, IndexReader& index) {
-  CoverageUse use;
-  use.path = change.path();
-  auto fallback = [&](std::string why, std::string detail) {
-    use.fallback = std::move(why);
-    use.detail = std::move(detail);
-    return use;
-  };
-  if (change.status != FileStatus::modified) {
-    return fallback(std::string(to_string(change.status)), fmt::format("{} is {}", change.path(), to_string(change.status)));
-  }
-  if (change.untracked) return fallback("untracked", fmt::format("{} is untracked", change.path()));
-  if (sem == nullptr || sem->runs_at_import || sem->kind == ChangeKind::unclassifiable ||
-      sem->kind == ChangeKind::comment_only || sem->kind == ChangeKind::formatting_only) {
-    return fallback("not_implementation", fmt::format("{}: {} change", change.path(),
-                                                      sem == nullptr ? "unknown" : std::string(to_string(sem->kind))));
-  }
-  for (const auto& s : sem->symbols) {
-    if (s.change != ChangeKind::implementation) {
-      return fallback("not_implementation", fmt::format("{}: {} of {}", change.path(), to_string(s.change), s.qualname));
+// Whether node ids still name tests: the file is a test file and the function still exists. Keeps
+// each file's qualnames, since a hot line names thousands of tests in few files.
+class TestNames {
+public:
+  TestNames(const ProjectFacts& facts, const ImportGraph& graph) : m_facts(facts), m_graph(graph) {}
+
+  bool exists(const std::string& id) {
+    std::string file = id.substr(0, id.find("::"));
+    auto node = m_graph.find(file);
+    if (!node || !m_graph.nodes[*node].test) return false;
+    if (id.find("::") == std::string::npos) return true;
+    std::string qual = id.substr(id.find("::") + 2);
+    qual = dotted_qualname(qual.substr(0, qual.find('[')));
+    auto [it, inserted] = m_qualnames.try_emplace(file);
+    if (inserted) {
+      size_t index = m_facts.find(file);
+      if (index != ProjectFacts::npos) {
+        FactsView view;
+        m_facts.view(index, view);
+        for (const auto& s : view.symbols) it->second.emplace(s.qualname);
+      }
     }
+    return it->second.contains(qual);
   }
-  auto measured = index.file(change.path());
-  if (!measured) return fallback("not_indexed", fmt::format("{} was never measured by the index", change.path()));
-  auto base = repo.read_base(changes, change.old_path.empty() ? change.path() : change.old_path);
-  if (!base || util::sha256_hex(*base) != measured->sha256) {
-    return fallback("drift", fmt::format("{} changed since the index was built", change.path()));
+
+private:
+  const ProjectFacts& m_facts;
+  const ImportGraph& m_graph;
+  std::unordered_map<std::string, std::unordered_set<std::string>> m_qualnames;
+};
+
+// The lines of `text`, 1-based ([0] is empty).
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> out{std::string_view()};
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    out.push_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
   }
-  for (const auto& h : change.hunks) {
-    if (h.old_count == 0) {
-      return fallback("insertion", fmt::format("{}: lines inserted after line {} have no recorded coverage",
-                                               change.path(), h.old_start));
+  return out;
+}
+
+// The width of a line's leading whitespace (a tab to the next multiple of 8, as Python's tokenizer
+// counts it), or -1 for a line without code (blank, or only a comment).
+int indentation(std::string_view line) {
+  int width = 0;
+  for (char c : line) {
+    if (c == ' ') ++width;
+    else if (c == '\t') width = (width / 8 + 1) * 8;
+    else if (c == '\f' || c == '\r') continue;
+    else return c == '#' ? -1 : width;
+  }
+  return -1;
+}
+
+class Evaluator {
+public:
+  Evaluator(Repository& repo, const ChangeSet& changes, const ProjectFacts& facts, const ImportGraph& graph,
+            IndexReader& index)
+      : m_repo(repo), m_changes(changes), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
+
+  CoverageUse evaluate(const ChangedFile& change, const FileSemantics* sem) {
+    CoverageUse use;
+    use.path = change.path();
+    const std::string& path = change.path().str;
+    auto fallback = [&](std::string why, std::string detail) {
+      use.fallback = std::move(why);
+      use.detail = std::move(detail);
+      return use;
+    };
+    if (change.untracked) return fallback("untracked", fmt::format("{} is untracked", path));
+    if (change.status != FileStatus::modified) {
+      return fallback(std::string(to_string(change.status)), fmt::format("{} is {}", path, to_string(change.status)));
     }
-  }
-  std::vector<uint32_t> starts = statement_starts(*base);
-  std::map<uint32_t, uint32_t> tests; // test id -> the first line whose coverage names it
-  for (const auto& h : change.hunks) {
-    for (uint32_t line = h.old_start; line < h.old_start + h.old_count; ++line) {
-      std::set<uint32_t> statements{line};
-      if (line < starts.size() && starts[line] != 0) statements.insert(starts[line]);
-      for (uint32_t s : statements) {
-        auto it = measured->lines.find(s);
-        if (it == measured->lines.end()) continue;
+    auto node = m_graph.find(path);
+    if (node && m_graph.nodes[*node].conftest) {
+      return fallback("conftest", fmt::format("{} is a conftest.py: its fixtures and hooks follow the static rule", path));
+    }
+    if (sem == nullptr || sem->runs_at_import || sem->kind == ChangeKind::unclassifiable ||
+        sem->kind == ChangeKind::comment_only || sem->kind == ChangeKind::formatting_only) {
+      return fallback("not_implementation", fmt::format("{}: {} change", path,
+                                                        sem == nullptr ? "unknown" : std::string(to_string(sem->kind))));
+    }
+    for (const auto& s : sem->symbols) {
+      if (s.change != ChangeKind::implementation) {
+        return fallback("not_implementation", fmt::format("{}: {} of {}", path, to_string(s.change), s.qualname));
+      }
+    }
+    auto measured = m_index.file(change.path());
+    if (!measured || !measured->measured) {
+      return fallback("not_indexed", fmt::format("{} was never measured by the index", path));
+    }
+    auto base = m_repo.read_base(m_changes, change.old_path.empty() ? change.path() : change.old_path);
+    if (!base || util::sha256_hex(*base) != measured->sha256) {
+      return fallback("drift", fmt::format("{} changed since the index was built", path));
+    }
+    size_t at = m_facts.find(path);
+    auto current = at == ProjectFacts::npos ? std::nullopt : m_repo.read_current(m_facts.files[at]);
+    if (!current) return fallback("not_indexed", fmt::format("{} cannot be read", path));
+    if (auto cached = memoized(at, *sem)) {
+      return fallback("memoized", fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
+                                              path, cached->first, cached->second));
+    }
+    std::vector<std::string_view> old_lines = split_lines(*base), new_lines = split_lines(*current);
+    std::vector<uint32_t> starts = statement_starts(*base);
+
+    std::map<uint32_t, uint32_t> tests; // test id -> the first line whose coverage names it
+    for (const auto& h : change.hunks) {
+      if (h.old_count == 0) {
+        return fallback("insertion",
+                        fmt::format("{}: lines inserted after line {} have no recorded coverage", path, h.old_start));
+      }
+      int least = INT_MAX; // the least indentation of the code lines replaced
+      for (uint32_t line = h.old_start; line < h.old_start + h.old_count && line < old_lines.size(); ++line) {
+        int width = indentation(old_lines[line]);
+        if (width < 0) continue;
+        least = std::min(least, width);
+        // coverage.py records a multi-line statement on its first line.
+        uint32_t statement = line < starts.size() && starts[line] != 0 ? starts[line] : line;
+        auto it = measured->lines.find(statement);
+        if (it == measured->lines.end() || it->second.empty()) {
+          return fallback("unrecorded", fmt::format("{}:{}: no recorded coverage (no test ran it, or coverage.py does "
+                                                    "not count the line)",
+                                                    path, line));
+        }
         for (uint32_t t : it->second) {
           if (t == k_import_time) {
-            return fallback("import_time", fmt::format("{}:{} runs when the module is imported", change.path(), s));
+            return fallback("outside_tests", fmt::format("{}:{} also runs outside a test's own call (at import, during "
+                                                         "collection or in a fixture)",
+                                                         path, statement));
           }
           tests.emplace(t, line);
         }
       }
+      if (least == INT_MAX) {
+        return fallback("insertion", fmt::format("{}: code replacing blank or comment lines after line {} has no "
+                                                 "recorded coverage",
+                                                 path, h.old_start - 1));
+      }
+      // Code moved to an outer block runs for tests that never reached the lines it replaced.
+      for (uint32_t line = h.new_start; line < h.new_start + h.new_count && line < new_lines.size(); ++line) {
+        int width = indentation(new_lines[line]);
+        if (width >= 0 && width < least) {
+          return fallback("dedent", fmt::format("{}:{}: code moved out of its block has no recorded coverage", path, line));
+        }
+      }
     }
-  }
-  for (const auto& [id, line] : tests) {
-    std::string name = index.test_name(id);
-    if (name.empty() || !test_exists(name, facts, graph)) {
-      return fallback("tests_missing", fmt::format("{}: the recorded test {} no longer exists", change.path(),
-                                                   name.empty() ? std::to_string(id) : name));
+    for (const auto& [id, line] : tests) {
+      std::string name = m_index.test_name(id);
+      if (name.empty() || !m_names.exists(name)) {
+        return fallback("tests_missing", fmt::format("{}: the recorded test {} no longer exists", path,
+                                                     name.empty() ? std::to_string(id) : name));
+      }
+      use.tests.emplace_back(std::move(name), line);
     }
-    use.tests.emplace_back(std::move(name), line);
+    use.trusted = true;
+    return use;
   }
-  use.trusted = true;
-  return use;
+
+private:
+  // A changed function whose results are cached across calls (functools.cache, lru_cache, a memoize
+  // decorator): coverage saw its body run for the first test that called it only.
+  std::optional<std::pair<std::string, std::string>> memoized(size_t at, const FileSemantics& sem) const {
+    FactsView view;
+    m_facts.view(at, view);
+    for (const auto& change : sem.symbols) {
+      for (const auto& symbol : view.symbols) {
+        if (symbol.qualname != change.qualname) continue;
+        for (auto d = view.begin(symbol.decorators); d != view.end(symbol.decorators); ++d) {
+          std::string lower(*d);
+          std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+          if (lower.find("cache") != std::string::npos || lower.find("memo") != std::string::npos) {
+            return std::pair{change.qualname, std::string(*d)};
+          }
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  Repository& m_repo;
+  const ChangeSet& m_changes;
+  const ProjectFacts& m_facts;
+  const ImportGraph& m_graph;
+  IndexReader& m_index;
+  TestNames m_names;
+};
+
+// Every node that can load one of `seeds` (the seeds included), following imports, conftest.py files
+// and plugins backwards; a computed import that can load anything loads them too.
+std::vector<bool> loaders_of(const ImportGraph& graph, const std::vector<uint32_t>& seeds) {
+  std::vector<bool> seen(graph.nodes.size(), false);
+  std::deque<uint32_t> queue;
+  auto push = [&](uint32_t n) {
+    if (!seen[n]) {
+      seen[n] = true;
+      queue.push_back(n);
+    }
+  };
+  for (uint32_t s : seeds) push(s);
+  if (!seeds.empty()) {
+    for (const auto& u : graph.unbounded) push(u.node);
+  }
+  while (!queue.empty()) {
+    uint32_t n = queue.front();
+    queue.pop_front();
+    for (const auto& [from, edge] : graph.in[n]) push(from);
+  }
+  return seen;
+}
+
+// The node ids pytest would give the tests `facts` defines in a test file, as "path::Class::test".
+std::vector<std::string> test_items(const std::string& path, const FactsView& view, const ProjectLayout& layout) {
+  std::vector<std::string> out;
+  for (const auto& s : view.symbols) {
+    bool test = false;
+    if (s.kind == SymbolKind::function) {
+      test = s.parent == -1 && layout.is_test_name(s.name());
+    } else if (s.kind == SymbolKind::method) {
+      // Every enclosing definition must be a class pytest collects (or may, through a base:
+      // unittest.TestCase collects test* methods whatever python_functions says).
+      bool collected = true, may_be_unittest = false;
+      for (int32_t p = s.parent; p != -1 && collected; p = view.symbols[static_cast<size_t>(p)].parent) {
+        const SymbolView& c = view.symbols[static_cast<size_t>(p)];
+        bool has_bases = c.bases.end > c.bases.begin;
+        collected = c.kind == SymbolKind::class_ && ((layout.is_test_class_name(c.name()) && !c.has_init) || has_bases);
+        may_be_unittest = may_be_unittest || has_bases;
+      }
+      test = collected && (layout.is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test")));
+    }
+    if (!test) continue;
+    std::string id = path;
+    std::string_view q = s.qualname;
+    for (size_t dot; (dot = q.find('.')) != std::string_view::npos; q.remove_prefix(dot + 1)) {
+      id += fmt::format("::{}", q.substr(0, dot));
+    }
+    id += fmt::format("::{}", q);
+    out.push_back(std::move(id));
+  }
+  return out;
+}
+
+bool recorded(const std::vector<std::string>& ids, const std::string& item) {
+  auto it = std::lower_bound(ids.begin(), ids.end(), item);
+  if (it != ids.end() && *it == item) return true;
+  // A parametrized test is recorded once per parameter set: "item[...]".
+  it = std::lower_bound(ids.begin(), ids.end(), item + "[");
+  return it != ids.end() && it->starts_with(item + "[");
 }
 
 } // namespace
 
 CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
-                                const ProjectFacts& facts, const ImportGraph& graph, IndexReader& index) {
+                                const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
+                                IndexReader& index) {
   CoverageInput out;
+  Evaluator evaluator(repo, changes, facts, graph, index);
+  std::unordered_set<std::string> changed;
+  std::vector<uint32_t> trusted;
   for (const auto& change : changes.files) {
+    for (const RepoPath* p : {&change.old_path, &change.new_path}) {
+      if (!p->empty()) changed.insert(p->str);
+    }
     bool python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
                   (!change.old_path.empty() && change.old_path.ends_with(".py"));
     if (!python) continue;
@@ -116,17 +303,65 @@ CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, cons
     for (const auto& s : semantics) {
       if (s.path == change.path()) sem = &s;
     }
-    out.files.push_back(evaluate(repo, changes, change, sem, facts, graph, index));
+    out.files.push_back(evaluator.evaluate(change, sem));
+    if (out.files.back().trusted) {
+      if (auto node = graph.find(change.path().str)) trusted.push_back(*node);
+    }
   }
-  // Test files whose content is not what was measured: the index cannot speak for them.
+  if (trusted.empty()) return out; // nothing narrows: the static answer stands everywhere
+
+  // The index's line maps say which tests ran a file as the project was when it was built. A test
+  // file that differs since, or that can load a Python file that differs since (outside this change,
+  // which is judged file by file above), may run the changed lines now without the index knowing:
+  // for those the static answer stands.
   std::unordered_map<std::string, std::string> measured;
   for (auto& [path, oid] : index.file_oids()) measured.emplace(std::move(path), std::move(oid));
-  for (size_t i = 0; i < facts.size(); ++i) {
-    auto node = graph.find(facts.files[i].path.view());
-    if (!node || !graph.nodes[*node].test) continue;
-    auto it = measured.find(facts.files[i].path.str);
-    if (it == measured.end() || it->second != facts.files[i].oid) out.unmeasured_tests.push_back(facts.files[i].path.str);
+  auto same_as_indexed = [&](const std::string& path, const std::string& oid) {
+    auto it = measured.find(path);
+    return it != measured.end() && it->second == oid;
+  };
+  std::set<std::string> unmeasured;
+  std::vector<uint32_t> drifted;
+  for (const auto& file : facts.files) {
+    auto node = graph.find(file.path.view());
+    if (!node || same_as_indexed(file.path.str, file.oid)) continue;
+    if (graph.nodes[*node].test) unmeasured.insert(file.path.str);
+    if (!changed.contains(file.path.str)) drifted.push_back(*node);
   }
+  // A changed file is judged by its change above, but only from its base on: what it became between
+  // the index and the base is drift like any other.
+  for (const auto& change : changes.files) {
+    if (change.old_path.empty() || !change.old_path.ends_with(".py")) continue;
+    auto node = graph.find(change.old_path.str);
+    if (!node) continue;
+    auto base = repo.read_base(changes, change.old_path);
+    if (!base || !same_as_indexed(change.old_path.str, util::git_blob_id(*base))) drifted.push_back(*node);
+  }
+  std::vector<bool> affected = loaders_of(graph, drifted);
+  // Tests that did not run when the index was built (skipped, deselected, stopped by -x, or added to
+  // an unchanged file by a merge) left no coverage: their files get the static answer too.
+  std::vector<bool> reach = loaders_of(graph, trusted);
+  FactsView view;
+  for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
+    const GraphNode& node = graph.nodes[n];
+    if (!node.test || node.ghost || unmeasured.contains(node.path.str)) continue;
+    if (affected[n]) {
+      unmeasured.insert(node.path.str);
+      continue;
+    }
+    if (!reach[n]) continue;
+    size_t at = facts.find(node.path.str);
+    if (at == ProjectFacts::npos) continue;
+    facts.view(at, view);
+    std::vector<std::string> ids = index.tests_in(node.path);
+    for (const auto& item : test_items(node.path.str, view, layout)) {
+      if (!recorded(ids, item)) {
+        unmeasured.insert(node.path.str);
+        break;
+      }
+    }
+  }
+  out.unmeasured_tests.assign(unmeasured.begin(), unmeasured.end());
   return out;
 }
 

@@ -1,6 +1,7 @@
 // `impact index`: run the suite under coverage with per-test contexts (or read a coverage file), and
 // write the index; `status` and `merge`.
 #include "app/commands.hpp"
+#include "app/pytest_command.hpp"
 #include "impact/config.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
@@ -12,6 +13,7 @@
 #include "util/subprocess.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -21,16 +23,52 @@ namespace impact::app {
 
 namespace {
 
-void finish(CoverageIndex& index, Repository& repo, const std::filesystem::path& path, const IngestStats& stats,
-            std::chrono::steady_clock::time_point start) {
+// What the contexts were, for the summary: how many named a test, and what was not attributed.
+std::string describe_contexts(const IngestStats& stats) {
+  std::vector<std::string> parts;
+  if (stats.fixture_contexts > 0) parts.push_back(fmt::format("{} setup/teardown phase(s)", stats.fixture_contexts));
+  if (stats.outside_contexts > 0) parts.push_back(fmt::format("{} outside any test", stats.outside_contexts));
+  if (stats.unknown_contexts > 0) parts.push_back(fmt::format("{} naming no test", stats.unknown_contexts));
+  std::string out = fmt::format("{} context(s): {} test call(s)", stats.contexts, stats.test_contexts);
+  if (!parts.empty()) out += fmt::format(", {} (not attributed to one test)", fmt::join(parts, ", "));
+  if (stats.decorated_contexts > 0) out += fmt::format("; {} with a label or worker suffix stripped", stats.decorated_contexts);
+  return out;
+}
+
+// The repository's files as they are now (the working tree), which the index describes.
+std::vector<SourceFile> project_files(Repository& repo) {
+  ChangeSet now = repo.changes(ChangeRequest{});
+  return repo.inventory(now);
+}
+
+std::vector<RepoPath> python_paths(const std::vector<SourceFile>& files) {
+  std::vector<RepoPath> out;
+  for (const auto& f : files) {
+    if (f.path.ends_with(".py")) out.push_back(f.path);
+  }
+  return out;
+}
+
+void finish(CoverageIndex& index, Repository& repo, const std::vector<SourceFile>& files,
+            const std::filesystem::path& path, const IngestStats& stats, std::chrono::steady_clock::time_point start) {
   index.meta.commit = repo.head_commit();
+  // Every other Python file, hashed: a later run tells a file changed since from one never measured.
+  add_hashed_files(index, files, [&](const SourceFile& f) { return repo.read_current(f); });
   util::ensure_cache_dir(path.parent_path());
   write_index(index, path);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print(stderr, "impact: indexed {} test(s) over {} file(s) in {:.1f} s", index.tests.size(), index.files.size(),
-             seconds);
-  if (stats.ignored_contexts > 0) fmt::print(stderr, " ({} context(s) that are not tests ignored)", stats.ignored_contexts);
-  fmt::print(stderr, "\nimpact: wrote {}\n", path.string());
+  fmt::print(stderr, "impact: indexed {} test(s) over {} measured file(s) in {:.1f} s\n", index.tests.size(),
+             stats.files, seconds);
+  fmt::print(stderr, "impact: {}\n", describe_contexts(stats));
+  if (!stats.remapped_from.empty()) {
+    fmt::print(stderr, "impact: note: the data was measured under {}; read as paths of this repository\n",
+               stats.remapped_from);
+  }
+  if (stats.outside_files > 0 || stats.missing_files > 0) {
+    fmt::print(stderr, "impact: {} measured file(s) outside the repository and {} no longer present were left out\n",
+               stats.outside_files, stats.missing_files);
+  }
+  fmt::print(stderr, "impact: wrote {}\n", path.string());
 }
 
 } // namespace
@@ -39,7 +77,9 @@ int run_index(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory);
-  ImpactConfig config = load_impact_config(repo->root(), env);
+  if (repo->head_commit().empty()) {
+    throw Error("{}: no commits yet; commit once, then build the index", repo->root().string());
+  }
   PytestConfig pytest = read_pytest_config(repo->root(), env("PYTEST_ADDOPTS").value_or(""));
   auto cache = util::cache_dir(repo->root());
   auto path = cache / index_file_name();
@@ -48,46 +88,46 @@ int run_index(const cli::Options& options) {
   if (!options.from.empty()) {
     std::filesystem::path from(options.from);
     if (from.is_relative()) from = options.directory / from;
-    CoverageIndex index = ingest_coverage(from, repo->root(), pytest.rootdir, stats);
-    finish(index, *repo, path, stats, start);
+    auto files = project_files(*repo);
+    CoverageIndex index = ingest_coverage(from, repo->root(), pytest.rootdir, python_paths(files), stats);
+    finish(index, *repo, files, path, stats, start);
     return 0;
   }
 
-  PytestLookup lookup{env, std::nullopt, {}, repo->root()};
-  if (config.pytest_command.is_set()) {
-    lookup.configured = config.pytest_command.value;
-    lookup.configured_source = "pytest-command in " + config.pytest_command.source;
-  }
-  auto command = find_pytest(lookup);
-  if (!command) {
-    throw Error("pytest not found: activate the virtualenv that has it, or set IMPACT_PYTEST or [tool.impact] "
-                "pytest-command");
-  }
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  Command command = configured_pytest(config, env, repo->root());
   util::ensure_cache_dir(cache);
   auto data = cache / fmt::format("coverage-run-{}.sqlite", ::getpid());
-  std::vector<std::string> argv = command->argv;
-  for (const char* arg : {"--cov-context=test", "--cov-report="}) argv.emplace_back(arg);
+  std::vector<std::string> argv = command.argv;
+  // Every file of the repository is measured (tests included: their hashes tell which changed since);
+  // no report, and no coverage threshold to fail the run.
+  for (const char* arg : {"--cov-context=test", "--cov-report=", "--cov-fail-under=0"}) argv.emplace_back(arg);
   argv.push_back("--cov=" + repo->root().string());
   argv.insert(argv.end(), options.passthrough.begin(), options.passthrough.end());
   fmt::print(stderr, "impact: running the suite under coverage: {}\n", fmt::join(argv, " "));
-  int code = util::run_and_wait(argv, repo->root(), {{"COVERAGE_FILE", data.string()}});
   std::error_code ec;
+  int code = util::run_and_wait(argv, repo->root(), {{"COVERAGE_FILE", data.string()}});
   if (!std::filesystem::exists(data, ec)) {
-    throw Error("pytest exited with {} and wrote no coverage data; is pytest-cov installed for {}? Install it "
-                "(pip install pytest-cov, or apt install python3-pytest-cov), or build the index from an existing "
-                "coverage file with impact index --from FILE",
-                code, command->argv.front());
+    throw Error("pytest exited with {} and wrote no coverage data: is pytest-cov installed for {}? install it (pip "
+                "install pytest-cov, or apt install python3-pytest-cov), or build the index from an existing coverage "
+                "file with impact index --from FILE",
+                code, command.argv.front());
   }
   try {
-    CoverageIndex index = ingest_coverage(data, repo->root(), pytest.rootdir, stats);
+    auto files = project_files(*repo);
+    CoverageIndex index = ingest_coverage(data, repo->root(), pytest.rootdir, python_paths(files), stats);
     index.meta.source = "pytest";
-    finish(index, *repo, path, stats, start);
+    finish(index, *repo, files, path, stats, start);
   } catch (...) {
     std::filesystem::remove(data, ec);
     throw;
   }
   std::filesystem::remove(data, ec);
-  if (code != 0) fmt::print(stderr, "impact: note: pytest exited with {}; the index holds what ran\n", code);
+  if (code != 0) {
+    fmt::print(stderr, "impact: note: pytest exited with {}; the index holds what ran (tests that did not run leave "
+                       "their files to the static analysis)\n",
+               code);
+  }
   return code;
 }
 
@@ -99,19 +139,21 @@ int run_index_status(const cli::Options& options) {
   for (const auto& f : index.files) {
     auto content = util::read_file(repo->root() / f.path.str);
     if (!content) missing.push_back(f.path.str);
-    else if (util::sha256_hex(*content) != f.sha256) drifted.push_back(f.path.str);
+    else if (util::git_blob_id(*content) != f.oid) drifted.push_back(f.path.str);
   }
   std::string head = repo->head_commit();
   if (options.format == cli::Format::json) {
     nlohmann::json doc = {{"schema", "impact.index_status"},
                           {"version", 1},
                           {"path", path.string()},
+                          {"index_schema", index.meta.schema},
                           {"built_at", index.meta.built_at},
                           {"commit", index.meta.commit},
                           {"head", head},
                           {"source", index.meta.source},
                           {"tests", index.meta.tests},
                           {"files", index.meta.files},
+                          {"hashed", index.meta.hashed},
                           {"drifted", drifted},
                           {"missing", missing}};
     fmt::print("{}\n", doc.dump(2));
@@ -121,8 +163,10 @@ int run_index_status(const cli::Options& options) {
   fmt::print("built: {} at commit {}{}\n", index.meta.built_at, index.meta.commit.substr(0, 12),
              index.meta.commit == head ? " (HEAD)" : fmt::format(" (HEAD is {})", head.substr(0, 12)));
   fmt::print("from: {}\n", index.meta.source);
-  fmt::print("holds: {} test(s), {} file(s)\n", index.meta.tests, index.meta.files);
-  fmt::print("drifted since: {} file(s){}\n", drifted.size(), drifted.empty() ? "" : " (their changes use the static analysis)");
+  fmt::print("holds: {} test(s), {} measured file(s), {} more Python file(s) hashed\n", index.meta.tests,
+             index.meta.files, index.meta.hashed);
+  fmt::print("drifted since: {} file(s){}\n", drifted.size(),
+             drifted.empty() ? "" : " (changes to them, and the tests that load them, use the static analysis)");
   for (size_t i = 0; i < drifted.size() && i < 50; ++i) fmt::print("  {}\n", drifted[i]);
   if (drifted.size() > 50) fmt::print("  ... and {} more\n", drifted.size() - 50);
   if (!missing.empty()) fmt::print("gone since: {} file(s)\n", missing.size());
@@ -140,8 +184,8 @@ int run_index_merge(const cli::Options& options) {
   std::filesystem::path out(options.output);
   if (out.is_relative()) out = options.directory / out;
   write_index(merged, out);
-  fmt::print(stderr, "impact: merged {} index(es): {} test(s) over {} file(s) into {}\n", parts.size(),
-             merged.tests.size(), merged.files.size(), out.string());
+  fmt::print(stderr, "impact: merged {} index(es): {} test(s) over {} measured file(s) into {}\n", parts.size(),
+             merged.tests.size(), merged.meta.files, out.string());
   return 0;
 }
 

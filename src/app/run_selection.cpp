@@ -1,5 +1,7 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
+#include "app/own_output.hpp"
+#include "app/replay.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
 #include "impact/report.hpp"
@@ -7,22 +9,50 @@
 #include "util/terminal.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <unistd.h>
 
 namespace impact::app {
 
 namespace {
 
+// On run_all with a fallback-command: the fallback, its program resolved from the repository root or
+// $PATH, without the pytest arguments after `--` (they mean nothing to it).
+RunPlan fallback_plan(const ImpactConfig& config, const EnvLookup& env, const std::filesystem::path& root) {
+  RunPlan plan;
+  plan.fallback = true;
+  std::string source = describe_source("fallback-command", config.fallback_command.source);
+  const std::string& program = config.fallback_command.value.front();
+  auto resolved = resolve_program(program, root, env);
+  if (!resolved) {
+    std::string where = program.find('/') == std::string::npos ? "on PATH"
+                        : std::filesystem::path(program).is_absolute() ? "there"
+                                                                       : "under " + root.string();
+    plan.problem = fmt::format("cannot start the fallback {} (from {}): no executable file {}; fix the path or "
+                               "make it executable (chmod +x)",
+                               program, source, where);
+    return plan;
+  }
+  plan.argv = config.fallback_command.value;
+  plan.argv.front() = *resolved;
+  plan.command = Command{plan.argv, source};
+  return plan;
+}
+
 RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli::Options& options,
                  const EnvLookup& env, const std::filesystem::path& root) {
   RunPlan plan;
   if (decision.outcome == Outcome::nothing) return plan;
+  if (decision.outcome == Outcome::run_all && config.fallback_command.is_set()) {
+    return fallback_plan(config, env, root);
+  }
   PytestLookup lookup{env, std::nullopt, {}, root};
   if (config.pytest_command.is_set()) {
     lookup.configured = config.pytest_command.value;
-    lookup.configured_source = "pytest-command in " + config.pytest_command.source;
+    lookup.configured_source = describe_source("pytest-command", config.pytest_command.source);
   }
   plan.command = find_pytest(lookup);
   if (!plan.command) {
@@ -32,6 +62,25 @@ RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli
   }
   plan.argv = assemble_argv(*plan.command, decision, options.passthrough);
   return plan;
+}
+
+// What the dry run adds for a fallback: the environment and the standard input it would get.
+std::string describe_fallback_input(const Decision& decision, const std::string& payload) {
+  size_t files = nlohmann::json::parse(payload)["changed_files"].size();
+  return fmt::format("environment: IMPACT_FALLBACK_REASON={}\n"
+                     "stdin: JSON payload impact.fallback version {} ({} bytes): reason {}, {} changed file(s), "
+                     "{} uncertainty(ies), {} warning(s); see docs/configuration.md\n",
+                     decision.reason, k_fallback_payload_version, payload.size(), decision.reason, files,
+                     decision.uncertainties.size(), decision.warnings.size());
+}
+
+// Hands the process over to the fallback, its payload on standard input. Returns only by throwing.
+[[noreturn]] void exec_fallback(const Report& report, const std::string& payload, const std::filesystem::path& root) {
+  fmt::print(stderr, "impact: delegating to the fallback {} (from {})\n", nlohmann::json(report.plan.argv).dump(),
+             report.plan.command->source);
+  int fd = unlinked_temp_fd(payload);
+  exec_command(report.plan.argv, root, {{"IMPACT_FALLBACK_REASON", report.decision->reason}}, fd,
+               report.plan.command->source);
 }
 
 void print_timings(const Report& report) {
@@ -45,11 +94,15 @@ int run_selection(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory);
-  ImpactConfig config = load_impact_config(repo->root(), env);
-  Analysis analysis = analyse(*repo, config, options, env);
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  // --impact: a saved decision is replayed as it was made, with no diff and no analysis (docs/json.md).
+  std::optional<SavedReport> saved = read_saved_decision(options);
+  std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> impact.json`
+  Analysis analysis = saved ? replayed_analysis(*saved) : analyse(*repo, config, options, env);
+  label_own_output(analysis.decision, own_output);
 
   Report report;
-  report.changes = &analysis.changes;
+  report.changes = saved ? nullptr : &analysis.changes;
   report.decision = &analysis.decision;
   report.project = analysis.project;
   report.timings = analysis.timings;
@@ -58,20 +111,33 @@ int run_selection(const cli::Options& options) {
     report.index_built_at = analysis.index->built_at;
     report.index_commit = analysis.index->commit;
   }
-  report.strict = options.strict.value_or(config.strict.value);
+  report.strict = saved ? saved->strict : options.strict.value_or(config.strict.value);
   report.plan = plan_for(analysis.decision, config, options, env, repo->root());
   report.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.timings) print_timings(report);
 
-  if (options.dry_run || options.format == cli::Format::json) {
-    if (options.format == cli::Format::json) fmt::print("{}", render_json(report));
+  std::string payload;
+  if (report.plan.fallback && report.plan.command) {
+    payload = fallback_payload(analysis.decision, report.changes, report.strict, report.plan.argv, repo->root());
+  }
+
+  bool json = options.format == cli::Format::json;
+  if (options.annotations == cli::Output::github) {
+    // Workflow commands are read from both streams; stdout stays a clean JSON document with --format json.
+    fmt::print(json ? stderr : stdout, "{}", render_github(report));
+    std::fflush(stdout);
+  }
+  if (options.dry_run || json) {
+    if (json) fmt::print("{}", render_json(report));
     else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO)));
+    if (!json && !payload.empty()) fmt::print("{}", describe_fallback_input(analysis.decision, payload));
     return 0;
   }
   fmt::print(stderr, "impact: {}\n", summary_line(report));
   for (const auto& w : analysis.decision.warnings) fmt::print(stderr, "impact: warning: {}\n", w);
   if (analysis.decision.outcome == Outcome::nothing) return 0;
   if (!report.plan.command) throw Error("{}", report.plan.problem);
+  if (report.plan.fallback) exec_fallback(report, payload, repo->root());
   exec_command(report.plan.argv, repo->root(), {}, -1, report.plan.command->source);
 }
 

@@ -3,6 +3,8 @@
 #include "impact/error.hpp"
 #include "util/files.hpp"
 
+#include <git2/sys/repository.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
@@ -92,6 +94,18 @@ GitRepository::GitRepository(const std::filesystem::path& start) {
   }
   m_root = std::filesystem::path(workdir).lexically_normal();
   if (m_root.has_filename() == false) m_root = m_root.parent_path();
+  // Inside a hook of `git commit -a` or `git commit PATHS`, git stages into a temporary index named by
+  // GIT_INDEX_FILE: that index, not .git/index, is what the commit will hold.
+  if (const char* index_file = std::getenv("GIT_INDEX_FILE"); index_file != nullptr && *index_file != '\0') {
+    std::filesystem::path index_path = std::filesystem::absolute(index_file);
+    git_index* index = nullptr;
+    if (git_index_open(&index, index_path.c_str()) != 0) {
+      throw Error("cannot read the index named by GIT_INDEX_FILE={}: {}", index_path.string(), git::last_error());
+    }
+    int set = git_repository_set_index(repo, index);
+    git_index_free(index);
+    if (set != 0) throw Error("cannot use the index {}: {}", index_path.string(), git::last_error());
+  }
 }
 
 std::string GitRepository::head_commit() {

@@ -16,6 +16,37 @@ constexpr const char* k_description =
     "can reach the change, and execs pytest on them. Exit code: pytest's own once it runs, 0 when\n"
     "there is nothing to run, 2 for impact's errors. See docs/cli.md.";
 
+// The raw text of the flags that set [tool.impact] keys, checked after parsing (see config_flags).
+struct SettingFlags {
+  std::string pytest_command, fallback_command;
+  std::vector<std::string> ignore;
+  bool no_strict = false, use_index = false;
+  std::string output;
+};
+
+void add_setting_flags(CLI::App& app, SettingFlags& s) {
+  app.add_option("--pytest-command", s.pytest_command,
+                 "How to run pytest, a JSON array: '[\"uv\", \"run\", \"pytest\"]' (else IMPACT_PYTEST, [tool.impact])")
+      ->type_name("<json-argv>")
+      ->group("Settings");
+  app.add_option("--fallback-command", s.fallback_command,
+                 "What to exec instead of the whole suite on run_all, a JSON array (else IMPACT_FALLBACK_COMMAND, "
+                 "[tool.impact])")
+      ->type_name("<json-argv>")
+      ->group("Settings");
+  app.add_option("--ignore", s.ignore, "A glob of files that never affect tests; repeatable, replaces [tool.impact] ignore")
+      ->allow_extra_args(false)
+      ->take_all()
+      ->type_name("<glob>")
+      ->group("Settings");
+  app.add_flag("--no-strict", s.no_strict, "Undo IMPACT_STRICT or [tool.impact] strict = true")->group("Settings");
+  app.add_flag("--use-index", s.use_index, "Use the coverage index even if IMPACT_NO_INDEX or [tool.impact] says not to")
+      ->group("Settings");
+  app.add_option("--output", s.output, "Also print annotations for a CI: github (::notice / ::warning lines)")
+      ->type_name("github")
+      ->group("Output");
+}
+
 void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::string& format, std::string& mode,
                          bool& strict) {
   app.add_option("--changed", changed,
@@ -46,6 +77,54 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
   app.add_option("-C", o.directory, "Run as if started in DIR")->type_name("DIR")->group("Tuning");
 }
 
+void usage_error(const std::string& message) {
+  fmt::print(stderr, "impact: error: {}\n", message);
+  throw Exit{2};
+}
+
+// The flags of SettingFlags (and --mode, --strict, --no-index), checked, as the top layer of the settings.
+ConfigFlags config_flags(const Options& o, const SettingFlags& s, const CLI::App& app) {
+  ConfigFlags flags;
+  if (app.get_option("--pytest-command")->count() > 0) {
+    flags.pytest_command = parse_argv_json(s.pytest_command, "--pytest-command");
+  }
+  if (app.get_option("--fallback-command")->count() > 0) {
+    flags.fallback_command = parse_argv_json(s.fallback_command, "--fallback-command");
+  }
+  if (app.get_option("--ignore")->count() > 0) flags.ignore = s.ignore;
+  flags.mode = o.mode;
+  bool strict = o.strict.value_or(false);
+  if (strict && s.no_strict) usage_error("--strict and --no-strict contradict each other; pass one of them");
+  if (strict) flags.strict = true;
+  if (s.no_strict) flags.strict = false;
+  if (o.no_index && s.use_index) usage_error("--no-index and --use-index contradict each other; pass one of them");
+  if (o.no_index) flags.use_index = false;
+  if (s.use_index) flags.use_index = true;
+  return flags;
+}
+
+// --impact replays a decision already made, so the flags that steer making one have nothing to steer.
+// audit alone takes both: there the change flags say what its evidence for a miss compares. audit has
+// no dry run: running the suite is all it does.
+void check_replay_flags(const Options& o, const CLI::App& app) {
+  if (o.command == Command::audit && o.dry_run) {
+    usage_error("audit runs the whole suite, so there is no dry run of it; impact select shows the selection");
+  }
+  if (o.impact_file.empty()) return;
+  if (o.command != Command::run && o.command != Command::select && o.command != Command::audit) {
+    usage_error("--impact applies to the run, select and audit; drop it");
+  }
+  if (o.command == Command::audit) return;
+  for (const char* flag : {"--changed", "--staged", "--mode", "--strict", "--no-strict", "--file-level", "--no-index",
+                           "--use-index", "--ignore", "--max-depth", "--budget-ms"}) {
+    const CLI::Option* option = app.get_option_no_throw(flag);
+    if (option == nullptr || option->count() == 0) continue;
+    usage_error(fmt::format("--impact replays a saved decision, which {} cannot change; drop {}, or save a new "
+                            "decision with impact select {}",
+                            flag, flag, flag));
+  }
+}
+
 } // namespace
 
 Options parse(int argc, char** argv) {
@@ -68,8 +147,13 @@ Options parse(int argc, char** argv) {
   std::string changed, format = "text", mode;
   bool strict = false;
   add_selection_flags(app, o, changed, format, mode, strict);
+  SettingFlags settings;
+  add_setting_flags(app, settings);
   app.add_flag("--dry-run", o.dry_run, "Print the decision, the evidence and the exact argv; run nothing")
       ->group("Output");
+  app.add_option("--impact", o.impact_file, "Replay the decision saved by impact select --format json (no analysis)")
+      ->type_name("FILE")
+      ->group("Selecting");
 
   CLI::App* changes_cmd = app.add_subcommand("changes", "Print the changed files and line ranges (stage 1)");
   CLI::App* explain_cmd = app.add_subcommand("explain", "Say why a test or file is selected or skipped");
@@ -77,6 +161,13 @@ Options parse(int argc, char** argv) {
   CLI::App* config_cmd = app.add_subcommand("config", "Print every setting, its value and where it came from");
   CLI::App* facts_cmd = app.add_subcommand("facts", "Print what impact reads from one Python file (JSON)");
   facts_cmd->add_option("file", o.target, "A Python file")->required();
+  CLI::App* hook_cmd = app.add_subcommand("install-hook", "Write a git pre-commit hook that runs impact --staged");
+  hook_cmd->add_flag("--force", o.force, "Replace a different pre-commit hook that is already there");
+  CLI::App* select_cmd =
+      app.add_subcommand("select", "Print the decision and run nothing (--format json: a file for --impact)");
+  CLI::App* audit_cmd =
+      app.add_subcommand("audit", "Run the whole suite once; report failing tests the selection skips");
+  for (CLI::App* sub : {select_cmd, audit_cmd}) sub->fallthrough();
   CLI::App* index_cmd = app.add_subcommand("index", "Build the coverage index by running the suite under coverage");
   index_cmd->add_option("--from", o.from, "Read an existing coverage.py data file instead of running anything")
       ->type_name("FILE");
@@ -84,7 +175,7 @@ Options parse(int argc, char** argv) {
   CLI::App* merge_cmd = index_cmd->add_subcommand("merge", "Union the indexes of the shards of one run");
   merge_cmd->add_option("inputs", o.inputs, "Index files")->required();
   merge_cmd->add_option("-o,--output", o.output, "The merged index")->required()->type_name("OUT");
-  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd, facts_cmd, index_cmd, status_cmd, merge_cmd}) {
+  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd, facts_cmd, hook_cmd, index_cmd, status_cmd, merge_cmd}) {
     sub->fallthrough();
   }
   app.require_subcommand(0, 1);
@@ -116,13 +207,22 @@ Options parse(int argc, char** argv) {
     }
   }
   if (strict) o.strict = true;
+  if (settings.no_strict && !strict) o.strict = false;
+  o.config = config_flags(o, settings, app);
+  if (settings.output == "github") o.annotations = Output::github;
+  else if (!settings.output.empty()) usage_error(fmt::format("unknown --output '{}'; use github", settings.output));
   if (changes_cmd->parsed()) o.command = Command::changes;
   if (explain_cmd->parsed()) o.command = Command::explain;
   if (config_cmd->parsed()) o.command = Command::config;
   if (facts_cmd->parsed()) o.command = Command::facts;
+  if (hook_cmd->parsed()) o.command = Command::install_hook;
   if (index_cmd->parsed()) o.command = Command::index;
   if (status_cmd->parsed()) o.command = Command::index_status;
   if (merge_cmd->parsed()) o.command = Command::index_merge;
+  if (select_cmd->parsed()) o.command = Command::select;
+  if (audit_cmd->parsed()) o.command = Command::audit;
+  o.dry_run = o.dry_run || o.command == Command::select; // select is the dry run by its own name
+  check_replay_flags(o, app);
   if (o.directory.empty()) o.directory = std::filesystem::current_path();
   return o;
 }

@@ -1,5 +1,6 @@
 #pragma once
 // The command line, parsed and validated into Options. The one place that knows flag names and defaults.
+#include "impact/config.hpp"
 #include "impact/decision.hpp"
 
 #include <filesystem>
@@ -9,9 +10,14 @@
 
 namespace impact::cli {
 
-enum class Command { run, changes, explain, config, facts, index, index_status, index_merge };
+enum class Command {
+  run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit
+};
 
 enum class Format { text, json };
+
+// --output: extra renderings of the decision for where impact runs (github: workflow annotations).
+enum class Output { plain, github };
 
 struct Options {
   Command command = Command::run;
@@ -33,6 +39,10 @@ struct Options {
   double budget_ms = 0;                   // --budget-ms (0: none)
   std::filesystem::path directory;        // -C DIR
   std::vector<std::string> passthrough;   // after --
+  std::string impact_file;                // --impact FILE: replay (or audit) a saved decision
+  ConfigFlags config;                     // the [tool.impact] settings given as flags
+  Output annotations = Output::plain;     // --output github
+  bool force = false;                     // install-hook --force
   std::string target;                     // explain TEST_OR_FILE
 };
 

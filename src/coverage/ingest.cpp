@@ -1,5 +1,6 @@
 // ingest_coverage(): coverage.py's SQLite data (contexts, line_bits with numbits, or arcs) into an
 // index of line -> tests, with every context mapped to a pytest node id.
+#include "coverage/contexts.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/files.hpp"
@@ -11,94 +12,24 @@
 #include <ctime>
 #include <fstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace impact {
 
 namespace {
 
-bool is_sqlite(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char header[16] = {};
-  in.read(header, sizeof header);
-  return in.gcount() == 16 && std::string_view(header, 15) == "SQLite format 3";
-}
-
-// coverage.py's numbits: bit i of byte j set means line j * 8 + i ran.
-void numbits_lines(std::string_view bits, std::vector<uint32_t>& out) {
-  for (size_t byte = 0; byte < bits.size(); ++byte) {
-    auto b = static_cast<unsigned char>(bits[byte]);
-    for (int bit = 0; bit < 8; ++bit) {
-      if ((b & (1u << bit)) != 0) out.push_back(static_cast<uint32_t>(byte * 8 + static_cast<size_t>(bit)));
-    }
-  }
-}
-
-// Maps coverage contexts to pytest node ids.
-class ContextMapper {
-public:
-  ContextMapper(std::string rootdir, const std::filesystem::path& repo_root) : m_rootdir(std::move(rootdir)) {
-    (void)repo_root;
-  }
-
-  void add_module_file(const std::string& path) {
-    if (!path.ends_with(".py")) return;
-    std::string dotted = path.substr(0, path.size() - 3);
-    std::replace(dotted.begin(), dotted.end(), '/', '.');
-    // Every suffix is a name the module may have been imported as (its import root is unknown here).
-    for (size_t start = 0;;) {
-      m_modules.emplace(dotted.substr(start), path);
-      size_t dot = dotted.find('.', start);
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
-  }
-
-  // The node id of a context, or "" when it is not a test; sets `import_time` for the empty context.
-  std::string node_id(std::string context, bool& import_time) const {
-    import_time = false;
-    if (context.empty()) {
-      import_time = true;
-      return {};
-    }
-    auto bar = context.rfind('|');
-    if (bar != std::string::npos) {
-      std::string_view phase = std::string_view(context).substr(bar + 1);
-      if (phase == "run" || phase == "setup" || phase == "teardown" || phase == "call") context.resize(bar);
-    }
-    // xdist or rerun decorations some setups append: "[gw0]" is not part of a node id.
-    if (auto sp = context.find(' '); sp != std::string::npos) context.resize(sp);
-    if (context.find("::") != std::string::npos) {
-      std::string id = context;
-      if (!m_rootdir.empty() && !id.starts_with(m_rootdir + "/")) id = m_rootdir + "/" + id;
-      return id;
-    }
-    // coverage's dynamic_context = test_function: "package.module.Class.test_name".
-    std::string best_path;
-    size_t best = 0;
-    for (size_t dot = context.find('.'); dot != std::string::npos; dot = context.find('.', dot + 1)) {
-      auto it = m_modules.find(context.substr(0, dot));
-      if (it != m_modules.end()) {
-        best = dot;
-        best_path = it->second;
-      }
-    }
-    if (best == 0) return {};
-    std::string rest = context.substr(best + 1);
-    std::string id = best_path;
-    size_t start = 0;
-    for (;;) {
-      size_t dot = rest.find('.', start);
-      id += "::" + rest.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
-    return id;
-  }
-
-private:
-  std::string m_rootdir;
-  std::unordered_map<std::string, std::string> m_modules; // dotted name -> repo path
+// impact's own verdict on a coverage file, as opposed to SQLite's complaints (which lack the fix).
+struct Refused : Error {
+  using Error::Error;
 };
+
+std::string file_header(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string header(64, '\0');
+  in.read(header.data(), static_cast<std::streamsize>(header.size()));
+  header.resize(static_cast<size_t>(in.gcount()));
+  return header;
+}
 
 std::string now_iso(int64_t& epoch) {
   auto now = std::chrono::system_clock::now();
@@ -111,135 +42,230 @@ std::string now_iso(int64_t& epoch) {
   return buffer;
 }
 
+// Data measured in another checkout (a CI runner's /home/runner/work/x/x): the folder that, taken off
+// the front of the first measured path, leaves a file of this repository. Empty when none does.
+std::filesystem::path foreign_root(const std::vector<std::filesystem::path>& paths, const std::filesystem::path& repo_root) {
+  for (const auto& p : paths) {
+    std::vector<std::filesystem::path> parts(p.begin(), p.end());
+    for (size_t skip = 1; skip + 1 < parts.size(); ++skip) {
+      std::filesystem::path rest;
+      for (size_t i = skip; i < parts.size(); ++i) rest /= parts[i];
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(repo_root / rest, ec)) {
+        std::filesystem::path root;
+        for (size_t i = 0; i < skip; ++i) root /= parts[i];
+        return root;
+      }
+    }
+  }
+  return {};
+}
+
+void check_coverage_file(util::Database& db, const std::string& name) {
+  if (!db.has_table("coverage_schema") || !db.has_table("file") || !db.has_table("context")) {
+    throw Refused("{}: an SQLite file but not coverage.py data; pass the .coverage file coverage.py wrote", name);
+  }
+  auto version = db.prepare("SELECT version FROM coverage_schema");
+  int schema = version.step() ? static_cast<int>(version.integer(0)) : 0;
+  if (schema < 6 || schema > 7) {
+    throw Refused("{}: coverage.py data schema {}, which impact does not read (it reads schemas 6 and 7, written by "
+                "coverage 5.x to 7.x); re-run the suite with a supported coverage.py",
+                name, schema);
+  }
+}
+
 } // namespace
 
 CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std::filesystem::path& repo_root,
-                              const std::string& rootdir, IngestStats& stats) {
+                              const std::string& rootdir, const std::vector<RepoPath>& python_files,
+                              IngestStats& stats) {
   std::string name = data_file.string();
-  if (!std::filesystem::exists(data_file)) throw Error("{}: no such coverage file; run your tests under coverage first", name);
-  if (!is_sqlite(data_file)) {
-    throw Error("{} is not a coverage.py SQLite data file (coverage 5 or later writes one); re-run the suite with "
-                "coverage >= 5, or use impact index without --from",
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(data_file, ec)) {
+    throw Error("{}: no such coverage file; run the suite under coverage first (pytest --cov --cov-context=test)", name);
+  }
+  std::string header = file_header(data_file);
+  if (header.starts_with("!coverage.py: This is a private format")) {
+    throw Error("{}: coverage.py 4.x data (JSON), which impact does not read; re-run the suite with coverage.py 5 or "
+                "later, or build the index with impact index",
                 name);
   }
-  util::Database db(data_file, util::Database::Mode::read_only);
-  if (!db.has_table("coverage_schema") || !db.has_table("file") || !db.has_table("context")) {
-    throw Error("{} is an SQLite file but not coverage.py data; pass the .coverage file coverage.py wrote", name);
+  if (!header.starts_with(std::string_view("SQLite format 3\0", 16))) {
+    throw Error("{}: not a coverage.py data file (not SQLite); pass the .coverage file coverage.py 5 or later wrote, "
+                "or build the index with impact index",
+                name);
   }
-  {
-    auto version = db.prepare("SELECT version FROM coverage_schema");
-    int schema = version.step() ? static_cast<int>(version.integer(0)) : 0;
-    if (schema < 6 || schema > 7) {
-      throw Error("{} has coverage.py data schema {}, which impact does not read (schemas 6 and 7: coverage 5.x to 7.x); "
-                  "re-run the suite with a supported coverage version",
-                  name, schema);
-    }
-  }
-  bool arcs = false;
-  if (db.has_table("meta")) {
-    auto meta = db.prepare("SELECT value FROM meta WHERE key = 'has_arcs'");
-    if (meta.step()) arcs = meta.text(0) == "1" || meta.text(0) == "True" || meta.text(0) == "true";
-  }
-
   CoverageIndex index;
-  index.meta.schema = 1;
   index.meta.built_at = now_iso(index.meta.built_epoch);
   index.meta.source = name;
+  try {
+    util::Database db(data_file, util::Database::Mode::read_only);
+    check_coverage_file(db, name);
+    bool arcs = false;
+    if (db.has_table("meta")) {
+      auto meta = db.prepare("SELECT value FROM meta WHERE key = 'has_arcs'");
+      if (meta.step()) arcs = meta.text(0) == "1" || meta.text(0) == "True" || meta.text(0) == "true";
+    }
 
-  // Files: repository-relative, measured inside the repository only.
-  std::unordered_map<int64_t, size_t> file_slot; // coverage file id -> index.files
-  ContextMapper mapper(rootdir, repo_root);
-  {
-    auto files = db.prepare("SELECT id, path FROM file");
-    while (files.step()) {
-      std::filesystem::path p(files.text(1));
-      if (p.is_relative()) p = repo_root / p;
-      auto rel = util::relative_to(p, repo_root);
+    // Files: repository-relative, measured inside the repository only.
+    std::vector<std::pair<int64_t, std::filesystem::path>> measured;
+    bool any_inside = false;
+    {
+      auto files = db.prepare("SELECT id, path FROM file");
+      while (files.step()) {
+        std::filesystem::path p(files.text(1));
+        if (p.is_relative()) p = repo_root / p;
+        p = p.lexically_normal();
+        auto rel = util::relative_to(p, repo_root);
+        any_inside = any_inside || (rel && !rel->empty());
+        measured.emplace_back(files.integer(0), std::move(p));
+      }
+    }
+    std::filesystem::path foreign;
+    if (!any_inside && !measured.empty()) {
+      std::vector<std::filesystem::path> paths;
+      for (const auto& [id, p] : measured) paths.push_back(p);
+      foreign = foreign_root(paths, repo_root);
+      stats.remapped_from = foreign.string();
+    }
+    std::unordered_map<int64_t, size_t> file_slot; // coverage file id -> index.files
+    std::unordered_map<std::string, size_t> slot_of; // two spellings of one path share a slot
+    coverage::ContextMapper mapper(rootdir);
+    for (const auto& p : python_files) mapper.add_module_file(p.str);
+    for (auto& [id, p] : measured) {
+      std::optional<std::string> rel;
+      if (!foreign.empty()) {
+        if (auto under = util::relative_to(p, foreign)) rel = under;
+      } else {
+        rel = util::relative_to(p, repo_root);
+      }
       if (!rel || rel->empty()) {
-        ++stats.outside;
+        ++stats.outside_files;
         continue;
       }
-      file_slot[files.integer(0)] = index.files.size();
+      auto [slot, inserted] = slot_of.emplace(*rel, index.files.size());
+      file_slot[id] = slot->second;
+      if (!inserted) continue;
       MeasuredFile f;
       f.path = RepoPath(*rel);
       index.files.push_back(std::move(f));
-      mapper.add_module_file(*rel);
     }
-  }
-  // Contexts -> test ids (1-based; 0 is import time).
-  std::unordered_map<int64_t, uint32_t> test_of; // coverage context id -> test id
-  std::unordered_map<std::string, uint32_t> ids;
-  bool any_named_context = false;
-  {
-    auto contexts = db.prepare("SELECT id, context FROM context");
-    while (contexts.step()) {
-      ++stats.contexts;
-      bool import_time = false;
-      std::string context = contexts.text(1);
-      if (!context.empty()) any_named_context = true;
-      std::string id = mapper.node_id(context, import_time);
-      if (import_time) {
-        test_of[contexts.integer(0)] = k_import_time;
-        ++stats.import_time;
-        continue;
-      }
-      if (id.empty()) {
-        ++stats.ignored_contexts;
-        continue;
-      }
-      auto [it, inserted] = ids.emplace(id, static_cast<uint32_t>(index.tests.size() + 1));
-      if (inserted) index.tests.push_back(id);
-      test_of[contexts.integer(0)] = it->second;
-    }
-  }
-  if (!any_named_context) {
-    throw Error("{} has no per-test contexts; record them with pytest --cov-context=test (pytest-cov) or "
-                "[run] dynamic_context = test_function in the coverage configuration",
-                name);
-  }
-  stats.tests = index.tests.size();
 
-  std::vector<uint32_t> lines;
-  auto known = [&](int64_t file_id, int64_t context_id) {
-    return file_slot.contains(file_id) && test_of.contains(context_id);
-  };
-  if (!arcs && db.has_table("line_bits")) {
-    auto rows = db.prepare("SELECT file_id, context_id, numbits FROM line_bits");
-    while (rows.step()) {
-      if (!known(rows.integer(0), rows.integer(1))) continue;
-      lines.clear();
-      numbits_lines(rows.blob(2), lines);
-      MeasuredFile& f = index.files[file_slot[rows.integer(0)]];
-      uint32_t test = test_of[rows.integer(1)];
-      for (uint32_t line : lines) f.lines[line].push_back(test);
-    }
-  } else if (db.has_table("arc")) {
-    auto rows = db.prepare("SELECT file_id, context_id, fromno, tono FROM arc");
-    while (rows.step()) {
-      if (!known(rows.integer(0), rows.integer(1))) continue;
-      MeasuredFile& f = index.files[file_slot[rows.integer(0)]];
-      uint32_t test = test_of[rows.integer(1)];
-      for (int64_t line : {rows.integer(2), rows.integer(3)}) {
-        if (line > 0) f.lines[static_cast<uint32_t>(line)].push_back(test);
+    // Contexts -> test ids (1-based); what cannot be attributed to one test's call is k_import_time.
+    std::unordered_map<int64_t, uint32_t> test_of; // coverage context id -> test id
+    std::unordered_map<std::string, uint32_t> ids;
+    {
+      auto contexts = db.prepare("SELECT id, context FROM context");
+      while (contexts.step()) {
+        ++stats.contexts;
+        coverage::MappedContext c = mapper.map(contexts.text(1));
+        stats.decorated_contexts += c.decorated ? 1 : 0;
+        uint32_t test = k_import_time;
+        switch (c.kind) {
+        case coverage::ContextKind::test: {
+          ++stats.test_contexts;
+          auto [it, inserted] = ids.emplace(c.node_id, static_cast<uint32_t>(index.tests.size() + 1));
+          if (inserted) index.tests.push_back(c.node_id);
+          test = it->second;
+          break;
+        }
+        case coverage::ContextKind::fixture: ++stats.fixture_contexts; break;
+        case coverage::ContextKind::outside: ++stats.outside_contexts; break;
+        case coverage::ContextKind::unknown: ++stats.unknown_contexts; break;
+        }
+        test_of[contexts.integer(0)] = test;
       }
     }
+    stats.tests = index.tests.size();
+    if (index.tests.empty()) {
+      if (stats.contexts == stats.outside_contexts) {
+        throw Refused("{}: no per-test contexts; record them with pytest --cov-context=test (pytest-cov), or "
+                    "[run] dynamic_context = test_function in the coverage configuration",
+                    name);
+      }
+      throw Refused("{}: none of its {} context(s) names a pytest test of this repository; record them with pytest "
+                  "--cov-context=test, and run impact index --from in the checkout the data comes from",
+                  name, stats.contexts);
+    }
+
+    std::vector<uint32_t> lines;
+    auto known = [&](int64_t file_id, int64_t context_id) {
+      return file_slot.contains(file_id) && test_of.contains(context_id);
+    };
+    if (!arcs && db.has_table("line_bits")) {
+      auto rows = db.prepare("SELECT file_id, context_id, numbits FROM line_bits");
+      while (rows.step()) {
+        if (!known(rows.integer(0), rows.integer(1))) continue;
+        lines.clear();
+        coverage::decode_numbits(rows.blob(2), lines);
+        MeasuredFile& f = index.files[file_slot[rows.integer(0)]];
+        uint32_t test = test_of[rows.integer(1)];
+        for (uint32_t line : lines) {
+          if (line > 0) f.lines[line].push_back(test);
+        }
+      }
+    } else if (db.has_table("arc")) {
+      // Arcs (from, to): negative numbers are entries to and exits from code objects; every positive
+      // end is a line that ran, as coverage.py's own CoverageData.lines() reads them.
+      auto rows = db.prepare("SELECT file_id, context_id, fromno, tono FROM arc");
+      while (rows.step()) {
+        if (!known(rows.integer(0), rows.integer(1))) continue;
+        MeasuredFile& f = index.files[file_slot[rows.integer(0)]];
+        uint32_t test = test_of[rows.integer(1)];
+        for (int64_t line : {rows.integer(2), rows.integer(3)}) {
+          if (line > 0) f.lines[static_cast<uint32_t>(line)].push_back(test);
+        }
+      }
+    }
+  } catch (const Refused&) {
+    throw;
+  } catch (const Error& e) {
+    // SQLite's own complaint about a truncated or damaged file, which says no fix.
+    std::string why = e.what();
+    if (why.starts_with(name + ": ")) why.erase(0, name.size() + 2);
+    throw Error("{}: cannot be read as coverage.py data ({}); re-run the suite under coverage", name, why);
   }
   for (auto& f : index.files) {
     for (auto& [line, tests] : f.lines) {
       std::sort(tests.begin(), tests.end());
       tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
     }
-    // The content measured: the file as it is now (run impact index in the checkout the data comes from).
-    auto content = util::read_file(repo_root / f.path.str).value_or(std::string());
-    f.sha256 = util::sha256_hex(content);
-    f.oid = util::git_blob_id(content);
+    // The content measured: the file as it is now (run impact index in the checkout the data comes
+    // from). A file measured and since deleted cannot be vouched for: it is dropped.
+    auto content = util::read_file(repo_root / f.path.str);
+    if (!content) {
+      ++stats.missing_files;
+      f.path = RepoPath();
+      continue;
+    }
+    f.sha256 = util::sha256_hex(*content);
+    f.oid = util::git_blob_id(*content);
   }
-  // Files that no longer exist cannot be vouched for: drop them.
-  std::erase_if(index.files, [&](const MeasuredFile& f) { return !std::filesystem::exists(repo_root / f.path.str); });
+  std::erase_if(index.files, [](const MeasuredFile& f) { return f.path.empty(); });
+  std::sort(index.files.begin(), index.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   stats.files = index.files.size();
   index.meta.tests = index.tests.size();
   index.meta.files = index.files.size();
   return index;
+}
+
+void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,
+                      const std::function<std::optional<std::string>(const SourceFile&)>& read) {
+  std::unordered_set<std::string> held;
+  for (const auto& f : index.files) held.insert(f.path.str);
+  for (const auto& source : inventory) {
+    if (!source.path.ends_with(".py") || source.symlink || held.contains(source.path.str)) continue;
+    auto content = read(source);
+    if (!content) continue;
+    MeasuredFile f;
+    f.path = source.path;
+    f.sha256 = util::sha256_hex(*content);
+    f.oid = util::git_blob_id(*content);
+    f.measured = false;
+    index.files.push_back(std::move(f));
+    ++index.meta.hashed;
+  }
+  std::sort(index.files.begin(), index.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
 }
 
 } // namespace impact

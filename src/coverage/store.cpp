@@ -1,24 +1,118 @@
-// The index store: one SQLite file. A file's line map is one row (line -> test ids, delta-encoded), so
-// a lookup for a one-file change reads that row and the names of the tests it holds, nothing else.
+// The index store: one SQLite file. A file's line map is one row of its own table (line -> test ids,
+// delta-encoded), apart from the small per-file row of path and hashes, so a lookup for a one-file
+// change reads that file's two rows and the names of the tests it holds, nothing else.
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/binary.hpp"
 #include "util/sqlite.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
 #include <random>
-#include <unistd.h>
 #include <unordered_map>
 
 namespace impact {
 
 namespace {
 
-constexpr int k_schema = 1;
+// 2: line maps (and content hashes) in their own table, binary hashes: the `file` table, which every
+// lookup scans for drift, stays small (1 kept everything in one row per file).
+constexpr int k_schema = 2;
 constexpr std::string_view k_application = "impact-coverage-index";
+
+// impact's own verdict on an index file, as opposed to SQLite's complaints (which lack the fix).
+struct Refused : Error {
+  using Error::Error;
+};
+
+[[noreturn]] void corrupt(const std::filesystem::path& path, std::string_view what) {
+  throw Refused("{}: corrupt coverage index ({}); delete it and rebuild it with impact index", path.string(), what);
+}
+
+[[noreturn]] void foreign(const std::filesystem::path& path) {
+  throw Refused("{}: not an impact coverage index; delete it and rebuild it with impact index", path.string());
+}
+
+// Runs `read`, turning SQLite's errors (a damaged or truncated file) into one that names the fix.
+template <typename F>
+auto guarded(const std::filesystem::path& path, F&& read) {
+  try {
+    return read();
+  } catch (const Refused&) {
+    throw;
+  } catch (const Error& e) {
+    std::string why = e.what();
+    if (why.starts_with(path.string() + ": ")) why.erase(0, path.string().size() + 2);
+    corrupt(path, why);
+  }
+}
+
+// Hex digests are stored as bytes: half the size in the table every lookup scans.
+std::string to_bytes(std::string_view hex) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+    if (hi < 0 || lo < 0) throw Error("not a hex digest: {}", hex);
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
+std::string to_hex(std::string_view bytes) {
+  static constexpr char k_digits[] = "0123456789abcdef";
+  std::string out;
+  for (char c : bytes) {
+    auto b = static_cast<unsigned char>(c);
+    out.push_back(k_digits[b >> 4]);
+    out.push_back(k_digits[b & 15]);
+  }
+  return out;
+}
+
+uint32_t big_endian(const unsigned char* p, int bytes) {
+  uint32_t v = 0;
+  for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];
+  return v;
+}
+
+// Checks the SQLite header before SQLite sees the file: a foreign file, or one cut short (the header
+// says how many pages it has), is named without reading further.
+void check_header(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw Refused("{}: no such index; build one with impact index", path.string());
+  }
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw Refused("{}: cannot read the coverage index ({}); check its permissions", path.string(), ec.message());
+  unsigned char header[100] = {};
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(header), sizeof header);
+  if (in.gcount() < 100 || std::string_view(reinterpret_cast<char*>(header), 16) != std::string_view("SQLite format 3\0", 16)) {
+    if (size == 0) corrupt(path, "empty file");
+    foreign(path);
+  }
+  uint32_t page_size = big_endian(header + 16, 2);
+  if (page_size == 1) page_size = 65536;
+  uint32_t pages = big_endian(header + 28, 4);
+  bool pages_valid = big_endian(header + 24, 4) == big_endian(header + 92, 4);
+  if (pages_valid && static_cast<uint64_t>(page_size) * pages > size) {
+    corrupt(path, fmt::format("truncated: {} of {} bytes", size, static_cast<uint64_t>(page_size) * pages));
+  }
+}
 
 std::string encode_lines(const std::map<uint32_t, std::vector<uint32_t>>& lines) {
   util::Writer out;
@@ -56,22 +150,24 @@ bool decode_lines(std::string_view blob, std::map<uint32_t, std::vector<uint32_t
 }
 
 void check_store(util::Database& db) {
-  std::string name = db.path().string();
-  if (!db.has_table("meta") || !db.has_table("file") || !db.has_table("test")) {
-    throw Error("{} is not an impact coverage index; delete it and rebuild it with impact index", name);
-  }
+  const auto& path = db.path();
+  if (!db.has_table("meta")) foreign(path);
   auto s = db.prepare("SELECT value FROM meta WHERE key = 'application'");
-  if (!s.step() || s.text(0) != k_application) {
-    throw Error("{} is not an impact coverage index; delete it and rebuild it with impact index", name);
-  }
+  if (!s.step() || s.text(0) != k_application) foreign(path);
   auto v = db.prepare("SELECT value FROM meta WHERE key = 'schema'");
   int schema = v.step() ? std::atoi(v.text(0).c_str()) : 0;
   if (schema > k_schema) {
-    throw Error("{} was written by a newer impact (index schema {}, this one reads {}); rebuild it with impact index or "
-                "upgrade impact",
-                name, schema, k_schema);
+    throw Refused("{}: written by a newer impact (index schema {}, this one reads {}); rebuild it with impact index or "
+                  "upgrade impact",
+                  path.string(), schema, k_schema);
   }
-  if (schema < k_schema) throw Error("{} has an old index schema {}; rebuild it with impact index", name, schema);
+  if (schema < k_schema) {
+    throw Refused("{}: an older index schema {} (this impact reads {}); rebuild it with impact index", path.string(),
+                  schema, k_schema);
+  }
+  for (const char* table : {"test", "file", "lines"}) {
+    if (!db.has_table(table)) corrupt(path, fmt::format("no {} table", table));
+  }
 }
 
 IndexMeta read_meta(util::Database& db) {
@@ -86,8 +182,18 @@ IndexMeta read_meta(util::Database& db) {
     else if (key == "source") meta.source = value;
     else if (key == "tests") meta.tests = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "files") meta.files = static_cast<size_t>(std::atoll(value.c_str()));
+    else if (key == "hashed") meta.hashed = static_cast<size_t>(std::atoll(value.c_str()));
   }
   return meta;
+}
+
+// Flushes a closed file to disk, so that the rename that follows never publishes a file whose content
+// is still in flight.
+void sync_file(const std::filesystem::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
 }
 
 } // namespace
@@ -96,7 +202,7 @@ std::string index_file_name() { return "coverage-index.sqlite"; }
 
 void write_index(const CoverageIndex& index, const std::filesystem::path& path) {
   std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
+  if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
   std::filesystem::path temp = path;
   temp += fmt::format(".tmp-{}-{:x}", ::getpid(), std::random_device{}());
   try {
@@ -104,8 +210,10 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       util::Database db(temp, util::Database::Mode::create);
       db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
       db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-              "CREATE TABLE test (id INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE);"
-              "CREATE TABLE file (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, oid TEXT NOT NULL, lines BLOB NOT NULL);");
+              "CREATE TABLE test (id INTEGER PRIMARY KEY, node_id TEXT NOT NULL);"
+              "CREATE TABLE file (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, oid BLOB NOT NULL, "
+              "measured INTEGER NOT NULL);"
+              "CREATE TABLE lines (file_id INTEGER PRIMARY KEY, sha256 BLOB NOT NULL, map BLOB NOT NULL);");
       db.exec("BEGIN");
       auto meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
       auto put = [&](std::string_view key, const std::string& value) {
@@ -120,22 +228,36 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       put("commit", index.meta.commit);
       put("source", index.meta.source);
       put("tests", std::to_string(index.tests.size()));
-      put("files", std::to_string(index.files.size()));
+      size_t hashed = static_cast<size_t>(
+          std::count_if(index.files.begin(), index.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
+      put("files", std::to_string(index.files.size() - hashed));
+      put("hashed", std::to_string(hashed));
       auto test = db.prepare("INSERT INTO test (id, node_id) VALUES (?, ?)");
       for (size_t i = 0; i < index.tests.size(); ++i) {
         test.bind(1, static_cast<int64_t>(i + 1)).bind(2, index.tests[i]);
         test.step();
         test.reset();
       }
-      auto file = db.prepare("INSERT INTO file (path, sha256, oid, lines) VALUES (?, ?, ?, ?)");
-      for (const auto& f : index.files) {
-        file.bind(1, f.path.str).bind(2, f.sha256).bind(3, f.oid).bind_blob(4, encode_lines(f.lines));
+      auto file = db.prepare("INSERT INTO file (id, path, oid, measured) VALUES (?, ?, ?, ?)");
+      auto lines = db.prepare("INSERT INTO lines (file_id, sha256, map) VALUES (?, ?, ?)");
+      for (size_t i = 0; i < index.files.size(); ++i) {
+        const auto& f = index.files[i];
+        auto id = static_cast<int64_t>(i + 1);
+        file.bind(1, id).bind(2, f.path.str).bind_blob(3, to_bytes(f.oid)).bind(4, int64_t{f.measured ? 1 : 0});
         file.step();
         file.reset();
+        lines.bind(1, id).bind_blob(2, to_bytes(f.sha256)).bind_blob(3, encode_lines(f.lines));
+        lines.step();
+        lines.reset();
       }
+      // Built after the rows: tests_in() reads a test file's node ids as one range of this index.
+      db.exec("CREATE INDEX test_node_id ON test (node_id)");
       db.exec("COMMIT");
     }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) throw Error("cannot write {}", path.string());
+    sync_file(temp);
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+      throw Error("cannot write {}: {}; check that its folder is writable", path.string(), std::strerror(errno));
+    }
   } catch (...) {
     std::filesystem::remove(temp, ec);
     throw;
@@ -143,37 +265,57 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
 }
 
 CoverageIndex read_index(const std::filesystem::path& path, bool with_lines) {
-  if (!std::filesystem::exists(path)) throw Error("{}: no such index; build one with impact index", path.string());
-  util::Database db(path, util::Database::Mode::read_only);
-  check_store(db);
-  CoverageIndex index;
-  index.meta = read_meta(db);
-  auto tests = db.prepare("SELECT id, node_id FROM test ORDER BY id");
-  while (tests.step()) index.tests.push_back(tests.text(1));
-  auto files = db.prepare(with_lines ? "SELECT path, sha256, oid, lines FROM file" : "SELECT path, sha256, oid FROM file");
-  while (files.step()) {
-    MeasuredFile f;
-    f.path = RepoPath(files.text(0));
-    f.sha256 = files.text(1);
-    f.oid = files.text(2);
-    if (with_lines && !decode_lines(files.blob(3), f.lines)) {
-      throw Error("{} is corrupt (the line map of {}); delete it and rebuild it with impact index", path.string(), f.path);
+  check_header(path);
+  return guarded(path, [&] {
+    util::Database db(path, util::Database::Mode::read_only);
+    check_store(db);
+    CoverageIndex index;
+    index.meta = read_meta(db);
+    auto tests = db.prepare("SELECT id, node_id FROM test ORDER BY id");
+    while (tests.step()) {
+      if (tests.integer(0) != static_cast<int64_t>(index.tests.size() + 1)) corrupt(path, "test ids out of sequence");
+      index.tests.push_back(tests.text(1));
     }
-    index.files.push_back(std::move(f));
-  }
-  return index;
+    auto files = db.prepare(with_lines ? "SELECT f.path, f.oid, f.measured, l.sha256, l.map FROM file f LEFT JOIN lines l "
+                                         "ON l.file_id = f.id ORDER BY f.id"
+                                       : "SELECT path, oid, measured FROM file ORDER BY id");
+    while (files.step()) {
+      MeasuredFile f;
+      f.path = RepoPath(files.text(0));
+      f.oid = to_hex(files.blob(1));
+      f.measured = files.integer(2) != 0;
+      if (with_lines) f.sha256 = to_hex(files.blob(3));
+      if (f.oid.size() != 40 || (with_lines && f.sha256.size() != 64)) {
+        corrupt(path, fmt::format("the hashes of {}", f.path));
+      }
+      if (with_lines && (files.is_null(4) || !decode_lines(files.blob(4), f.lines))) {
+        corrupt(path, fmt::format("the line map of {}", f.path));
+      }
+      for (const auto& [line, ids] : f.lines) {
+        if (!ids.empty() && ids.back() > index.tests.size()) corrupt(path, fmt::format("the line map of {}", f.path));
+      }
+      index.files.push_back(std::move(f));
+    }
+    return index;
+  });
 }
 
 CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
   CoverageIndex out;
   std::unordered_map<std::string, uint32_t> test_ids;
   std::unordered_map<std::string, size_t> file_slot;
-  std::unordered_map<std::string, int64_t> file_epoch;
+  std::vector<int64_t> file_epoch; // per out.files: when the index it came from was built
   // Newest first, so that where hashes differ the newer file is met first and kept.
   std::vector<const CoverageIndex*> order;
   for (const auto& p : parts) order.push_back(&p);
   std::stable_sort(order.begin(), order.end(),
                    [](const CoverageIndex* a, const CoverageIndex* b) { return a->meta.built_epoch > b->meta.built_epoch; });
+  auto copy_lines = [](MeasuredFile& target, const MeasuredFile& from, const std::vector<uint32_t>& remap) {
+    for (const auto& [line, tests] : from.lines) {
+      auto& ids = target.lines[line];
+      for (uint32_t t : tests) ids.push_back(t < remap.size() ? remap[t] : k_import_time);
+    }
+  };
   for (const CoverageIndex* part : order) {
     std::vector<uint32_t> remap(part->tests.size() + 1, k_import_time);
     for (size_t i = 0; i < part->tests.size(); ++i) {
@@ -185,25 +327,31 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
       auto slot = file_slot.find(f.path.str);
       if (slot == file_slot.end()) {
         file_slot.emplace(f.path.str, out.files.size());
+        file_epoch.push_back(part->meta.built_epoch);
         MeasuredFile copy;
         copy.path = f.path;
         copy.sha256 = f.sha256;
         copy.oid = f.oid;
-        for (const auto& [line, tests] : f.lines) {
-          auto& target = copy.lines[line];
-          for (uint32_t t : tests) target.push_back(remap[t]);
-        }
+        copy.measured = f.measured;
+        copy_lines(copy, f, remap);
         out.files.push_back(std::move(copy));
         continue;
       }
       MeasuredFile& kept = out.files[slot->second];
-      if (kept.sha256 != f.sha256) continue; // a different content: the newer one is already kept
-      for (const auto& [line, tests] : f.lines) {
-        auto& target = kept.lines[line];
-        for (uint32_t t : tests) target.push_back(remap[t]);
+      if (kept.sha256 == f.sha256) {
+        kept.measured = kept.measured || f.measured;
+        copy_lines(kept, f, remap);
+      } else if (file_epoch[slot->second] == part->meta.built_epoch && f.sha256 > kept.sha256) {
+        // Built in the same second: the greater hash wins, whatever the order of the inputs.
+        kept.sha256 = f.sha256;
+        kept.oid = f.oid;
+        kept.measured = f.measured;
+        kept.lines.clear();
+        copy_lines(kept, f, remap);
       }
+      // Otherwise the newer content is already kept and this older map says nothing about it.
     }
-    if (out.meta.built_epoch == 0) out.meta = part->meta; // the newest part's metadata
+    if (part == order.front()) out.meta = part->meta; // the newest part's date and commit
   }
   for (auto& f : out.files) {
     for (auto& [line, tests] : f.lines) {
@@ -211,53 +359,82 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
       tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
     }
   }
+  std::sort(out.files.begin(), out.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   out.meta.schema = k_schema;
-  out.meta.source = "merge";
+  out.meta.source = fmt::format("merge of {} index(es)", parts.size());
   out.meta.tests = out.tests.size();
-  out.meta.files = out.files.size();
+  out.meta.hashed = static_cast<size_t>(
+      std::count_if(out.files.begin(), out.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
+  out.meta.files = out.files.size() - out.meta.hashed;
   return out;
 }
 
 struct IndexReader::Impl {
   explicit Impl(const std::filesystem::path& path) : db(path, util::Database::Mode::read_only) {
+    // One read transaction for the whole run: every lookup sees the same index, and SQLite keeps its
+    // page cache instead of re-checking the file before each statement.
+    db.exec("BEGIN");
     check_store(db);
     meta = read_meta(db);
   }
   util::Database db;
   IndexMeta meta;
+  std::optional<util::Statement> test_name; // prepared once: a hot line names thousands of tests
 };
 
-IndexReader::IndexReader(const std::filesystem::path& path) : m_impl(new Impl(path)) {}
+IndexReader::IndexReader(const std::filesystem::path& path) : m_impl(nullptr) {
+  check_header(path);
+  m_impl = guarded(path, [&] { return new Impl(path); });
+}
 IndexReader::~IndexReader() { delete m_impl; }
 
 const IndexMeta& IndexReader::meta() const { return m_impl->meta; }
 
 std::optional<MeasuredFile> IndexReader::file(const RepoPath& path) {
-  auto s = m_impl->db.prepare("SELECT sha256, oid, lines FROM file WHERE path = ?");
-  s.bind(1, path.str);
-  if (!s.step()) return std::nullopt;
-  MeasuredFile f;
-  f.path = path;
-  f.sha256 = s.text(0);
-  f.oid = s.text(1);
-  if (!decode_lines(s.blob(2), f.lines)) {
-    throw Error("{} is corrupt (the line map of {}); delete it and rebuild it with impact index",
-                m_impl->db.path().string(), path);
-  }
-  return f;
+  return guarded(m_impl->db.path(), [&]() -> std::optional<MeasuredFile> {
+    auto s = m_impl->db.prepare("SELECT f.oid, f.measured, l.sha256, l.map FROM file f LEFT JOIN lines l ON "
+                                "l.file_id = f.id WHERE f.path = ?");
+    s.bind(1, path.str);
+    if (!s.step()) return std::nullopt;
+    MeasuredFile f;
+    f.path = path;
+    f.oid = to_hex(s.blob(0));
+    f.measured = s.integer(1) != 0;
+    f.sha256 = to_hex(s.blob(2));
+    if (f.oid.size() != 40 || f.sha256.size() != 64) corrupt(m_impl->db.path(), fmt::format("the hashes of {}", path));
+    if (s.is_null(3) || !decode_lines(s.blob(3), f.lines)) corrupt(m_impl->db.path(), fmt::format("the line map of {}", path));
+    return f;
+  });
 }
 
 std::vector<std::pair<std::string, std::string>> IndexReader::file_oids() {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto s = m_impl->db.prepare("SELECT path, oid FROM file");
-  while (s.step()) out.emplace_back(s.text(0), s.text(1));
-  return out;
+  return guarded(m_impl->db.path(), [&] {
+    std::vector<std::pair<std::string, std::string>> out;
+    auto s = m_impl->db.prepare("SELECT path, oid FROM file");
+    while (s.step()) out.emplace_back(s.text(0), to_hex(s.blob(1)));
+    return out;
+  });
 }
 
 std::string IndexReader::test_name(uint32_t id) {
-  auto s = m_impl->db.prepare("SELECT node_id FROM test WHERE id = ?");
-  s.bind(1, static_cast<int64_t>(id));
-  return s.step() ? s.text(0) : std::string();
+  return guarded(m_impl->db.path(), [&] {
+    if (!m_impl->test_name) m_impl->test_name.emplace(m_impl->db.prepare("SELECT node_id FROM test WHERE id = ?"));
+    util::Statement& s = *m_impl->test_name;
+    s.reset();
+    s.bind(1, static_cast<int64_t>(id));
+    return s.step() ? s.text(0) : std::string();
+  });
+}
+
+std::vector<std::string> IndexReader::tests_in(const RepoPath& path) {
+  return guarded(m_impl->db.path(), [&] {
+    // "path::" up to "path:;" (';' follows ':'): one range of the node id index.
+    std::vector<std::string> out;
+    auto s = m_impl->db.prepare("SELECT node_id FROM test WHERE node_id >= ? AND node_id < ? ORDER BY node_id");
+    s.bind(1, path.str + "::").bind(2, path.str + ":;");
+    while (s.step()) out.push_back(s.text(0));
+    return out;
+  });
 }
 
 } // namespace impact

@@ -224,7 +224,7 @@ private:
     const GraphNode& n = m_in.graph.nodes[node];
     if (n.ghost) return;
     if (!n.test) {
-      if (n.test_pattern) out.import_only.emplace(node, std::move(chain));
+      if (n.test_pattern || n.doctest_collected) out.import_only.emplace(node, std::move(chain));
       return;
     }
     out.whole.emplace(node, std::move(chain));
@@ -279,6 +279,19 @@ private:
       // A module collected for its doctests (--doctest-modules) runs whole: its examples name code in
       // strings, which the symbol walk does not read.
       else if (n.test && !n.test_pattern && !n.ghost) select_file(selection, node, m_walk.chain(node));
+    }
+    // A text doctest (--doctest-glob) runs whole when a module its examples import is reached.
+    for (const auto& doc : m_in.text_doctests) {
+      for (const auto& [module, line] : doc.modules) {
+        const auto& nodes = m_in.graph.modules_named(module);
+        auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t n) { return m_walk.reached(n); });
+        if (hit == nodes.end()) continue;
+        std::vector<Hop> chain{Hop{doc.path.str, "doctest_imports", line, {}}};
+        auto rest = m_walk.chain(*hit);
+        chain.insert(chain.end(), rest.begin(), rest.end());
+        selection.tests.emplace(doc.path.str, std::move(chain));
+        break;
+      }
     }
     m_whole = std::move(selection.whole);
     m_tests = std::move(selection.tests);

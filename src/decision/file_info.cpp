@@ -234,6 +234,16 @@ bool FileIndex::same_file(uint32_t a, uint32_t b) const {
   return target(a) == m_graph.nodes[b].path.view() || target(b) == m_graph.nodes[a].path.view();
 }
 
+Target FileIndex::resolve(uint32_t h, std::string_view chain) {
+  auto parts = split_chain(chain);
+  if (parts.empty()) return Target{};
+  Target t = root(h, parts[0], 0);
+  for (size_t k = 1; k < parts.size() && t.kind != Target::unknown && t.kind != Target::nothing; ++k) {
+    t = member(t, parts[k], 0);
+  }
+  return t;
+}
+
 bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
                           std::string_view qualname) {
   Target t = root(h, chain[0], 0);

@@ -56,6 +56,8 @@ public:
   // symbol `qualname` of file `g`.
   bool may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
                  std::string_view qualname);
+  // What dotted name `chain` (e.g. a base class) denotes at the top level of file `h`.
+  Target resolve(uint32_t h, std::string_view chain);
 
 private:
   Target root(uint32_t h, std::string_view name, int depth);

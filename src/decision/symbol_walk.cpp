@@ -201,6 +201,34 @@ bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
   return m_layout.is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test"));
 }
 
+bool SymbolWalk::has_external_base(uint32_t node, int32_t class_index, int depth) {
+  // Bases whose own code calls no overridable method by name.
+  static constexpr std::array<std::string_view, 22> k_inert = {
+      "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
+      "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
+      "set", "frozenset", "tuple", "Exception", "BaseException"};
+  if (depth > 8) return true;
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr) return true;
+  const SymbolView& c = info->at(class_index);
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = *b;
+    if (base.find('=') != std::string_view::npos) continue; // metaclass=..., keywords
+    base = base.substr(0, base.find('['));
+    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
+    bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
+    if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
+    Target t = m_index.resolve(node, base);
+    if (t.kind != Target::definition) return true;
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (index < 0 || owner->at(index).kind != SymbolKind::class_) return true;
+    if (has_external_base(t.node, index, depth + 1)) return true;
+  }
+  return false;
+}
+
 bool SymbolWalk::is_fixture_hook(std::string_view name) {
   static constexpr std::array<std::string_view, 20> k_names = {
       "setUp",          "tearDown",          "setUpClass",       "tearDownClass",     "asyncSetUp",
@@ -255,6 +283,10 @@ void SymbolWalk::visit(const Key& key) {
     for (auto d = info->facts.begin(sym.decorators); d != info->facts.end(sym.decorators); ++d) {
       if (!is_transparent_decorator(*d)) return file_level(key.node, self, "decorated", sym.first_line);
     }
+    // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
+    if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
+      return file_level(key.node, self, "special_method", sym.def_line);
+    }
     if (sym.kind == SymbolKind::method && is_dunder(name)) {
       if (name != "__init__" && name != "__new__" && name != "__post_init__" && name != "__init_subclass__") {
         return file_level(key.node, self, "special_method", sym.def_line); // called by operators, implicitly
@@ -268,6 +300,11 @@ void SymbolWalk::visit(const Key& key) {
         // A nested function is made, and usually called, by the function around it.
         reach(key.node, std::string(parent.qualname), self, "nested_in", parent.def_line);
       } else {
+        // A base class from outside the repository may call the method by name (an override of a
+        // template method such as _buffer_encode, run, emit, default): whoever uses the class may run it.
+        if (has_external_base(key.node, sym.parent, 0)) {
+          reach(key.node, std::string(parent.qualname), self, "overrides_external_base", parent.def_line);
+        }
         // Subclasses inherit the method: their definitions (module-level code) name the class.
         std::string class_key = key_of(key.node, std::string(parent.qualname));
         if (!m_via.contains(class_key)) {
@@ -349,15 +386,17 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     if (h >= m_facts.size()) continue;
     ++m_scanned;
     FactsHeader header = m_facts.header(h);
-    bool mentioned = false;
+    bool mentioned = member && m_facts.mentions(h, "*"); // getattr(self, computed): any member
     for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
     if (!header.has_dynamic_access && !mentioned) continue;
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     const FactsView& facts = info->facts;
-    auto matches = [&](ViewRange refs, bool dynamic) {
+    auto matches = [&](ViewRange refs, bool dynamic, ViewRange skip = {}) {
       if (dynamic) return true;
       for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
+        if (member && *ref == k_any_member) return true;
+        if (std::find(facts.begin(skip), facts.end(skip), *ref) != facts.end(skip)) continue;
         for (const auto& n : names) {
           if (ref->find(n) == std::string_view::npos) continue;
           auto parts = split_chain(*ref);
@@ -381,11 +420,20 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     }
     // Code that runs at import: the module, and class bodies.
     if (matches(facts.module_refs, facts.module_dynamic_access)) file_level(h, self, "module_level", 0);
-    for (const SymbolView& s : facts.symbols) {
+    for (size_t i = 0; i < facts.symbols.size(); ++i) {
+      const SymbolView& s = facts.symbols[i];
       if (h == key.node && s.qualname == key.qualname) continue;
       bool class_body = s.kind == SymbolKind::class_;
       if (definitions_only && !class_body) continue;
       if (!matches(s.refs, s.dynamic_access)) continue;
+      // A subclass that only names the class among its bases runs nothing of it at import; calls of the
+      // inherited method are found by name. A base from outside the repository may call it, though.
+      if (definitions_only && !matches(s.refs, s.dynamic_access, s.bases)) {
+        if (has_external_base(h, static_cast<int32_t>(i), 0)) {
+          reach(h, std::string(s.qualname), self, "subclass", s.def_line);
+        }
+        continue;
+      }
       if (class_body) file_level(h, self, "class_body", s.def_line);
       else reach(h, std::string(s.qualname), self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }
@@ -463,7 +511,7 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, con
       if (const FileInfo* above = m_index.get(*c)) {
         auto names = [&](ViewRange r) { return std::find(above->facts.begin(r), above->facts.end(r), name) != above->facts.end(r); };
         for (const SymbolView& s : above->facts.symbols) {
-          if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures))) {
+          if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
             reach(*c, std::string(s.qualname), from, "requests_fixture", s.def_line);
           }
         }
@@ -487,13 +535,14 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, con
       whole_file(h, from, "usefixtures");
       continue;
     }
-    if (!m_facts.mentions(h, name)) continue;
+    // request.getfixturevalue(computed) may ask for any fixture, so files that never name it count too.
+    bool mentioned = m_facts.mentions(h, name);
     for (const SymbolView& s : f.symbols) {
       if (s.kind == SymbolKind::class_) continue;
-      bool requests = names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic;
+      bool requests = s.usefixtures_dynamic || (mentioned && (names(s.params) || names(s.usefixtures)));
       for (int32_t p = s.parent; p != -1 && !requests; p = info->at(p).parent) {
         const SymbolView& c = info->at(p);
-        requests = c.usefixtures_dynamic || names(c.usefixtures);
+        requests = c.usefixtures_dynamic || (mentioned && names(c.usefixtures));
       }
       if (requests) reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
     }

@@ -71,6 +71,9 @@ private:
   const std::vector<uint32_t>& importers(uint32_t node);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
   static bool is_fixture_hook(std::string_view name);
+  // Whether a class inherits, at any depth, from a class defined outside the repository whose code
+  // may call the class's methods by name (a template method: codecs, threading, logging, json, ...).
+  bool has_external_base(uint32_t node, int32_t class_index, int depth);
   std::string node_id(const FileInfo& info, int32_t index) const;
   bool over_budget();
 

@@ -132,10 +132,11 @@ private:
       GraphNode& node = m_graph.nodes[i];
       node.test_pattern = m_layout.matches_test_pattern(node.path);
       node.test = node.test_pattern && m_layout.has_collectible_items(m_facts.full(i));
-      if (m_layout.config().doctest_modules && m_facts.header(i).has_doctest && !node.conftest &&
-          m_layout.is_collected_path(node.path) &&
+      if (m_layout.config().doctest_modules && !node.conftest && m_layout.is_collected_path(node.path) &&
           node.path.filename() != "setup.py" && node.path.filename() != "__main__.py") {
-        node.test = true; // its doctests are collected
+        // Its doctests are collected; without any, pytest still imports it, so its import errors count.
+        if (m_facts.header(i).has_doctest) node.test = true;
+        else if (!node.test) node.doctest_collected = true;
       }
     }
   }

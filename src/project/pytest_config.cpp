@@ -46,6 +46,7 @@ std::string join_dir(const std::string& dir, const std::string& rel) {
 // Reads what matters in addopts (and PYTEST_ADDOPTS).
 void read_addopts(PytestConfig& config) {
   const auto& args = config.addopts;
+  bool own_globs = false; // the first --doctest-glob replaces pytest's default
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value_of = [&](std::string_view flag) -> std::optional<std::string> {
@@ -63,6 +64,10 @@ void read_addopts(PytestConfig& config) {
       config.ignore_paths.push_back(join_dir(config.rootdir, *ig));
     } else if (auto glob = value_of("--ignore-glob")) {
       config.ignore_globs.push_back(*glob);
+    } else if (auto doctest = value_of("--doctest-glob")) {
+      if (!own_globs) config.doctest_globs.clear();
+      own_globs = true;
+      config.doctest_globs.push_back(*doctest);
     }
   }
 }

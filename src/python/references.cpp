@@ -188,8 +188,12 @@ private:
         end_argument(o);
         ++m_call.argument;
         m_call.tokens = 0;
-      } else if (++m_call.tokens == 1 && t.kind == Tok::string) {
-        m_call.literal = text(t);
+      } else {
+        ++m_call.tokens;
+        if (m_call.tokens == 1 && t.kind == Tok::string) m_call.literal = text(t);
+        if (m_call.argument == 0) {
+          m_call.on_self = m_call.tokens == 1 && t.kind == Tok::name && (text(t) == "self" || text(t) == "cls");
+        }
       }
     }
     if (t.kind != Tok::newline && t.kind != Tok::colon) o.statement_start = false;
@@ -210,6 +214,7 @@ private:
     int tokens = 0;     // tokens of the current argument
     std::string_view literal; // its first token, when a string
     int32_t owner = -1;
+    bool on_self = false;     // the first argument is exactly `self` or `cls`
   };
 
   static std::string_view literal_value(std::string_view s) {
@@ -225,8 +230,14 @@ private:
                  ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
     if (!named || m_call.tokens == 0) return;
     if (m_call.tokens != 1 || m_call.literal.empty()) {
-      if (m_call.kind == Call::fixture_value) o.dynamic_fixtures = true;
-      else o.dynamic = true;
+      if (m_call.kind == Call::fixture_value) {
+        o.dynamic_fixtures = true;
+      } else if (m_call.kind == Call::getattr && m_call.on_self) {
+        // getattr(self, "visit_" + kind): any member of the object, but no module-level name.
+        if (o.seen.insert(std::string(k_any_member)).second) o.chains.emplace_back(k_any_member);
+      } else {
+        o.dynamic = true;
+      }
       return;
     }
     std::string_view value = literal_value(m_call.literal);

@@ -35,7 +35,7 @@ std::string render_json(const Report& report) {
   const Decision& d = *report.decision;
   json doc;
   doc["schema"] = "impact.decision";
-  doc["version"] = 1;
+  doc["version"] = k_decision_version;
   doc["impact_version"] = IMPACT_VERSION;
   doc["decision"] = std::string(to_string(d.outcome));
   doc["reason"] = d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason);

@@ -314,3 +314,47 @@ def test_unresolvable_ci_base_names_the_variable(pr, env, variable):
     # Nothing on the command line named this base: the message must say where it came from
     # (CiContext.variable is kept "for messages").
     assert_error(pr.ci.impact("--dry-run", env=env), variable, "fetch")
+
+
+# --- each CI's variables on their own ---------------------------------------------------------------
+
+def test_gitlab_merge_request_detected_from_its_iid_alone(pr):
+    # Some runners do not export GITLAB_CI to every shell; CI_MERGE_REQUEST_IID still marks an MR pipeline.
+    env = {"CI_MERGE_REQUEST_IID": "7", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main"}
+    _assert_pr_base(pr.ci.decide(env=env), "CI_MERGE_REQUEST_TARGET_BRANCH_NAME", pr.m1)
+
+
+def test_gitlab_empty_diff_base_sha_falls_back_to_the_target_branch(pr):
+    env = {**GITLAB_MR, "CI_MERGE_REQUEST_DIFF_BASE_SHA": "", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main"}
+    _assert_pr_base(pr.ci.decide(env=env), "CI_MERGE_REQUEST_TARGET_BRANCH_NAME", pr.m1)
+
+
+def test_buildkite_pull_request_without_a_base_branch_runs_everything(pr):
+    env = {"BUILDKITE": "true", "BUILDKITE_PULL_REQUEST": "123", "BUILDKITE_PULL_REQUEST_BASE_BRANCH": ""}
+    decision = pr.ci.decide(env=env)
+    assert (decision["decision"], decision["reason"]) == ("run_all", "no_ci_base")
+
+
+@pytest.mark.parametrize("env, provider", [
+    ({"GITHUB_ACTIONS": "true"}, "github"),
+    ({"GITLAB_CI": "true"}, "gitlab"),
+    ({"BUILDKITE": "true"}, "buildkite"),
+    ({"CI": "true"}, "a CI"),
+], ids=["github", "gitlab", "buildkite", "generic"])
+def test_push_build_is_detected_from_each_ci_variable_alone(pr, env, provider):
+    decision = pr.ci.decide(env=env)
+    assert (decision["decision"], decision["reason"]) == ("run_all", "no_ci_base")
+    assert decision["detail"].startswith(f"{provider} build without a pull request base"), decision["detail"]
+
+
+@pytest.mark.parametrize("env, variable", [
+    ({"GITHUB_BASE_REF": "main"}, "GITHUB_BASE_REF"),
+    ({"CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main"}, "CI_MERGE_REQUEST_TARGET_BRANCH_NAME"),
+], ids=["github", "gitlab"])
+def test_a_base_variable_outside_its_ci_still_names_the_base(pr, env, variable):
+    # A developer reproducing a CI run locally sets only the base variable.
+    _assert_pr_base(pr.ci.decide(env=env), variable, pr.m1)
+
+
+def test_gitlab_diff_base_sha_outside_gitlab(pr):
+    _assert_pr_base(pr.ci.decide(env={"CI_MERGE_REQUEST_DIFF_BASE_SHA": pr.m1}), "CI_MERGE_REQUEST_DIFF_BASE_SHA", pr.m1)

@@ -216,3 +216,82 @@ TEST_CASE("load_impact_config rejects bad environment values, naming the variabl
 TEST_CASE("impact_config_keys lists every key", "[impact_config]") {
   CHECK(impact_config_keys() == Strings{"pytest-command", "fallback-command", "ignore", "mode", "strict", "use-index"});
 }
+
+TEST_CASE("load_impact_config reads IMPACT_PYTEST and IMPACT_IGNORE as the environment layer", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.impact]\npytest-command = [\"uv\", \"run\", \"pytest\"]\nignore = [\"*.md\"]\n");
+  auto c = load(dir, {{"IMPACT_PYTEST", "/opt/pytest"}, {"IMPACT_IGNORE", R"(["docs/", "*.txt"])"}});
+  CHECK(c.pytest_command.value == Strings{"/opt/pytest"});
+  CHECK(c.pytest_command.source == "IMPACT_PYTEST");
+  CHECK(c.ignore.value == Strings{"docs/", "*.txt"});
+  CHECK(c.ignore.source == "IMPACT_IGNORE");
+  SECTION("an empty list clears the configured one") {
+    auto cleared = load(dir, {{"IMPACT_IGNORE", "[]"}});
+    CHECK(cleared.ignore.value.empty());
+    CHECK(cleared.ignore.source == "IMPACT_IGNORE");
+  }
+  SECTION("a list that is not JSON") { CHECK_THAT(error_of(dir, {{"IMPACT_IGNORE", "docs/"}}), Catch::Contains("IMPACT_IGNORE")); }
+}
+
+TEST_CASE("load_impact_config lets flags override the environment and the file", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.impact]\nmode = \"safe\"\nstrict = true\nuse-index = false\n"
+                              "fallback-command = [\"make\", \"test\"]\nignore = [\"*.md\"]\n");
+  auto env = env_of({{"IMPACT_MODE", "fast"}, {"IMPACT_STRICT", "1"}, {"IMPACT_NO_INDEX", "1"},
+                     {"IMPACT_PYTEST", "/opt/pytest"}, {"IMPACT_FALLBACK_COMMAND", R"(["ci"])"}});
+  ConfigFlags flags;
+  flags.mode = Mode::balanced;
+  flags.strict = false;
+  flags.use_index = true;
+  flags.pytest_command = Strings{"tox", "-e", "py"};
+  flags.fallback_command = Strings{"scripts/all.sh"};
+  flags.ignore = Strings{"docs/"};
+  auto c = load_impact_config(dir.path(), env, flags);
+  CHECK(c.mode.value == Mode::balanced);
+  CHECK(c.mode.source == "--mode");
+  CHECK_FALSE(c.strict.value);
+  CHECK(c.strict.source == "--no-strict");
+  CHECK(c.use_index.value);
+  CHECK(c.use_index.source == "--use-index");
+  CHECK(c.pytest_command.value == Strings{"tox", "-e", "py"});
+  CHECK(c.pytest_command.source == "--pytest-command");
+  CHECK(c.fallback_command.value == Strings{"scripts/all.sh"});
+  CHECK(c.fallback_command.source == "--fallback-command");
+  CHECK(c.ignore.value == Strings{"docs/"});
+  CHECK(c.ignore.source == "--ignore");
+  SECTION("the positive and negative flags name themselves") {
+    ConfigFlags other;
+    other.strict = true;
+    other.use_index = false;
+    auto o = load_impact_config(dir.path(), env, other);
+    CHECK(o.strict.source == "--strict");
+    CHECK(o.use_index.source == "--no-index");
+    CHECK(o.mode.source == "IMPACT_MODE"); // untouched by the flags
+  }
+  SECTION("a bad lower layer is an error even under a flag") {
+    dir.write("pyproject.toml", "[tool.impact]\nmode = \"quick\"\n");
+    ConfigFlags mode_flag;
+    mode_flag.mode = Mode::fast;
+    try {
+      load_impact_config(dir.path(), env_of({}), mode_flag);
+      FAIL("no error");
+    } catch (const impact::Error& e) { CHECK_THAT(e.what(), Catch::Contains("quick")); }
+  }
+}
+
+TEST_CASE("parse_argv_json accepts a non-empty array of strings only", "[impact_config]") {
+  CHECK(parse_argv_json(R"(["a", "b c"])", "--x") == Strings{"a", "b c"});
+  for (const char* bad : {"a b", "[]", R"([""])", R"(["a", 1])", R"({"a": 1})", "\"a\""}) {
+    INFO(bad);
+    try {
+      parse_argv_json(bad, "--fallback-command");
+      FAIL("no error");
+    } catch (const impact::Error& e) { CHECK_THAT(e.what(), Catch::StartsWith("--fallback-command: ")); }
+  }
+}
+
+TEST_CASE("describe_source names the key only for the file", "[impact_config]") {
+  CHECK(describe_source("fallback-command", "pyproject.toml") == "fallback-command in pyproject.toml");
+  CHECK(describe_source("fallback-command", "IMPACT_FALLBACK_COMMAND") == "IMPACT_FALLBACK_COMMAND");
+  CHECK(describe_source("pytest-command", "--pytest-command") == "--pytest-command");
+}

@@ -1,0 +1,134 @@
+// The audit for people (a table, then each miss with its evidence) and for machines (docs/json.md,
+// "The audit document").
+#include "app/audit.hpp"
+#include "impact/report.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace impact::app {
+
+namespace {
+
+using nlohmann::json;
+
+json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+std::string describe_selection(const Decision& d) {
+  switch (d.outcome) {
+  case Outcome::selected: return fmt::format("selected, {} node id(s)", d.selected.size());
+  case Outcome::run_all: return fmt::format("run_all: {} ({}): nothing can be missed", d.reason, d.detail);
+  case Outcome::nothing: return fmt::format("nothing: {} ({})", d.reason, d.detail);
+  }
+  return {};
+}
+
+json chain_json(const std::vector<Hop>& chain) {
+  json out = json::array();
+  for (const auto& hop : chain) {
+    out.push_back({{"path", hop.path},
+                   {"symbol", nullable(hop.symbol)},
+                   {"relation", hop.relation},
+                   {"line", hop.line == 0 ? json(nullptr) : json(hop.line)}});
+  }
+  return out;
+}
+
+json base_json(const std::optional<DiffBase>& base) {
+  if (!base) return nullptr;
+  return {{"mode", base->mode == DiffMode::staged ? "staged" : "working_tree"},
+          {"rev", base->rev},
+          {"commit", base->commit},
+          {"merge_base", base->merge_base},
+          {"source", base->source}};
+}
+
+} // namespace
+
+std::string render_audit_text(const AuditedSelection& selection, const AuditResult& r) {
+  const Decision& d = *selection.decision;
+  std::string out;
+  std::string compared = selection.base ? describe_base(*selection.base) : "a change not recorded in the file";
+  if (selection.file.empty()) out += fmt::format("audited: the selection for {}\n", compared);
+  else out += fmt::format("audited: the saved decision {} ({})\n", selection.file, compared);
+  out += fmt::format("selection: {}\n", describe_selection(d));
+  out += fmt::format("full suite: {} (pytest from {}), exit {}\n\n", fmt::join(r.suite.argv, " "), r.suite.source,
+                     r.suite.exit_code);
+
+  out += fmt::format("  {:<24} {:>7} {:>7}\n", "", "tests", "failed");
+  size_t failed = r.selected_failed + r.skipped_failed;
+  out += fmt::format("  {:<24} {:>7} {:>7}\n", "ran (whole suite)", r.tests.size(), failed);
+  out += fmt::format("  {:<24} {:>7} {:>7}\n", "selected", r.selected, r.selected_failed);
+  out += fmt::format("  {:<24} {:>7} {:>7}\n", "skipped by selection", r.skipped, r.skipped_failed);
+
+  if (!r.misses.empty()) {
+    out += "\nmissed: failed, but the selection skips them\n";
+    for (const auto& m : r.misses) {
+      out += fmt::format("  MISS {} ({}{})\n", m.test.node_id, m.test.outcome,
+                         m.test.collection_error ? ", could not be collected" : "");
+      for (const auto& line : m.evidence.lines) out += fmt::format("    {}\n", line);
+    }
+  }
+  if (!r.unmatched.empty()) {
+    out += "\nselected, but no test of the full run falls under them:\n";
+    for (const auto& id : r.unmatched) out += fmt::format("  {}\n", id);
+  }
+  if (r.selected_failed > 0) {
+    out += fmt::format("\n{} selected test(s) failed: the selection runs them, so they are caught, not missed\n",
+                       r.selected_failed);
+  }
+  if (r.misses.empty()) {
+    out += fmt::format("\nresult: no misses: none of the {} skipped test(s) failed\n", r.skipped);
+  } else {
+    out += fmt::format("\nresult: {} miss(es): the selection would have let a failing test through\n", r.misses.size());
+  }
+  return out;
+}
+
+std::string render_audit_json(const AuditedSelection& selection, const AuditResult& r,
+                              const std::vector<std::string>& changed_files) {
+  const Decision& d = *selection.decision;
+  json doc;
+  doc["schema"] = "impact.audit";
+  doc["version"] = 1;
+  doc["impact_version"] = IMPACT_VERSION;
+  json node_ids = json::array();
+  for (const auto& t : d.selected) node_ids.push_back(t.node_id);
+  doc["selection"] = {{"file", nullable(selection.file)},
+                      {"decision", std::string(to_string(d.outcome))},
+                      {"reason", d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason)},
+                      {"detail", nullable(d.detail)},
+                      {"node_ids", node_ids}};
+  doc["base"] = base_json(selection.base);
+  doc["changed_files"] = changed_files;
+  doc["pytest"] = {{"argv", r.suite.argv}, {"source", r.suite.source}, {"exit_code", r.suite.exit_code}};
+  doc["counts"] = {{"ran", r.tests.size()},
+                   {"failed", r.selected_failed + r.skipped_failed},
+                   {"selected", r.selected},
+                   {"selected_failed", r.selected_failed},
+                   {"skipped", r.skipped},
+                   {"skipped_failed", r.skipped_failed},
+                   {"misses", r.misses.size()}};
+  json tests = json::array();
+  for (const auto& t : r.tests) {
+    tests.push_back({{"node_id", t.test.node_id},
+                     {"outcome", t.test.outcome},
+                     {"collection_error", t.test.collection_error},
+                     {"selected", t.selected}});
+  }
+  doc["tests"] = tests;
+  json misses = json::array();
+  for (const auto& m : r.misses) {
+    misses.push_back({{"node_id", m.test.node_id},
+                      {"outcome", m.test.outcome},
+                      {"collection_error", m.test.collection_error},
+                      {"evidence",
+                       {{"kind", m.evidence.kind}, {"chain", chain_json(m.evidence.chain)}, {"detail", m.evidence.lines}}}});
+  }
+  doc["misses"] = misses;
+  doc["unmatched"] = r.unmatched;
+  doc["result"] = r.misses.empty() ? "no_misses" : "misses";
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+} // namespace impact::app

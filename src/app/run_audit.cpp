@@ -1,0 +1,75 @@
+// `impact audit`: the safety of the selection, measured on the user's own project. The whole suite runs
+// once; a test that failed although the selection skips it is a miss, printed with what the analysis
+// knows about it, and the audit exits 1. Failures among selected tests are caught, not missed.
+#include "app/analyse.hpp"
+#include "app/audit.hpp"
+#include "app/commands.hpp"
+#include "app/own_output.hpp"
+#include "app/pytest_command.hpp"
+#include "app/replay.hpp"
+#include "impact/config.hpp"
+#include "impact/error.hpp"
+
+#include <fmt/format.h>
+
+namespace impact::app {
+
+namespace {
+
+// The analysis that explains the misses compares what the saved decision compared, unless the flags
+// say otherwise: a miss is then read against the same change.
+cli::Options evidence_options(const cli::Options& options, const std::optional<SavedReport>& saved) {
+  cli::Options out = options;
+  if (!saved || !saved->base || options.staged || options.changed_rev) return out;
+  if (saved->base->mode == DiffMode::staged) out.staged = true;
+  else if (saved->base->merge_base) out.changed_rev = saved->base->rev;
+  return out;
+}
+
+} // namespace
+
+int run_audit(const cli::Options& options) {
+  EnvLookup env = process_env();
+  auto repo = open_git_repository(options.directory);
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+
+  // 1. The selection under audit (a saved decision, or the one computed now), and the analysis of the
+  //    change, which is the evidence for a miss.
+  std::optional<SavedReport> saved = read_saved_decision(options);
+  std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> audit.json`
+  Analysis analysis;
+  std::string analysis_error;
+  try {
+    analysis = analyse(*repo, config, evidence_options(options, saved), env);
+    label_own_output(analysis.decision, own_output);
+  } catch (const Error& e) {
+    // Without a saved decision the analysis is the selection: its failure stops the audit. With one,
+    // it only explains misses, so the audit goes on without that explanation.
+    if (!saved) throw;
+    analysis_error = e.what();
+    fmt::print(stderr, "impact: warning: {}; misses will be reported without evidence\n", analysis_error);
+  }
+  AuditedSelection selection;
+  selection.file = options.impact_file;
+  selection.decision = saved ? &saved->decision : &analysis.decision;
+  selection.base = saved ? saved->base : std::optional<DiffBase>(analysis.changes.base);
+
+  // 2. The whole suite, once, with pytest found the way the run path finds it (never the fallback:
+  //    the audit measures the selection against everything).
+  Command pytest = configured_pytest(config, env, repo->root());
+  SuiteRun suite = run_full_suite(pytest, repo->root(), options.passthrough);
+
+  // 3. What the selection would have skipped, and which of those failed.
+  const Decision* evidence = analysis_error.empty() ? &analysis.decision : nullptr;
+  AuditResult result = audit_selection(*selection.decision, evidence, analysis_error, std::move(suite));
+  if (options.format == cli::Format::json) {
+    std::vector<std::string> changed;
+    for (const auto& f : analysis.decision.files) changed.push_back(f.path.str);
+    fmt::print("{}", render_audit_json(selection, result, changed));
+  } else {
+    fmt::print("{}", render_audit_text(selection, result));
+  }
+  return result.misses.empty() ? 0 : 1;
+}
+
+} // namespace impact::app

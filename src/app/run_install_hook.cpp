@@ -1,0 +1,133 @@
+// `impact install-hook [--force]`: a plain git pre-commit hook that runs `impact --staged`, written
+// where git looks for hooks (core.hooksPath, the common folder of a worktree), never over someone
+// else's hook unless asked to.
+#include "app/commands.hpp"
+#include "impact/changes.hpp"
+#include "impact/error.hpp"
+#include "impact/run.hpp"
+#include "util/files.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace impact::app {
+
+namespace {
+
+// The standard output of `git <args>` run in `cwd`, without its final newline. Throws impact::Error
+// when git cannot be started or fails.
+std::string git_output(const std::filesystem::path& cwd, const std::vector<std::string>& args) {
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) throw Error("cannot run git: {}", std::strerror(errno));
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error("cannot run git: {}", std::strerror(errno));
+  if (pid == 0) {
+    ::dup2(out[1], STDOUT_FILENO);
+    if (::chdir(cwd.c_str()) == 0) {
+      std::vector<char*> argv{const_cast<char*>("git")};
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::execvp("git", argv.data());
+    }
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw Error("git rev-parse --git-path hooks failed in {}; install git, or write .git/hooks/pre-commit by hand "
+                "(docs/cli.md)",
+                cwd.string());
+  }
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+// How the hook names impact: `impact` when that is what $PATH finds, else this binary's full path, so
+// the hook runs the binary that installed it either way.
+std::string impact_command() {
+  std::error_code ec;
+  auto self = std::filesystem::canonical("/proc/self/exe", ec);
+  if (ec) return "impact";
+  if (auto on_path = find_on_path("impact", process_env())) {
+    if (std::filesystem::equivalent(*on_path, self, ec)) return "impact";
+  }
+  std::string quoted = "'";
+  for (char c : self.string()) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string hook_script() {
+  return fmt::format("#!/bin/sh\n"
+                     "# Written by `impact install-hook`: before each commit, run the tests that the staged\n"
+                     "# change can break (the index against HEAD). A failing test stops the commit;\n"
+                     "# `git commit --no-verify` skips the hook. Delete this file to uninstall it.\n"
+                     "exec {} --staged\n",
+                     impact_command());
+}
+
+// git runs a hook only when it is executable.
+void make_executable(const std::filesystem::path& hook) {
+  std::error_code ec;
+  std::filesystem::permissions(hook, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                         std::filesystem::perms::others_exec,
+                               std::filesystem::perm_options::add, ec);
+  if (ec) throw Error("{}: cannot make it executable: {}; chmod +x it", hook.string(), ec.message());
+}
+
+} // namespace
+
+int run_install_hook(const cli::Options& options) {
+  auto repo = open_git_repository(options.directory);
+  std::filesystem::path hooks = git_output(repo->root(), {"rev-parse", "--git-path", "hooks"});
+  if (hooks.is_relative()) hooks = repo->root() / hooks;
+  std::filesystem::path hook = (hooks / "pre-commit").lexically_normal();
+  std::string script = hook_script();
+
+  std::error_code ec;
+  bool exists = std::filesystem::symlink_status(hook, ec).type() != std::filesystem::file_type::not_found;
+  if (exists) {
+    auto current = util::read_file(hook);
+    if (current && *current == script) {
+      if (::access(hook.c_str(), X_OK) == 0) {
+        fmt::print(stderr, "impact: {} is already impact's pre-commit hook; nothing to do\n", hook.string());
+        return 0;
+      }
+      make_executable(hook);
+      fmt::print(stderr, "impact: {} is impact's pre-commit hook; made it executable again\n", hook.string());
+      return 0;
+    }
+    if (!options.force) {
+      throw Error("{}: a different pre-commit hook is already there; pass --force to replace it (it is kept as "
+                  "pre-commit.impact-backup), or call `impact --staged` from it yourself",
+                  hook.string());
+    }
+    auto backup = hook;
+    backup += ".impact-backup";
+    std::filesystem::rename(hook, backup, ec);
+    if (ec) throw Error("{}: cannot move the old hook aside: {}; move it yourself", hook.string(), ec.message());
+    fmt::print(stderr, "impact: moved the old hook to {}\n", backup.string());
+  }
+  util::write_file_atomic(hook, script);
+  make_executable(hook);
+  fmt::print(stderr, "impact: installed {}: `git commit` now runs the tests the staged change can break\n",
+             hook.string());
+  return 0;
+}
+
+} // namespace impact::app

@@ -1,0 +1,245 @@
+#include "impact/coverage.hpp"
+#include "impact/error.hpp"
+#include "util/sqlite.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using impact::CoverageIndex;
+using impact::IndexReader;
+using impact::MeasuredFile;
+using impact::RepoPath;
+using impact::testing::TempDir;
+
+namespace {
+
+MeasuredFile measured(std::string path, std::string sha, std::map<uint32_t, std::vector<uint32_t>> lines) {
+  MeasuredFile f;
+  f.path = RepoPath(std::move(path));
+  f.sha256 = sha + std::string(64 - sha.size(), '0');
+  f.oid = sha + std::string(40 - sha.size(), '0');
+  f.lines = std::move(lines);
+  return f;
+}
+
+CoverageIndex sample(int64_t epoch = 1000) {
+  CoverageIndex index;
+  index.meta.built_at = "2026-01-01T00:00:00Z";
+  index.meta.built_epoch = epoch;
+  index.meta.commit = std::string(40, 'c');
+  index.meta.source = "pytest";
+  index.tests = {"tests/test_a.py::test_one", "tests/test_a.py::test_two[x y]", "tests/test_a.pyi::test_no",
+                 "tests/test_b.py::TestB::test_three"};
+  index.files.push_back(measured("src/a.py", "aa", {{1, {0}}, {4, {1, 2}}, {5, {2}}, {900, {1, 2, 3, 4}}}));
+  index.files.push_back(measured("tests/test_a.py", "bb", {{3, {1}}, {7, {2}}}));
+  MeasuredFile hashed = measured("src/unused.py", "cc", {});
+  hashed.measured = false;
+  index.files.push_back(hashed);
+  return index;
+}
+
+std::vector<std::string> entries(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string read_error(const std::filesystem::path& path) {
+  try {
+    IndexReader reader(path);
+    reader.file(RepoPath("src/a.py"));
+  } catch (const impact::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const MeasuredFile& file_of(const CoverageIndex& index, std::string_view path) {
+  for (const auto& f : index.files) {
+    if (f.path.str == path) return f;
+  }
+  throw std::runtime_error(fmt::format("{} not in the index", path));
+}
+
+// The node ids of `file`'s line `line` in a merged index.
+std::vector<std::string> tests_at(const CoverageIndex& index, std::string_view file, uint32_t line) {
+  std::vector<std::string> out;
+  for (uint32_t id : file_of(index, file).lines.at(line)) out.push_back(id == 0 ? "<outside>" : index.tests.at(id - 1));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the store round-trips an index, and a lookup reads one file", "[coverage]") {
+  TempDir dir;
+  auto path = dir / "cache/coverage-index.sqlite";
+  CoverageIndex index = sample();
+  impact::write_index(index, path);
+
+  CoverageIndex back = impact::read_index(path, true);
+  CHECK(back.tests == index.tests);
+  CHECK(back.meta.commit == index.meta.commit);
+  CHECK(back.meta.built_epoch == 1000);
+  CHECK(back.meta.tests == 4);
+  CHECK(back.meta.files == 2);
+  CHECK(back.meta.hashed == 1);
+  REQUIRE(back.files.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(back.files[i].path == index.files[i].path);
+    CHECK(back.files[i].sha256 == index.files[i].sha256);
+    CHECK(back.files[i].oid == index.files[i].oid);
+    CHECK(back.files[i].measured == index.files[i].measured);
+    CHECK(back.files[i].lines == index.files[i].lines);
+  }
+  CHECK(impact::read_index(path, false).files[0].lines.empty());
+
+  IndexReader reader(path);
+  CHECK(reader.meta().source == "pytest");
+  auto a = reader.file(RepoPath("src/a.py"));
+  REQUIRE(a.has_value());
+  CHECK(a->lines == index.files[0].lines);
+  CHECK(a->measured);
+  CHECK_FALSE(reader.file(RepoPath("src/unused.py"))->measured);
+  CHECK_FALSE(reader.file(RepoPath("src/nowhere.py")).has_value());
+  CHECK(reader.test_name(2) == "tests/test_a.py::test_two[x y]");
+  CHECK(reader.test_name(99).empty());
+  CHECK(reader.tests_in(RepoPath("tests/test_a.py")) ==
+        std::vector<std::string>{"tests/test_a.py::test_one", "tests/test_a.py::test_two[x y]"});
+  CHECK(reader.tests_in(RepoPath("tests/test_b.py")) == std::vector<std::string>{"tests/test_b.py::TestB::test_three"});
+  CHECK(reader.tests_in(RepoPath("tests/test_c.py")).empty());
+  CHECK(reader.file_oids().size() == 3);
+}
+
+TEST_CASE("writing is atomic: a temporary file renamed into place, none left behind", "[coverage]") {
+  TempDir dir;
+  auto path = dir / "coverage-index.sqlite";
+  impact::write_index(sample(), path);
+  CHECK(entries(dir.path()) == std::vector<std::string>{"coverage-index.sqlite"});
+  SECTION("a reader open on the old file keeps reading it while a new one replaces it") {
+    IndexReader old_reader(path);
+    CoverageIndex next = sample(2000);
+    next.files[0].lines = {{42, {1}}};
+    impact::write_index(next, path);
+    CHECK(entries(dir.path()) == std::vector<std::string>{"coverage-index.sqlite"});
+    CHECK(old_reader.file(RepoPath("src/a.py"))->lines.contains(900));
+    CHECK(IndexReader(path).file(RepoPath("src/a.py"))->lines.count(42) == 1);
+  }
+  SECTION("a failed rename removes the temporary file") {
+    auto blocked = dir / "blocked";
+    std::filesystem::create_directories(blocked / "not-empty");
+    CHECK_THROWS_AS(impact::write_index(sample(), blocked), impact::Error);
+    CHECK(entries(dir.path()) == std::vector<std::string>{"blocked", "coverage-index.sqlite"});
+  }
+}
+
+TEST_CASE("merge unions line maps where hashes agree and keeps the newer file where they differ", "[coverage]") {
+  CoverageIndex older = sample(1000);
+  CoverageIndex newer = sample(2000);
+  newer.meta.commit = std::string(40, 'd');
+  // The newer shard ran other tests (ids in another order) over the same src/a.py ...
+  newer.tests = {"tests/test_b.py::TestB::test_three", "tests/test_c.py::test_new"};
+  newer.files[0].lines = {{4, {2}}, {6, {1}}};
+  // ... and measured a different tests/test_a.py.
+  newer.files[1] = measured("tests/test_a.py", "b2", {{3, {2}}});
+  newer.files.pop_back();
+  for (bool reversed : {false, true}) {
+    std::vector<CoverageIndex> parts = reversed ? std::vector{newer, older} : std::vector{older, newer};
+    CoverageIndex merged = impact::merge_indexes(parts);
+    CHECK(merged.meta.commit == newer.meta.commit);
+    CHECK(merged.meta.built_epoch == 2000);
+    CHECK(merged.meta.source == "merge of 2 index(es)");
+    CHECK(tests_at(merged, "src/a.py", 4) == std::vector<std::string>{"tests/test_a.py::test_one", "tests/test_a.py::test_two[x y]",
+                                                                      "tests/test_c.py::test_new"});
+    CHECK(tests_at(merged, "src/a.py", 6) == std::vector<std::string>{"tests/test_b.py::TestB::test_three"});
+    CHECK(tests_at(merged, "src/a.py", 1) == std::vector<std::string>{"<outside>"});
+    CHECK(tests_at(merged, "src/a.py", 900).size() == 4);
+    const MeasuredFile& t = file_of(merged, "tests/test_a.py");
+    CHECK(t.sha256 == newer.files[1].sha256);
+    CHECK(t.lines.size() == 1);
+    CHECK(tests_at(merged, "tests/test_a.py", 3) == std::vector<std::string>{"tests/test_c.py::test_new"});
+    CHECK_FALSE(file_of(merged, "src/unused.py").measured); // only the older one has it
+    CHECK(merged.meta.files == 2);
+    CHECK(merged.meta.hashed == 1);
+  }
+  SECTION("built in the same second, the greater hash wins whatever the order") {
+    CoverageIndex a = sample(5000), b = sample(5000);
+    b.files[0] = measured("src/a.py", "ff", {{2, {1}}});
+    for (bool reversed : {false, true}) {
+      CoverageIndex merged = impact::merge_indexes(reversed ? std::vector{b, a} : std::vector{a, b});
+      CHECK(file_of(merged, "src/a.py").sha256 == b.files[0].sha256);
+      CHECK(file_of(merged, "src/a.py").lines.size() == 1);
+    }
+  }
+  SECTION("a merged index round-trips through the store") {
+    TempDir dir;
+    impact::write_index(impact::merge_indexes({older, newer}), dir / "merged.sqlite");
+    CHECK(impact::read_index(dir / "merged.sqlite", true).tests.size() == 5);
+  }
+}
+
+TEST_CASE("reading a bad index throws one error naming the file and the fix", "[coverage]") {
+  TempDir dir;
+  auto path = dir / "coverage-index.sqlite";
+  std::string name = path.string();
+  SECTION("missing") {
+    CHECK_THAT(read_error(path), Catch::StartsWith(name + ": no such index; build one with impact index"));
+  }
+  SECTION("empty") {
+    dir.write("coverage-index.sqlite", "");
+    CHECK(read_error(path) == name + ": corrupt coverage index (empty file); delete it and rebuild it with impact index");
+  }
+  SECTION("foreign bytes") {
+    dir.write("coverage-index.sqlite", std::string(4096, 'x'));
+    CHECK(read_error(path) == name + ": not an impact coverage index; delete it and rebuild it with impact index");
+  }
+  SECTION("another program's SQLite file") {
+    {
+      impact::util::Database db(path, impact::util::Database::Mode::create);
+      db.exec("CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('application', 'else')");
+    }
+    CHECK(read_error(path) == name + ": not an impact coverage index; delete it and rebuild it with impact index");
+  }
+  SECTION("a newer schema") {
+    impact::write_index(sample(), path);
+    {
+      impact::util::Database db(path, impact::util::Database::Mode::create);
+      db.exec("UPDATE meta SET value = '99' WHERE key = 'schema'");
+    }
+    CHECK_THAT(read_error(path), Catch::StartsWith(name + ": written by a newer impact (index schema 99"));
+    CHECK_THAT(read_error(path), Catch::EndsWith("rebuild it with impact index or upgrade impact"));
+  }
+  SECTION("truncated") {
+    CoverageIndex big = sample();
+    for (uint32_t i = 0; i < 2000; ++i) big.files[0].lines[1000 + i] = {1, 2, 3};
+    impact::write_index(big, path);
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+    CHECK_THAT(read_error(path), Catch::StartsWith(name + ": corrupt coverage index (truncated: "));
+    CHECK_THROWS_WITH(impact::read_index(path, true), Catch::Contains("delete it and rebuild it with impact index"));
+  }
+  SECTION("a damaged line map") {
+    impact::write_index(sample(), path);
+    {
+      impact::util::Database db(path, impact::util::Database::Mode::create);
+      db.exec("UPDATE lines SET map = x'ffffffff' WHERE file_id = 1");
+    }
+    CHECK(read_error(path) ==
+          name + ": corrupt coverage index (the line map of src/a.py); delete it and rebuild it with impact index");
+    CHECK_THROWS_WITH(impact::read_index(path, true), Catch::Contains("(the line map of src/a.py)"));
+  }
+  SECTION("damaged pages") {
+    impact::write_index(sample(), path);
+    {
+      // Keep the header (and so the page count) but overwrite every page after the first.
+      auto size = std::filesystem::file_size(path);
+      std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(4096);
+      std::string junk(size - 4096, '\x5a');
+      f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+    }
+    CHECK_THAT(read_error(path), Catch::StartsWith(name + ": corrupt coverage index ("));
+    CHECK_THAT(read_error(path), Catch::EndsWith("); delete it and rebuild it with impact index"));
+  }
+}

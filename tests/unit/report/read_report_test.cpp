@@ -1,0 +1,166 @@
+#include "impact/error.hpp"
+#include "impact/report.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace impact;
+using nlohmann::json;
+
+namespace {
+
+// A selected decision with a changed symbol, two tests (one with a chain through a symbol) and an
+// uncertainty: every kind of field the document has.
+struct Saved {
+  ChangeSet changes;
+  Decision decision;
+  Report report;
+
+  Saved() {
+    ChangedFile file = testing::modified("src/app/db.py");
+    file.hunks = {Hunk{8, 1, 8, 2}};
+    changes = testing::change_set({file});
+    decision.outcome = Outcome::selected;
+    decision.mode_requested = Mode::safe;
+    decision.mode_effective = Mode::balanced;
+    FileVerdict verdict;
+    verdict.path = RepoPath("src/app/db.py");
+    verdict.kind = "python";
+    verdict.effect = "reaches 2 test file(s)";
+    verdict.tests = 2;
+    verdict.change = "implementation";
+    verdict.source = "static";
+    verdict.symbols = {SymbolChange{"Db.connect", SymbolKind::method, ChangeKind::signature, {3, 9}, {3, 10}, false}};
+    decision.files = {verdict};
+    Hop through_symbol = testing::hop("tests/test_db.py", "calls", 12);
+    through_symbol.symbol = "test_connect";
+    decision.selected = {SelectedTest{"tests/test_db.py::test_connect", {through_symbol, testing::hop("src/app/db.py", "signature")}, ""},
+                         SelectedTest{"tests/test_io.py", {}, "may load it through a dynamic import"}};
+    decision.file_level = {SelectedTest{"tests/test_db.py", {}, ""}, SelectedTest{"tests/test_io.py", {}, ""}};
+    decision.uncertainties = {Uncertainty{"src/app/plugins.py", 4, "importlib.import_module(name)"}};
+    decision.warnings = {"a warning"};
+    report.changes = &changes;
+    report.decision = &decision;
+    report.strict = true;
+    report.plan.command = Command{{"/usr/bin/pytest"}, "pytest on PATH"};
+    report.plan.argv = {"/usr/bin/pytest", "tests/test_db.py::test_connect", "tests/test_io.py"};
+    report.timings = {StageTiming{"changes", 1.5}};
+  }
+
+  json document() const { return json::parse(render_json(report)); }
+};
+
+// The message parse_report throws for `doc`, or "" when it parses.
+std::string error_for(const std::string& text) {
+  try {
+    parse_report(text, "impact.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string error_for(const json& doc) { return error_for(doc.dump(2)); }
+
+} // namespace
+
+TEST_CASE("a saved decision reads back as the decision that was rendered", "[read_report]") {
+  Saved s;
+  SavedReport back = parse_report(render_json(s.report), "impact.json");
+  const Decision& d = back.decision;
+  CHECK(d.outcome == Outcome::selected);
+  CHECK(d.mode_requested == Mode::safe);
+  CHECK(d.mode_effective == Mode::balanced);
+  CHECK(back.strict);
+  REQUIRE(back.base);
+  CHECK(back.base->commit == s.changes.base.commit);
+  REQUIRE(d.selected.size() == 2);
+  CHECK(d.selected[0].node_id == "tests/test_db.py::test_connect");
+  CHECK(d.selected[0].chain == s.decision.selected[0].chain);
+  CHECK(d.selected[1].note == "may load it through a dynamic import");
+  REQUIRE(d.files.size() == 1);
+  CHECK(d.files[0].symbols.size() == 1);
+  CHECK(d.files[0].symbols[0].change == ChangeKind::signature);
+  CHECK(d.files[0].symbols[0].new_lines.last == 10);
+  CHECK(d.file_level.size() == 2);
+  CHECK(d.uncertainties.size() == 1);
+  CHECK(d.warnings == std::vector<std::string>{"a warning"});
+
+  SECTION("and a replayed decision, rendered again without a diff, reads back too") {
+    Report again = s.report;
+    again.changes = nullptr;
+    again.decision = &back.decision;
+    SavedReport twice = parse_report(render_json(again), "impact.json");
+    CHECK(!twice.base);
+    CHECK(twice.decision.selected.size() == 2);
+  }
+}
+
+TEST_CASE("every kind of invalid saved decision is named by file, JSON path and fix", "[read_report]") {
+  Saved s;
+  json doc = s.document();
+  std::string fix = "regenerate it with impact select --format json";
+
+  SECTION("a missing field") {
+    doc["selected"][1].erase("note");
+    CHECK(error_for(doc) == "impact.json: $.selected[1].note: required field is missing; " + fix);
+  }
+  SECTION("a wrong type") {
+    doc["selected"][0]["node_id"] = 7;
+    CHECK(error_for(doc) == "impact.json: $.selected[0].node_id: expected a string, found a number 7; " + fix);
+  }
+  SECTION("an unknown key, at any level") {
+    doc["changed_files"][0]["symbols"][0]["extra"] = true;
+    CHECK(error_for(doc) == "impact.json: $.changed_files[0].symbols[0].extra: unknown key; " + fix);
+    doc = s.document();
+    doc["selceted"] = json::array();
+    CHECK(error_for(doc).starts_with("impact.json: $.selceted: unknown key (did you mean 'selected'?)"));
+  }
+  SECTION("a newer version") {
+    doc["version"] = 2;
+    CHECK(error_for(doc) == "impact.json: $.version: version 2 is newer than this impact reads (1); upgrade impact, "
+                            "or regenerate the file with this one (impact select --format json)");
+  }
+  SECTION("another document") {
+    doc["schema"] = "impact.changes";
+    CHECK(error_for(doc).starts_with("impact.json: $.schema: \"impact.changes\" is not a decision document"));
+  }
+  SECTION("not JSON, truncated, empty") {
+    CHECK(error_for(std::string("{\"schema\": nope}")) ==
+          "impact.json: not JSON: syntax error at line 1, column 13; " + fix);
+    std::string text = doc.dump(2);
+    CHECK(error_for(text.substr(0, text.size() / 2)).starts_with("impact.json: truncated: the JSON ends at line "));
+    CHECK(error_for(std::string(" \n")) == "impact.json: the file is empty; " + fix);
+  }
+  SECTION("a repeated key") {
+    std::string text = doc.dump();
+    text.insert(1, "\"warnings\": [],");
+    CHECK(error_for(text) == "impact.json: $.warnings: this key appears more than once in its object; " + fix);
+  }
+  SECTION("a decision that disagrees with itself") {
+    doc["selected"] = json::array();
+    CHECK(error_for(doc).starts_with("impact.json: $.selected: empty, but $.decision is \"selected\""));
+    doc = s.document();
+    doc["decision"] = "nothing";
+    doc["reason"] = "no_tests_reached";
+    CHECK(error_for(doc).starts_with("impact.json: $.selected: 2 node id(s), but $.decision is \"nothing\""));
+  }
+  SECTION("a node id that would be an option") {
+    doc["selected"][0]["node_id"] = "--collect-only";
+    CHECK(error_for(doc).starts_with("impact.json: $.selected[0].node_id: node id '--collect-only' would be read by "
+                                     "pytest as an option"));
+  }
+  SECTION("an unknown enumeration value") {
+    doc["decision"] = "selcted";
+    CHECK(error_for(doc).starts_with("impact.json: $.decision: \"selcted\" is not one of selected, run_all, nothing"));
+  }
+  SECTION("every message is one line") {
+    doc["selected"][0]["node_id"] = "a\nb";
+    doc["selected"][0]["extra\nkey"] = 1;
+    std::string message = error_for(doc);
+    CHECK(!message.empty());
+    CHECK(message.find('\n') == std::string::npos);
+  }
+}
