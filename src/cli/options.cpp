@@ -68,7 +68,7 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
                  "Symbol hops to follow before a file is analysed at file level (default: 100)")
       ->group("Selecting");
   app.add_option("--budget-ms", o.budget_ms,
-                 "Time for the symbol-level walk; past it, the rest is analysed at file level (default: none)")
+                 "Time for the symbol-level walk; past it, the rest is analysed at file level (default: 2000; 0: no limit)")
       ->group("Selecting");
   app.add_option("--format", format, "Output of --dry-run and of subcommands: text | json")->group("Output");
   app.add_flag("--timings", o.timings, "Print how long each stage took, on stderr")->group("Output");

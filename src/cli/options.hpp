@@ -36,7 +36,7 @@ struct Options {
   std::vector<std::string> inputs;        // index merge A B ...
   std::string output;                     // index merge -o OUT
   uint32_t max_depth = 100;               // --max-depth
-  double budget_ms = 0;                   // --budget-ms (0: none)
+  double budget_ms = 2000;                // --budget-ms (0: none): past it, file level (safe)
   std::filesystem::path directory;        // -C DIR
   std::vector<std::string> passthrough;   // after --
   std::string impact_file;                // --impact FILE: replay (or audit) a saved decision
