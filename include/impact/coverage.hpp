@@ -51,7 +51,6 @@ struct CoverageIndex {
 // What reading a coverage.py data file found.
 struct IngestStats {
   size_t contexts = 0;
-  size_t tests = 0;              // distinct test node ids
   size_t test_contexts = 0;      // a test's call (pytest-cov's "|run", or a test_function context)
   size_t fixture_contexts = 0;   // a test's setup or teardown phase: recorded as k_import_time
   size_t outside_contexts = 0;   // the empty context (import, collection): k_import_time

@@ -85,10 +85,9 @@ struct CoverageUse {
 };
 
 struct CoverageInput {
-  std::string index; // the store's path, for messages
   std::vector<CoverageUse> files;
   // Test files whose content is not what the index measured (changed or added since): the index cannot
-  // speak for them, so the static answer applies to them.
+  // speak for them, so the static answer applies to them. Sorted.
   std::vector<std::string> unmeasured_tests;
 };
 

@@ -73,6 +73,12 @@ public:
   bool has_collectible_items(const FileFacts& facts) const;
   bool is_test_name(std::string_view function_name) const;
   bool is_test_class_name(std::string_view class_name) const;
+  // True when symbol `index` of a test module's `symbols` is a test pytest collects: a top-level
+  // function named like a test, or a method named like one whose enclosing definitions are all classes
+  // pytest collects (named like a test class without __init__, or with bases to inherit from: a
+  // unittest.TestCase subclass collects test* methods whatever python_functions says). The caller
+  // checks that the file is a test module.
+  bool is_test_item(const std::vector<SymbolView>& symbols, int32_t index) const;
 
 private:
   bool in_collection_root(std::string_view path) const;
@@ -93,5 +99,10 @@ private:
 };
 
 bool is_conftest(const RepoPath& path);
+
+// pytest's node id of the test `qualname` ("Class.test") defined in `path`: "path::Class::test".
+std::string test_node_id(std::string_view path, std::string_view qualname);
+// The inverse for the part of a node id after its file: "Class::test" -> "Class.test".
+std::string dotted_qualname(std::string_view test_part);
 
 } // namespace impact

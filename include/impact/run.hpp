@@ -27,9 +27,9 @@ struct PytestLookup {
 };
 
 // pytest, in this order: the configured argv (the effective pytest-command setting: --pytest-command,
-// else $IMPACT_PYTEST, else [tool.impact] pytest-command), $IMPACT_PYTEST (one executable), the
-// active virtualenv's or conda environment's python -m pytest, a .venv/ or venv/ at the repository
-// root that has pytest, then `pytest` on PATH. std::nullopt when none is found.
+// else $IMPACT_PYTEST, else [tool.impact] pytest-command, as load_impact_config resolves it), the
+// active virtualenv's or conda environment's python -m pytest, a .venv/ or venv/ at the repository root
+// that has pytest, then `pytest` on PATH. std::nullopt when none is found.
 std::optional<Command> find_pytest(const PytestLookup& lookup);
 
 // The full path of `program` on $PATH, or std::nullopt.

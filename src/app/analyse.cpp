@@ -57,11 +57,11 @@ std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& la
                                        const std::vector<SourceFile>& inventory) {
   std::vector<TextDoctest> out;
   for (const auto& f : inventory) {
-    if (f.path.ends_with(".py") || !layout.is_collected_path(f.path)) continue;
+    if (f.path.ends_with(".py")) continue;
     std::string_view name = f.path.filename();
     bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
                                [&](const std::string& g) { return util::fnmatch(g, name); });
-    if (!matches) continue;
+    if (!matches || !layout.is_collected_path(f.path)) continue;
     auto text = repo.read_current(f);
     if (!text) continue;
     out.push_back(TextDoctest{f.path, python::doctest_imports(*text)});
@@ -119,8 +119,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   StageClock clock(out.timings);
   CiContext ci = detect_ci(env);
   ChangeChoice choice = choose_changes(options, ci);
-  Mode mode = options.mode.value_or(config.mode.value);
-  bool strict = options.strict.value_or(config.strict.value);
+  Mode mode = config.mode.value;
+  bool strict = config.strict.value;
 
   if (choice.request.rev && choice.request.rev_source != "--changed" && !repo.has_revision(*choice.request.rev)) {
     if (ci.base_commit) {
@@ -195,13 +195,12 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   // 4. coverage index, when there is one
   CoverageInput coverage;
   std::string index_problem; // an index that cannot be read: said on stderr and in the decision
-  if (!options.no_index && config.use_index.value) {
+  if (config.use_index.value && !options.file_level) { // --file-level: the import graph alone
     auto path = util::cache_dir(repo.root()) / index_file_name();
     if (std::filesystem::exists(path)) {
       try {
         IndexReader index(path);
         coverage = coverage_evidence(repo, out.changes, semantics, facts, layout, graph, index);
-        coverage.index = path.string();
         input.coverage = &coverage;
         out.index = index.meta();
         out.index_path = path.string();

@@ -8,14 +8,17 @@ namespace impact::app {
 
 namespace {
 
-// Whether running `decision` runs `test`. A file pytest could not collect is run (and fails the same
-// way) when anything in it is selected.
+// Whether selecting `s` runs `test`. A file pytest could not collect is run (and fails the same way)
+// when anything in it is selected.
+bool runs(const SelectedTest& s, const TestOutcome& test) {
+  return covers(s.node_id, test.node_id) || (test.collection_error && covers(test.node_id, s.node_id));
+}
+
 bool runs(const Decision& decision, const TestOutcome& test) {
   if (decision.outcome == Outcome::run_all) return true;
   if (decision.outcome == Outcome::nothing) return false;
-  return std::any_of(decision.selected.begin(), decision.selected.end(), [&](const SelectedTest& s) {
-    return covers(s.node_id, test.node_id) || (test.collection_error && covers(test.node_id, s.node_id));
-  });
+  return std::any_of(decision.selected.begin(), decision.selected.end(),
+                     [&](const SelectedTest& s) { return runs(s, test); });
 }
 
 } // namespace
@@ -45,9 +48,8 @@ AuditResult audit_selection(const Decision& audited, const Decision* evidence, c
   }
   if (audited.outcome == Outcome::selected) {
     for (const auto& s : audited.selected) {
-      bool matched = std::any_of(out.suite.tests.begin(), out.suite.tests.end(), [&](const TestOutcome& t) {
-        return covers(s.node_id, t.node_id) || (t.collection_error && covers(t.node_id, s.node_id));
-      });
+      bool matched = std::any_of(out.suite.tests.begin(), out.suite.tests.end(),
+                                 [&](const TestOutcome& t) { return runs(s, t); });
       if (!matched) out.unmatched.push_back(s.node_id);
     }
   }

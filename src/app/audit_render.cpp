@@ -2,6 +2,7 @@
 // "The audit document").
 #include "app/audit.hpp"
 #include "impact/report.hpp"
+#include "report/json_parts.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+json nullable(const std::string& s) { return report::nullable<json>(s); }
 
 std::string describe_selection(const Decision& d) {
   switch (d.outcome) {
@@ -23,24 +24,8 @@ std::string describe_selection(const Decision& d) {
   return {};
 }
 
-json chain_json(const std::vector<Hop>& chain) {
-  json out = json::array();
-  for (const auto& hop : chain) {
-    out.push_back({{"path", hop.path},
-                   {"symbol", nullable(hop.symbol)},
-                   {"relation", hop.relation},
-                   {"line", hop.line == 0 ? json(nullptr) : json(hop.line)}});
-  }
-  return out;
-}
-
 json base_json(const std::optional<DiffBase>& base) {
-  if (!base) return nullptr;
-  return {{"mode", base->mode == DiffMode::staged ? "staged" : "working_tree"},
-          {"rev", base->rev},
-          {"commit", base->commit},
-          {"merge_base", base->merge_base},
-          {"source", base->source}};
+  return base ? report::base_json<json>(*base) : json(nullptr);
 }
 
 } // namespace
@@ -123,7 +108,7 @@ std::string render_audit_json(const AuditedSelection& selection, const AuditResu
                       {"outcome", m.test.outcome},
                       {"collection_error", m.test.collection_error},
                       {"evidence",
-                       {{"kind", m.evidence.kind}, {"chain", chain_json(m.evidence.chain)}, {"detail", m.evidence.lines}}}});
+                       {{"kind", m.evidence.kind}, {"chain", report::chain_json<json>(m.evidence.chain)}, {"detail", m.evidence.lines}}}});
   }
   doc["misses"] = misses;
   doc["unmatched"] = r.unmatched;

@@ -18,20 +18,6 @@ namespace impact::app {
 
 namespace {
 
-// "Class::test" -> "Class.test", the facts' qualname of a node id's function part.
-std::string dotted_qualname(std::string_view qual) {
-  std::string out;
-  for (size_t i = 0; i < qual.size(); ++i) {
-    if (qual.compare(i, 2, "::") == 0) {
-      out.push_back('.');
-      ++i;
-    } else {
-      out.push_back(qual[i]);
-    }
-  }
-  return out;
-}
-
 // Whether node ids still name tests: the file is a test file and the function still exists. Keeps
 // each file's qualnames, since a hot line names thousands of tests in few files.
 class TestNames {
@@ -63,6 +49,24 @@ private:
   std::unordered_map<std::string, std::unordered_set<std::string>> m_qualnames;
 };
 
+// The changed files' content at the diff base, each read once: a file's change is judged on it (its
+// SHA-256 against the index's), and its git blob id tells drift before the base.
+class BaseFiles {
+public:
+  BaseFiles(Repository& repo, const ChangeSet& changes) : m_repo(repo), m_changes(changes) {}
+
+  const std::optional<std::string>& read(const RepoPath& path) {
+    auto [it, inserted] = m_content.try_emplace(path.str);
+    if (inserted) it->second = m_repo.read_base(m_changes, path);
+    return it->second;
+  }
+
+private:
+  Repository& m_repo;
+  const ChangeSet& m_changes;
+  std::unordered_map<std::string, std::optional<std::string>> m_content;
+};
+
 // The lines of `text`, 1-based ([0] is empty).
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> out{std::string_view()};
@@ -90,9 +94,8 @@ int indentation(std::string_view line) {
 
 class Evaluator {
 public:
-  Evaluator(Repository& repo, const ChangeSet& changes, const ProjectFacts& facts, const ImportGraph& graph,
-            IndexReader& index)
-      : m_repo(repo), m_changes(changes), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
+  Evaluator(Repository& repo, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph, IndexReader& index)
+      : m_repo(repo), m_base(base), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
 
   CoverageUse evaluate(const ChangedFile& change, const FileSemantics* sem) {
     CoverageUse use;
@@ -111,8 +114,11 @@ public:
     if (node && m_graph.nodes[*node].conftest) {
       return fallback("conftest", fmt::format("{} is a conftest.py: its fixtures and hooks follow the static rule", path));
     }
-    if (sem == nullptr || sem->runs_at_import || sem->kind == ChangeKind::unclassifiable ||
-        sem->kind == ChangeKind::comment_only || sem->kind == ChangeKind::formatting_only) {
+    if (sem != nullptr && sem->runs_at_import) {
+      return fallback("not_implementation", fmt::format("{}: the changed code runs at import", path));
+    }
+    if (sem == nullptr || sem->kind == ChangeKind::unclassifiable || sem->kind == ChangeKind::comment_only ||
+        sem->kind == ChangeKind::formatting_only) {
       return fallback("not_implementation", fmt::format("{}: {} change", path,
                                                         sem == nullptr ? "unknown" : std::string(to_string(sem->kind))));
     }
@@ -125,7 +131,7 @@ public:
     if (!measured || !measured->measured) {
       return fallback("not_indexed", fmt::format("{} was never measured by the index", path));
     }
-    auto base = m_repo.read_base(m_changes, change.old_path.empty() ? change.path() : change.old_path);
+    const auto& base = m_base.read(change.old_path);
     if (!base || util::sha256_hex(*base) != measured->sha256) {
       return fallback("drift", fmt::format("{} changed since the index was built", path));
     }
@@ -214,7 +220,7 @@ private:
   }
 
   Repository& m_repo;
-  const ChangeSet& m_changes;
+  BaseFiles& m_base;
   const ProjectFacts& m_facts;
   const ImportGraph& m_graph;
   IndexReader& m_index;
@@ -244,33 +250,13 @@ std::vector<bool> loaders_of(const ImportGraph& graph, const std::vector<uint32_
   return seen;
 }
 
-// The node ids pytest would give the tests `facts` defines in a test file, as "path::Class::test".
+// The node ids pytest would give the tests `view` defines in test file `path`: "path::Class::test".
 std::vector<std::string> test_items(const std::string& path, const FactsView& view, const ProjectLayout& layout) {
   std::vector<std::string> out;
-  for (const auto& s : view.symbols) {
-    bool test = false;
-    if (s.kind == SymbolKind::function) {
-      test = s.parent == -1 && layout.is_test_name(s.name());
-    } else if (s.kind == SymbolKind::method) {
-      // Every enclosing definition must be a class pytest collects (or may, through a base:
-      // unittest.TestCase collects test* methods whatever python_functions says).
-      bool collected = true, may_be_unittest = false;
-      for (int32_t p = s.parent; p != -1 && collected; p = view.symbols[static_cast<size_t>(p)].parent) {
-        const SymbolView& c = view.symbols[static_cast<size_t>(p)];
-        bool has_bases = c.bases.end > c.bases.begin;
-        collected = c.kind == SymbolKind::class_ && ((layout.is_test_class_name(c.name()) && !c.has_init) || has_bases);
-        may_be_unittest = may_be_unittest || has_bases;
-      }
-      test = collected && (layout.is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test")));
+  for (size_t i = 0; i < view.symbols.size(); ++i) {
+    if (layout.is_test_item(view.symbols, static_cast<int32_t>(i))) {
+      out.push_back(test_node_id(path, view.symbols[i].qualname));
     }
-    if (!test) continue;
-    std::string id = path;
-    std::string_view q = s.qualname;
-    for (size_t dot; (dot = q.find('.')) != std::string_view::npos; q.remove_prefix(dot + 1)) {
-      id += fmt::format("::{}", q.substr(0, dot));
-    }
-    id += fmt::format("::{}", q);
-    out.push_back(std::move(id));
   }
   return out;
 }
@@ -289,7 +275,8 @@ CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, cons
                                 const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
                                 IndexReader& index) {
   CoverageInput out;
-  Evaluator evaluator(repo, changes, facts, graph, index);
+  BaseFiles base_files(repo, changes);
+  Evaluator evaluator(repo, base_files, facts, graph, index);
   std::unordered_set<std::string> changed;
   std::vector<uint32_t> trusted;
   for (const auto& change : changes.files) {
@@ -334,7 +321,7 @@ CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, cons
     if (change.old_path.empty() || !change.old_path.ends_with(".py")) continue;
     auto node = graph.find(change.old_path.str);
     if (!node) continue;
-    auto base = repo.read_base(changes, change.old_path);
+    const auto& base = base_files.read(change.old_path);
     if (!base || !same_as_indexed(change.old_path.str, util::git_blob_id(*base))) drifted.push_back(*node);
   }
   std::vector<bool> affected = loaders_of(graph, drifted);

@@ -4,17 +4,19 @@
 
 namespace impact::app {
 
-Command configured_pytest(const ImpactConfig& config, const EnvLookup& env, const std::filesystem::path& root) {
+std::optional<Command> find_configured_pytest(const ImpactConfig& config, const EnvLookup& env,
+                                              const std::filesystem::path& root) {
   PytestLookup lookup{env, std::nullopt, {}, root};
   if (config.pytest_command.is_set()) {
     lookup.configured = config.pytest_command.value;
     lookup.configured_source = describe_source("pytest-command", config.pytest_command.source);
   }
-  auto command = find_pytest(lookup);
-  if (!command) {
-    throw Error("pytest not found: activate the virtualenv that has it, or set IMPACT_PYTEST or [tool.impact] "
-                "pytest-command");
-  }
+  return find_pytest(lookup);
+}
+
+Command configured_pytest(const ImpactConfig& config, const EnvLookup& env, const std::filesystem::path& root) {
+  auto command = find_configured_pytest(config, env, root);
+  if (!command) throw Error("{}", k_pytest_not_found);
   return *command;
 }
 

@@ -5,10 +5,20 @@
 #include "impact/run.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
 namespace impact::app {
 
-// Throws impact::Error with the fix when pytest cannot be found.
+// The message, with the fix, when pytest cannot be found.
+inline constexpr std::string_view k_pytest_not_found =
+    "pytest not found: activate the virtualenv that has it, or set IMPACT_PYTEST or [tool.impact] pytest-command";
+
+// std::nullopt when pytest cannot be found.
+std::optional<Command> find_configured_pytest(const ImpactConfig& config, const EnvLookup& env,
+                                              const std::filesystem::path& root);
+
+// Throws impact::Error with k_pytest_not_found when pytest cannot be found.
 Command configured_pytest(const ImpactConfig& config, const EnvLookup& env, const std::filesystem::path& root);
 
 } // namespace impact::app

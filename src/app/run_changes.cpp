@@ -3,6 +3,7 @@
 #include "impact/changes.hpp"
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
+#include "report/json_parts.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,10 +15,6 @@ namespace {
 std::string lines_text(const SymbolChange& s) {
   if (s.new_lines.first != 0) return fmt::format("lines {}-{}", s.new_lines.first, s.new_lines.last);
   return fmt::format("was lines {}-{}", s.old_lines.first, s.old_lines.last);
-}
-
-nlohmann::json span(LineSpan l) {
-  return l.first == 0 ? nlohmann::json(nullptr) : nlohmann::json({l.first, l.last});
 }
 
 } // namespace
@@ -40,15 +37,13 @@ int run_changes(const cli::Options& options) {
   if (options.format == cli::Format::json) {
     json files = json::array();
     for (const auto& f : changes.files) {
-      json hunks = json::array();
-      for (const auto& h : f.hunks) hunks.push_back({h.old_start, h.old_count, h.new_start, h.new_count});
       json entry = {{"path", f.path().str},
                     {"old_path", f.old_path.empty() ? json(nullptr) : json(f.old_path.str)},
                     {"status", std::string(to_string(f.status))},
                     {"binary", f.binary},
                     {"untracked", f.untracked},
                     {"submodule", f.submodule},
-                    {"hunks", hunks},
+                    {"hunks", report::hunks_json<json>(f.hunks)},
                     {"change", nullptr},
                     {"confidence", nullptr},
                     {"runs_at_import", nullptr},
@@ -57,22 +52,13 @@ int run_changes(const cli::Options& options) {
         entry["change"] = std::string(to_string(s->kind));
         entry["confidence"] = s->confidence;
         entry["runs_at_import"] = s->runs_at_import;
-        for (const auto& sym : s->symbols) {
-          entry["symbols"].push_back({{"qualname", sym.qualname},
-                                      {"kind", std::string(to_string(sym.kind))},
-                                      {"change", std::string(to_string(sym.change))},
-                                      {"runs_at_import", sym.runs_at_import},
-                                      {"old_lines", span(sym.old_lines)},
-                                      {"new_lines", span(sym.new_lines)}});
-        }
+        entry["symbols"] = report::symbols_json<json>(s->symbols);
       }
       files.push_back(std::move(entry));
     }
     json doc = {{"schema", "impact.changes"},
                 {"version", 1},
-                {"base", {{"rev", changes.base.rev}, {"commit", changes.base.commit},
-                          {"merge_base", changes.base.merge_base}, {"source", changes.base.source},
-                          {"mode", changes.base.mode == DiffMode::staged ? "staged" : "working_tree"}}},
+                {"base", report::base_json<json>(changes.base)},
                 {"files", files}};
     fmt::print("{}\n", doc.dump(2, ' ', false, json::error_handler_t::replace));
     return 0;

@@ -13,7 +13,7 @@ namespace impact::app {
 int run_explain(const cli::Options& options) {
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory);
-  ImpactConfig config = load_impact_config(repo->root(), env);
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   Analysis analysis = analyse(*repo, config, options, env);
   const Decision& d = analysis.decision;
   const std::string& target = options.target;
@@ -25,9 +25,8 @@ int run_explain(const cli::Options& options) {
   }
   bool any = false;
   for (const auto& t : d.selected) {
-    bool match = t.node_id == target || t.node_id == file || (target == file && file_of(t.node_id) == file) ||
-                 t.node_id.starts_with(target + "::");
-    if (!match) continue;
+    // The target runs with this selection, or holds a selected test (a file, a class, a folder).
+    if (!covers(t.node_id, target) && !covers(target, t.node_id)) continue;
     any = true;
     fmt::print("[SELECTED] {}\n  {}\n", t.node_id, render_chain(t.chain));
     if (!t.note.empty()) fmt::print("  note: {}\n", t.note);

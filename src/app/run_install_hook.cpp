@@ -6,15 +6,11 @@
 #include "impact/error.hpp"
 #include "impact/run.hpp"
 #include "util/files.hpp"
+#include "util/subprocess.hpp"
 
 #include <fmt/format.h>
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace impact::app {
 
@@ -23,39 +19,18 @@ namespace {
 // The standard output of `git <args>` run in `cwd`, without its final newline. Throws impact::Error
 // when git cannot be started or fails.
 std::string git_output(const std::filesystem::path& cwd, const std::vector<std::string>& args) {
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) throw Error("cannot run git: {}", std::strerror(errno));
-  pid_t pid = ::fork();
-  if (pid < 0) throw Error("cannot run git: {}", std::strerror(errno));
-  if (pid == 0) {
-    ::dup2(out[1], STDOUT_FILENO);
-    if (::chdir(cwd.c_str()) == 0) {
-      std::vector<char*> argv{const_cast<char*>("git")};
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execvp("git", argv.data());
-    }
-    ::_exit(127);
+  std::vector<std::string> argv{"git"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  constexpr std::string_view fix = "install git, or write .git/hooks/pre-commit by hand (docs/cli.md)";
+  util::Captured git;
+  try {
+    git = util::run_and_capture(argv, cwd);
+  } catch (const Error& e) {
+    throw Error("{}; {}", e.what(), fix);
   }
-  ::close(out[1]);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(out[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw Error("git rev-parse --git-path hooks failed in {}; install git, or write .git/hooks/pre-commit by hand "
-                "(docs/cli.md)",
-                cwd.string());
-  }
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
+  if (git.code != 0) throw Error("{} failed in {}; {}", fmt::join(argv, " "), cwd.string(), fix);
+  while (!git.out.empty() && git.out.back() == '\n') git.out.pop_back();
+  return git.out;
 }
 
 // How the hook names impact: `impact` when that is what $PATH finds, else this binary's full path, so

@@ -1,6 +1,7 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
 #include "app/own_output.hpp"
+#include "app/pytest_command.hpp"
 #include "app/replay.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
@@ -49,15 +50,9 @@ RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli
   if (decision.outcome == Outcome::run_all && config.fallback_command.is_set()) {
     return fallback_plan(config, env, root);
   }
-  PytestLookup lookup{env, std::nullopt, {}, root};
-  if (config.pytest_command.is_set()) {
-    lookup.configured = config.pytest_command.value;
-    lookup.configured_source = describe_source("pytest-command", config.pytest_command.source);
-  }
-  plan.command = find_pytest(lookup);
+  plan.command = find_configured_pytest(config, env, root);
   if (!plan.command) {
-    plan.problem = "pytest not found: activate the virtualenv that has it, or set IMPACT_PYTEST or "
-                   "[tool.impact] pytest-command";
+    plan.problem = k_pytest_not_found;
     return plan;
   }
   plan.argv = assemble_argv(*plan.command, decision, options.passthrough);
@@ -65,8 +60,9 @@ RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli
 }
 
 // What the dry run adds for a fallback: the environment and the standard input it would get.
-std::string describe_fallback_input(const Decision& decision, const std::string& payload) {
-  size_t files = nlohmann::json::parse(payload)["changed_files"].size();
+std::string describe_fallback_input(const Report& report, const std::string& payload) {
+  const Decision& decision = *report.decision;
+  size_t files = report.changes != nullptr ? report.changes->files.size() : decision.files.size();
   return fmt::format("environment: IMPACT_FALLBACK_REASON={}\n"
                      "stdin: JSON payload impact.fallback version {} ({} bytes): reason {}, {} changed file(s), "
                      "{} uncertainty(ies), {} warning(s); see docs/configuration.md\n",
@@ -111,17 +107,17 @@ int run_selection(const cli::Options& options) {
     report.index_built_at = analysis.index->built_at;
     report.index_commit = analysis.index->commit;
   }
-  report.strict = saved ? saved->strict : options.strict.value_or(config.strict.value);
+  report.strict = saved ? saved->strict : config.strict.value;
   report.plan = plan_for(analysis.decision, config, options, env, repo->root());
   report.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.timings) print_timings(report);
 
-  std::string payload;
-  if (report.plan.fallback && report.plan.command) {
+  bool json = options.format == cli::Format::json;
+  std::string payload; // what the fallback reads on stdin: for its exec, and for the dry run to describe
+  if (report.plan.fallback && report.plan.command && !json) {
     payload = fallback_payload(analysis.decision, report.changes, report.strict, report.plan.argv, repo->root());
   }
 
-  bool json = options.format == cli::Format::json;
   if (options.annotations == cli::Output::github) {
     // Workflow commands are read from both streams; stdout stays a clean JSON document with --format json.
     fmt::print(json ? stderr : stdout, "{}", render_github(report));
@@ -130,7 +126,7 @@ int run_selection(const cli::Options& options) {
   if (options.dry_run || json) {
     if (json) fmt::print("{}", render_json(report));
     else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO)));
-    if (!json && !payload.empty()) fmt::print("{}", describe_fallback_input(analysis.decision, payload));
+    if (!json && !payload.empty()) fmt::print("{}", describe_fallback_input(report, payload));
     return 0;
   }
   fmt::print(stderr, "impact: {}\n", summary_line(report));

@@ -20,7 +20,8 @@ constexpr const char* k_description =
 struct SettingFlags {
   std::string pytest_command, fallback_command;
   std::vector<std::string> ignore;
-  bool no_strict = false, use_index = false;
+  bool no_strict = false, use_index = false, no_index = false, strict = false;
+  std::string mode;
   std::string output;
 };
 
@@ -47,8 +48,7 @@ void add_setting_flags(CLI::App& app, SettingFlags& s) {
       ->group("Output");
 }
 
-void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::string& format, std::string& mode,
-                         bool& strict) {
+void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::string& format, SettingFlags& s) {
   app.add_option("--changed", changed,
                  "Compare with HEAD (default), or with the merge-base of REV and HEAD: --changed=origin/main")
       ->expected(0, 1)
@@ -56,13 +56,13 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
       ->group("Selecting");
   app.add_flag("--staged", o.staged, "Compare the index with HEAD: what the next commit holds (pre-commit)")
       ->group("Selecting");
-  app.add_flag("--strict", strict, "Run everything when an uncertainty (a computed import) touches the change")
+  app.add_flag("--strict", s.strict, "Run everything when an uncertainty (a computed import) touches the change")
       ->group("Selecting");
-  app.add_option("--mode", mode, "fast | balanced | safe (default: balanced, or [tool.impact] mode)")
+  app.add_option("--mode", s.mode, "fast | balanced | safe (default: balanced, or [tool.impact] mode)")
       ->group("Selecting");
   app.add_flag("--file-level", o.file_level, "Select whole test files by imports only (no symbol-level narrowing)")
       ->group("Selecting");
-  app.add_flag("--no-index", o.no_index, "Do not use the coverage index (.impact_cache/coverage-index.sqlite)")
+  app.add_flag("--no-index", s.no_index, "Do not use the coverage index (.impact_cache/coverage-index.sqlite)")
       ->group("Selecting");
   app.add_option("--max-depth", o.max_depth,
                  "Symbol hops to follow before a file is analysed at file level (default: 100)")
@@ -83,7 +83,7 @@ void usage_error(const std::string& message) {
 }
 
 // The flags of SettingFlags (and --mode, --strict, --no-index), checked, as the top layer of the settings.
-ConfigFlags config_flags(const Options& o, const SettingFlags& s, const CLI::App& app) {
+ConfigFlags config_flags(const SettingFlags& s, const CLI::App& app) {
   ConfigFlags flags;
   if (app.get_option("--pytest-command")->count() > 0) {
     flags.pytest_command = parse_argv_json(s.pytest_command, "--pytest-command");
@@ -92,13 +92,15 @@ ConfigFlags config_flags(const Options& o, const SettingFlags& s, const CLI::App
     flags.fallback_command = parse_argv_json(s.fallback_command, "--fallback-command");
   }
   if (app.get_option("--ignore")->count() > 0) flags.ignore = s.ignore;
-  flags.mode = o.mode;
-  bool strict = o.strict.value_or(false);
-  if (strict && s.no_strict) usage_error("--strict and --no-strict contradict each other; pass one of them");
-  if (strict) flags.strict = true;
+  if (!s.mode.empty()) {
+    flags.mode = parse_mode(s.mode);
+    if (!flags.mode) usage_error(fmt::format("unknown mode '{}'; use fast, balanced or safe", s.mode));
+  }
+  if (s.strict && s.no_strict) usage_error("--strict and --no-strict contradict each other; pass one of them");
+  if (s.strict) flags.strict = true;
   if (s.no_strict) flags.strict = false;
-  if (o.no_index && s.use_index) usage_error("--no-index and --use-index contradict each other; pass one of them");
-  if (o.no_index) flags.use_index = false;
+  if (s.no_index && s.use_index) usage_error("--no-index and --use-index contradict each other; pass one of them");
+  if (s.no_index) flags.use_index = false;
   if (s.use_index) flags.use_index = true;
   return flags;
 }
@@ -144,10 +146,9 @@ Options parse(int argc, char** argv) {
   app.set_version_flag("--version", std::string("impact ") + IMPACT_VERSION);
   app.footer("\nUsage: impact [--changed[=<rev>] | --staged] [--dry-run] [options] [-- <pytest-args>...]\n"
              "More: docs/cli.md, docs/selection.md, docs/configuration.md");
-  std::string changed, format = "text", mode;
-  bool strict = false;
-  add_selection_flags(app, o, changed, format, mode, strict);
+  std::string changed, format = "text";
   SettingFlags settings;
+  add_selection_flags(app, o, changed, format, settings);
   add_setting_flags(app, settings);
   app.add_flag("--dry-run", o.dry_run, "Print the decision, the evidence and the exact argv; run nothing")
       ->group("Output");
@@ -199,16 +200,7 @@ Options parse(int argc, char** argv) {
     fmt::print(stderr, "impact: error: unknown format '{}'; use text or json\n", format);
     throw Exit{2};
   }
-  if (!mode.empty()) {
-    o.mode = parse_mode(mode);
-    if (!o.mode) {
-      fmt::print(stderr, "impact: error: unknown mode '{}'; use fast, balanced or safe\n", mode);
-      throw Exit{2};
-    }
-  }
-  if (strict) o.strict = true;
-  if (settings.no_strict && !strict) o.strict = false;
-  o.config = config_flags(o, settings, app);
+  o.config = config_flags(settings, app);
   if (settings.output == "github") o.annotations = Output::github;
   else if (!settings.output.empty()) usage_error(fmt::format("unknown --output '{}'; use github", settings.output));
   if (changes_cmd->parsed()) o.command = Command::changes;

@@ -25,13 +25,10 @@ struct Options {
   bool staged = false;
   bool dry_run = false;
   Format format = Format::text;
-  std::optional<bool> strict;             // --strict (else config / env)
-  std::optional<Mode> mode;               // --mode (else config / env)
   bool timings = false;
   bool no_cache = false;
   unsigned jobs = 0;                      // 0: one per core
   bool file_level = false;                // --file-level: no symbol-level narrowing
-  bool no_index = false;                  // --no-index: ignore the coverage index
   std::string from;                       // index --from FILE
   std::vector<std::string> inputs;        // index merge A B ...
   std::string output;                     // index merge -o OUT
@@ -40,7 +37,7 @@ struct Options {
   std::filesystem::path directory;        // -C DIR
   std::vector<std::string> passthrough;   // after --
   std::string impact_file;                // --impact FILE: replay (or audit) a saved decision
-  ConfigFlags config;                     // the [tool.impact] settings given as flags
+  ConfigFlags config;                     // the settings given as flags (--mode, --strict, --no-index, ...)
   Output annotations = Output::plain;     // --output github
   bool force = false;                     // install-hook --force
   std::string target;                     // explain TEST_OR_FILE

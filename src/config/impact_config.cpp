@@ -52,14 +52,16 @@ bool read_bool_env(const std::string& value, const std::string& name) {
 }
 
 // An array of strings written as JSON, possibly empty (IMPACT_IGNORE).
-std::vector<std::string> strings_from_json(const std::string& text, const std::string& where) {
+// A JSON array of strings given in a variable or a flag; `example` shows how to write it.
+std::vector<std::string> strings_from_json(const std::string& text, const std::string& where,
+                                           std::string_view example = R"(["docs/", "*.md"])") {
   nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_array()) {
-    throw Error("{}: not a JSON array of strings; write it like [\"docs/\", \"*.md\"]", where);
+    throw Error("{}: not a JSON array of strings; write it like {}", where, example);
   }
   std::vector<std::string> out;
   for (const auto& element : parsed) {
-    if (!element.is_string()) throw Error("{}: {} is not a string; quote every element", where, element.dump());
+    if (!element.is_string()) throw Error("{}: {} is not a string; quote every element, like {}", where, element.dump(), example);
     out.push_back(element.get<std::string>());
   }
   return out;
@@ -132,16 +134,8 @@ const std::vector<std::string>& impact_config_keys() {
 
 std::vector<std::string> parse_argv_json(const std::string& text, const std::string& where) {
   constexpr std::string_view example = R"(["scripts/ci-tests.sh", "--all"])";
-  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_array()) {
-    throw Error("{}: not a JSON array of strings; write the argv like {}", where, example);
-  }
-  if (parsed.empty()) throw Error("{}: the argv is empty; give the program and its arguments, like {}", where, example);
-  std::vector<std::string> out;
-  for (const auto& element : parsed) {
-    if (!element.is_string()) throw Error("{}: {} is not a string; quote every element, like {}", where, element.dump(), example);
-    out.push_back(element.get<std::string>());
-  }
+  std::vector<std::string> out = strings_from_json(text, where, example);
+  if (out.empty()) throw Error("{}: the argv is empty; give the program and its arguments, like {}", where, example);
   if (out.front().empty()) throw Error("{}: the program name is empty; put the program first, like {}", where, example);
   return out;
 }

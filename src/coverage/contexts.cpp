@@ -1,4 +1,5 @@
 #include "coverage/contexts.hpp"
+#include "impact/project.hpp"
 
 #include <algorithm>
 
@@ -66,14 +67,7 @@ std::string ContextMapper::test_function_id(const std::string& dotted) const {
     }
   }
   if (best == 0 || path.empty()) return {};
-  std::string id = path;
-  for (size_t start = best + 1;;) {
-    size_t dot = dotted.find('.', start);
-    id += "::" + dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return id;
+  return test_node_id(path, std::string_view(dotted).substr(best + 1));
 }
 
 MappedContext ContextMapper::map(std::string context) const {

@@ -18,11 +18,6 @@ namespace impact {
 
 namespace {
 
-// impact's own verdict on a coverage file, as opposed to SQLite's complaints (which lack the fix).
-struct Refused : Error {
-  using Error::Error;
-};
-
 std::string file_header(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::string header(64, '\0');
@@ -63,12 +58,12 @@ std::filesystem::path foreign_root(const std::vector<std::filesystem::path>& pat
 
 void check_coverage_file(util::Database& db, const std::string& name) {
   if (!db.has_table("coverage_schema") || !db.has_table("file") || !db.has_table("context")) {
-    throw Refused("{}: an SQLite file but not coverage.py data; pass the .coverage file coverage.py wrote", name);
+    throw Error("{}: an SQLite file but not coverage.py data; pass the .coverage file coverage.py wrote", name);
   }
   auto version = db.prepare("SELECT version FROM coverage_schema");
   int schema = version.step() ? static_cast<int>(version.integer(0)) : 0;
   if (schema < 6 || schema > 7) {
-    throw Refused("{}: coverage.py data schema {}, which impact does not read (it reads schemas 6 and 7, written by "
+    throw Error("{}: coverage.py data schema {}, which impact does not read (it reads schemas 6 and 7, written by "
                 "coverage 5.x to 7.x); re-run the suite with a supported coverage.py",
                 name, schema);
   }
@@ -176,14 +171,13 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
         test_of[contexts.integer(0)] = test;
       }
     }
-    stats.tests = index.tests.size();
     if (index.tests.empty()) {
       if (stats.contexts == stats.outside_contexts) {
-        throw Refused("{}: no per-test contexts; record them with pytest --cov-context=test (pytest-cov), or "
+        throw Error("{}: no per-test contexts; record them with pytest --cov-context=test (pytest-cov), or "
                     "[run] dynamic_context = test_function in the coverage configuration",
                     name);
       }
-      throw Refused("{}: none of its {} context(s) names a pytest test of this repository; record them with pytest "
+      throw Error("{}: none of its {} context(s) names a pytest test of this repository; record them with pytest "
                   "--cov-context=test, and run impact index --from in the checkout the data comes from",
                   name, stats.contexts);
     }
@@ -217,13 +211,10 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
         }
       }
     }
-  } catch (const Refused&) {
-    throw;
-  } catch (const Error& e) {
+  } catch (const util::SqliteError& e) {
     // SQLite's own complaint about a truncated or damaged file, which says no fix.
-    std::string why = e.what();
-    if (why.starts_with(name + ": ")) why.erase(0, name.size() + 2);
-    throw Error("{}: cannot be read as coverage.py data ({}); re-run the suite under coverage", name, why);
+    throw Error("{}: cannot be read as coverage.py data ({}); re-run the suite under coverage", name,
+                e.sqlite_message());
   }
   for (auto& f : index.files) {
     for (auto& [line, tests] : f.lines) {

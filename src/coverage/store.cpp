@@ -4,6 +4,7 @@
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/binary.hpp"
+#include "util/hex.hpp"
 #include "util/sqlite.hpp"
 
 #include <fcntl.h>
@@ -28,17 +29,12 @@ namespace {
 constexpr int k_schema = 2;
 constexpr std::string_view k_application = "impact-coverage-index";
 
-// impact's own verdict on an index file, as opposed to SQLite's complaints (which lack the fix).
-struct Refused : Error {
-  using Error::Error;
-};
-
 [[noreturn]] void corrupt(const std::filesystem::path& path, std::string_view what) {
-  throw Refused("{}: corrupt coverage index ({}); delete it and rebuild it with impact index", path.string(), what);
+  throw Error("{}: corrupt coverage index ({}); delete it and rebuild it with impact index", path.string(), what);
 }
 
 [[noreturn]] void foreign(const std::filesystem::path& path) {
-  throw Refused("{}: not an impact coverage index; delete it and rebuild it with impact index", path.string());
+  throw Error("{}: not an impact coverage index; delete it and rebuild it with impact index", path.string());
 }
 
 // Runs `read`, turning SQLite's errors (a damaged or truncated file) into one that names the fix.
@@ -46,41 +42,16 @@ template <typename F>
 auto guarded(const std::filesystem::path& path, F&& read) {
   try {
     return read();
-  } catch (const Refused&) {
-    throw;
-  } catch (const Error& e) {
-    std::string why = e.what();
-    if (why.starts_with(path.string() + ": ")) why.erase(0, path.string().size() + 2);
-    corrupt(path, why);
+  } catch (const util::SqliteError& e) {
+    corrupt(path, e.sqlite_message());
   }
 }
 
 // Hex digests are stored as bytes: half the size in the table every lookup scans.
 std::string to_bytes(std::string_view hex) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
-    if (hi < 0 || lo < 0) throw Error("not a hex digest: {}", hex);
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return out;
-}
-
-std::string to_hex(std::string_view bytes) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string out;
-  for (char c : bytes) {
-    auto b = static_cast<unsigned char>(c);
-    out.push_back(k_digits[b >> 4]);
-    out.push_back(k_digits[b & 15]);
-  }
-  return out;
+  auto bytes = util::from_hex(hex);
+  if (!bytes) throw Error("not a hex digest: {}", hex);
+  return std::move(*bytes);
 }
 
 uint32_t big_endian(const unsigned char* p, int bytes) {
@@ -94,10 +65,10 @@ uint32_t big_endian(const unsigned char* p, int bytes) {
 void check_header(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    throw Refused("{}: no such index; build one with impact index", path.string());
+    throw Error("{}: no such index; build one with impact index", path.string());
   }
   auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw Refused("{}: cannot read the coverage index ({}); check its permissions", path.string(), ec.message());
+  if (ec) throw Error("{}: cannot read the coverage index ({}); check its permissions", path.string(), ec.message());
   unsigned char header[100] = {};
   std::ifstream in(path, std::ios::binary);
   in.read(reinterpret_cast<char*>(header), sizeof header);
@@ -157,13 +128,13 @@ void check_store(util::Database& db) {
   auto v = db.prepare("SELECT value FROM meta WHERE key = 'schema'");
   int schema = v.step() ? std::atoi(v.text(0).c_str()) : 0;
   if (schema > k_schema) {
-    throw Refused("{}: written by a newer impact (index schema {}, this one reads {}); rebuild it with impact index or "
-                  "upgrade impact",
-                  path.string(), schema, k_schema);
+    throw Error("{}: written by a newer impact (index schema {}, this one reads {}); rebuild it with impact index or "
+                "upgrade impact",
+                path.string(), schema, k_schema);
   }
   if (schema < k_schema) {
-    throw Refused("{}: an older index schema {} (this impact reads {}); rebuild it with impact index", path.string(),
-                  schema, k_schema);
+    throw Error("{}: an older index schema {} (this impact reads {}); rebuild it with impact index", path.string(),
+                schema, k_schema);
   }
   for (const char* table : {"test", "file", "lines"}) {
     if (!db.has_table(table)) corrupt(path, fmt::format("no {} table", table));
@@ -282,9 +253,9 @@ CoverageIndex read_index(const std::filesystem::path& path, bool with_lines) {
     while (files.step()) {
       MeasuredFile f;
       f.path = RepoPath(files.text(0));
-      f.oid = to_hex(files.blob(1));
+      f.oid = util::to_hex(files.blob(1));
       f.measured = files.integer(2) != 0;
-      if (with_lines) f.sha256 = to_hex(files.blob(3));
+      if (with_lines) f.sha256 = util::to_hex(files.blob(3));
       if (f.oid.size() != 40 || (with_lines && f.sha256.size() != 64)) {
         corrupt(path, fmt::format("the hashes of {}", f.path));
       }
@@ -398,9 +369,9 @@ std::optional<MeasuredFile> IndexReader::file(const RepoPath& path) {
     if (!s.step()) return std::nullopt;
     MeasuredFile f;
     f.path = path;
-    f.oid = to_hex(s.blob(0));
+    f.oid = util::to_hex(s.blob(0));
     f.measured = s.integer(1) != 0;
-    f.sha256 = to_hex(s.blob(2));
+    f.sha256 = util::to_hex(s.blob(2));
     if (f.oid.size() != 40 || f.sha256.size() != 64) corrupt(m_impl->db.path(), fmt::format("the hashes of {}", path));
     if (s.is_null(3) || !decode_lines(s.blob(3), f.lines)) corrupt(m_impl->db.path(), fmt::format("the line map of {}", path));
     return f;
@@ -411,7 +382,7 @@ std::vector<std::pair<std::string, std::string>> IndexReader::file_oids() {
   return guarded(m_impl->db.path(), [&] {
     std::vector<std::pair<std::string, std::string>> out;
     auto s = m_impl->db.prepare("SELECT path, oid FROM file");
-    while (s.step()) out.emplace_back(s.text(0), to_hex(s.blob(1)));
+    while (s.step()) out.emplace_back(s.text(0), util::to_hex(s.blob(1)));
     return out;
   });
 }

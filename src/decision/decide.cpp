@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace impact {
 
@@ -44,6 +46,7 @@ struct PythonChange {
   std::optional<uint32_t> current; // the node of the current file
   const FileSemantics* semantics = nullptr;
   FileStatus status = FileStatus::modified;
+  const CoverageUse* coverage = nullptr; // the index's verdict on it, when there is an index
 };
 
 // Tests found by one part of the analysis, before they are merged into the decision.
@@ -230,21 +233,24 @@ private:
     out.whole.emplace(node, std::move(chain));
   }
 
-  const CoverageUse* coverage_of(const PythonChange& py) const {
-    if (m_in.coverage == nullptr) return nullptr;
-    const RepoPath& path = m_decision.files[py.verdict].path;
-    for (const auto& c : m_in.coverage->files) {
-      if (c.path == path) return &c;
+  // Each changed Python file's CoverageUse, looked up once.
+  void look_up_coverage() {
+    if (m_in.coverage == nullptr) return;
+    std::unordered_map<std::string_view, const CoverageUse*> by_path;
+    for (const auto& c : m_in.coverage->files) by_path.emplace(c.path.str, &c);
+    for (auto& py : m_python) {
+      auto it = by_path.find(m_decision.files[py.verdict].path.str);
+      if (it != by_path.end()) py.coverage = it->second;
     }
-    return nullptr;
   }
 
   // The static answer for the files the coverage index cannot vouch for, the index's answer for the
   // ones it can, and the static answer again for test files the index never measured.
   void select() {
+    look_up_coverage();
     std::vector<const PythonChange*> static_part, covered;
     for (const auto& py : m_python) {
-      const CoverageUse* c = coverage_of(py);
+      const CoverageUse* c = py.coverage;
       FileVerdict& v = m_decision.files[py.verdict];
       if (c != nullptr && c->trusted) {
         covered.push_back(&py);
@@ -261,10 +267,8 @@ private:
       if (!m_in.coverage->unmeasured_tests.empty()) {
         // Tests the index never measured: what the static analysis of the covered changes selects in them.
         Selection unmeasured = analyse(covered);
-        auto measured = [&](const std::string& file) {
-          const auto& u = m_in.coverage->unmeasured_tests;
-          return std::find(u.begin(), u.end(), file) == u.end();
-        };
+        const auto& u = m_in.coverage->unmeasured_tests; // sorted
+        auto measured = [&](const std::string& file) { return !std::binary_search(u.begin(), u.end(), file); };
         std::erase_if(unmeasured.whole, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
         std::erase_if(unmeasured.import_only, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
         std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(e.first.substr(0, e.first.find("::"))); });
@@ -273,12 +277,12 @@ private:
     }
     for (uint32_t node : m_walk.order()) {
       const GraphNode& n = m_in.graph.nodes[node];
-      // Tests the file level reached only through a computed import stay selected as whole files.
+      // Tests the file level reached only through a computed import stay selected as whole files (fast
+      // mode never links one). A module collected for its doctests (--doctest-modules) runs whole: its
+      // examples name code in strings, which the symbol walk does not read.
       auto chain = m_walk.chain(node);
-      if (m_in.mode != Mode::fast && !note_of(chain).empty()) select_file(selection, node, std::move(chain));
-      // A module collected for its doctests (--doctest-modules) runs whole: its examples name code in
-      // strings, which the symbol walk does not read.
-      else if (n.test && !n.test_pattern && !n.ghost) select_file(selection, node, m_walk.chain(node));
+      bool doctest_module = n.test && !n.test_pattern && !n.ghost;
+      if (!note_of(chain).empty() || doctest_module) select_file(selection, node, std::move(chain));
     }
     // A text doctest (--doctest-glob) runs whole when a module its examples import is reached.
     for (const auto& doc : m_in.text_doctests) {
@@ -310,7 +314,7 @@ private:
   Selection coverage_selection(const std::vector<const PythonChange*>& changes) {
     Selection out;
     for (const PythonChange* py : changes) {
-      const CoverageUse* c = coverage_of(*py);
+      const CoverageUse* c = py->coverage;
       if (c == nullptr) continue;
       const std::string& path = m_decision.files[py->verdict].path.str;
       for (const auto& [id, line] : c->tests) {
@@ -384,12 +388,19 @@ private:
       }
     }
 
-    decision::Budget budget;
-    budget.max_depth = m_in.max_depth;
-    budget.budget_ms = m_in.budget_ms;
-    decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, budget);
+    // One budget for the decision: the walk for tests the index never measured shares the first's time.
+    if (!m_budget) {
+      m_budget.emplace();
+      m_budget->max_depth = m_in.max_depth;
+      m_budget->budget_ms = m_in.budget_ms;
+    }
+    decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget);
     decision::SymbolResult result = walk.run(symbol_seeds);
-    for (auto& w : result.warnings) m_decision.warnings.push_back(std::move(w));
+    for (auto& w : result.warnings) {
+      // The second walk over a spent budget says so again: once is enough.
+      auto& all = m_decision.warnings;
+      if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(std::move(w));
+    }
 
     // Files whose every importer is affected: walk the graph from them.
     decision::ReverseWalk files(m_in.graph);
@@ -449,11 +460,11 @@ private:
     // error there fails a full run. Alongside other tests such a file is simply passed too; on its own
     // it would make pytest exit 5 (no tests collected), so only a full run can show its errors.
     if (!m_import_only.empty() && m_decision.selected.empty() && m_triggers.empty()) {
-      const std::string& path = m_in.graph.nodes[m_import_only.begin()->first].path.str;
+      const GraphNode& n = m_in.graph.nodes[m_import_only.begin()->first];
+      std::string_view why = n.test_pattern ? "matches python_files" : "is collected by --doctest-modules";
       m_triggers.push_back(Trigger{"import_only_test_files",
-                                   fmt::format("{} matches python_files but defines no tests; only a full run "
-                                               "shows its import errors",
-                                               path)});
+                                   fmt::format("{} {} but defines no tests; only a full run shows its import errors",
+                                               n.path.str, why)});
     } else if (!m_decision.selected.empty()) {
       for (auto& [node, chain] : m_import_only) {
         SelectedTest test;
@@ -493,7 +504,12 @@ private:
       v.effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
                             : fmt::format("{}: {} selected test(s) lead here", what, tests);
       if (v.source == "coverage") v.effect += " (coverage index)";
-      else if (!v.fallback.empty()) v.effect += fmt::format(" (static analysis; coverage index: {})", v.fallback);
+      else if (!v.fallback.empty()) {
+        // The reason word, then what it was about: "drift: src/app/views.py changed since the index ...".
+        const std::string& detail = py.coverage != nullptr ? py.coverage->detail : std::string();
+        v.effect += detail.empty() ? fmt::format(" (static analysis; coverage index: {})", v.fallback)
+                                   : fmt::format(" (static analysis; coverage index: {}: {})", v.fallback, detail);
+      }
     }
   }
 
@@ -540,6 +556,7 @@ private:
   std::vector<uint32_t> m_seeds;
   std::vector<PythonChange> m_python;
   std::vector<uint32_t> m_deleted_conftests;
+  std::optional<decision::Budget> m_budget; // started by the first symbol walk
   std::map<uint32_t, std::vector<Hop>> m_whole;       // test files selected whole
   std::map<std::string, std::vector<Hop>> m_tests;    // single tests
   std::map<uint32_t, std::vector<Hop>> m_import_only; // reached files that define no tests

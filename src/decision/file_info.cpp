@@ -70,7 +70,6 @@ const FileInfo* FileIndex::get(uint32_t node) {
   if (node >= m_facts.size()) return nullptr;
   if (m_files[node]) return m_files[node].get();
   auto info = std::make_unique<FileInfo>();
-  ++m_decoded;
   info->node = node;
   m_facts.view(node, info->facts);
   m_facts.imports(node, info->imports);

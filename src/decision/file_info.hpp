@@ -50,7 +50,6 @@ public:
 
   // nullptr for ghosts (deleted files have no facts).
   const FileInfo* get(uint32_t node);
-  size_t decoded() const { return m_decoded; }
 
   // Whether reference `chain` of file `h`, whose component `index` is the referenced name, may denote
   // symbol `qualname` of file `g`.
@@ -70,7 +69,6 @@ private:
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
   std::vector<std::unique_ptr<FileInfo>> m_files;
-  size_t m_decoded = 0;
 };
 
 // Splits "a.b.c" (or ".b.c" for an attribute of a computed value, giving "" first).

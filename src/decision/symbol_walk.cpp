@@ -15,7 +15,7 @@ namespace impact::decision {
 
 namespace {
 
-constexpr size_t k_max_closures = 256; // past this many distinct files, candidates are every file
+constexpr size_t k_max_closures = 256; // past this many plugin modules, a plugin's scope is every file
 
 bool is_dunder(std::string_view name) { return name.size() > 4 && name.starts_with("__") && name.ends_with("__"); }
 
@@ -82,10 +82,6 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
     }
     visit(key);
   }
-  if (std::getenv("IMPACT_WALK_STATS") != nullptr) {
-    fmt::print(stderr, "walk: {} symbols, {} closures, {} candidate files scanned, {} decoded\n", m_queue.size(),
-               m_closures.size(), m_scanned, m_index.decoded());
-  }
   return std::move(m_result);
 }
 
@@ -93,9 +89,16 @@ void SymbolWalk::reach(uint32_t node, const std::string& qualname, const std::st
                        uint32_t line) {
   std::string key = key_of(node, qualname);
   if (m_via.contains(key)) return;
-  uint32_t depth = from.empty() ? 0 : m_via[from].depth + 1;
+  const Via* parent = from.empty() ? nullptr : via_of(from);
+  uint32_t depth = parent == nullptr ? 0 : parent->depth + 1;
   m_via[key] = Via{from, std::move(relation), line, depth};
   m_queue.push_back(Key{node, qualname});
+}
+
+const SymbolWalk::Via* SymbolWalk::via_of(const std::string& key) const {
+  if (auto it = m_via.find(key); it != m_via.end()) return &it->second;
+  if (auto it = m_member_of.find(key); it != m_member_of.end()) return &it->second;
+  return nullptr;
 }
 
 void SymbolWalk::file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line) {
@@ -120,12 +123,12 @@ std::vector<Hop> SymbolWalk::chain(const std::string& key) const {
   std::vector<Hop> hops;
   std::string current = key;
   for (size_t guard = 0; guard < 10000 && !current.empty(); ++guard) {
-    auto it = m_via.find(current);
-    if (it == m_via.end()) break;
+    const Via* via = via_of(current);
+    if (via == nullptr) break;
     auto colon = current.find(':');
     uint32_t node = static_cast<uint32_t>(std::stoul(current.substr(0, colon)));
-    hops.push_back(Hop{m_graph.nodes[node].path.str, it->second.relation, it->second.line, current.substr(colon + 1)});
-    current = it->second.parent;
+    hops.push_back(Hop{m_graph.nodes[node].path.str, via->relation, via->line, current.substr(colon + 1)});
+    current = via->parent;
   }
   return hops;
 }
@@ -165,14 +168,7 @@ const std::vector<uint32_t>& SymbolWalk::importers(uint32_t node) {
 
 const std::vector<uint32_t>& SymbolWalk::closure(uint32_t node) {
   if (auto it = m_closures.find(node); it != m_closures.end()) return it->second;
-  if (m_closures.size() >= k_max_closures) {
-    static std::vector<uint32_t> all;
-    if (all.size() != m_graph.nodes.size()) {
-      all.resize(m_graph.nodes.size());
-      for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-    }
-    return all;
-  }
+  if (m_closures.size() >= k_max_closures) return all_files();
   ReverseWalk walk(m_graph);
   walk.seed(node, "changed");
   walk.run();
@@ -182,23 +178,15 @@ const std::vector<uint32_t>& SymbolWalk::closure(uint32_t node) {
 }
 
 bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
-  const GraphNode& node = m_graph.nodes[info.node];
-  if (!node.test) return false;
-  const SymbolView& s = info.at(index);
-  if (s.kind == SymbolKind::class_) return false;
-  if (s.kind == SymbolKind::function) return s.parent == -1 && m_layout.is_test_name(s.name());
-  // A method: every enclosing definition must be a class pytest collects (or may, through a base).
-  // unittest.TestCase subclasses (reached through any base) collect test* methods whatever
-  // python_functions says.
-  bool may_be_unittest = false;
-  for (int32_t p = s.parent; p != -1; p = info.at(p).parent) {
-    const SymbolView& c = info.at(p);
-    if (c.kind != SymbolKind::class_) return false;
-    bool collectible = (m_layout.is_test_class_name(c.name()) && !c.has_init) || !c.bases.empty();
-    if (!collectible) return false;
-    may_be_unittest |= !c.bases.empty();
-  }
-  return m_layout.is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test"));
+  return m_graph.nodes[info.node].test && m_layout.is_test_item(info.facts.symbols, index);
+}
+
+bool SymbolWalk::has_external_base(uint32_t node, int32_t class_index) {
+  uint64_t key = (static_cast<uint64_t>(node) << 32) | static_cast<uint32_t>(class_index);
+  if (auto it = m_external_base.find(key); it != m_external_base.end()) return it->second;
+  bool external = has_external_base(node, class_index, 0);
+  m_external_base.emplace(key, external);
+  return external;
 }
 
 bool SymbolWalk::has_external_base(uint32_t node, int32_t class_index, int depth) {
@@ -239,16 +227,7 @@ bool SymbolWalk::is_fixture_hook(std::string_view name) {
 }
 
 std::string SymbolWalk::node_id(const FileInfo& info, int32_t index) const {
-  std::string id = m_graph.nodes[info.node].path.str;
-  std::string_view qual = info.at(index).qualname;
-  size_t start = 0;
-  for (;;) {
-    size_t dot = qual.find('.', start);
-    id.append("::").append(qual.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return id;
+  return test_node_id(m_graph.nodes[info.node].path.str, info.at(index).qualname);
 }
 
 void SymbolWalk::test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from) {
@@ -302,15 +281,16 @@ void SymbolWalk::visit(const Key& key) {
       } else {
         // A base class from outside the repository may call the method by name (an override of a
         // template method such as _buffer_encode, run, emit, default): whoever uses the class may run it.
-        if (has_external_base(key.node, sym.parent, 0)) {
+        if (has_external_base(key.node, sym.parent)) {
           reach(key.node, std::string(parent.qualname), self, "overrides_external_base", parent.def_line);
         }
-        // Subclasses inherit the method: their definitions (module-level code) name the class.
+        // Subclasses inherit the method: their definitions (module-level code) name the class. Once per
+        // class; a class that is reached itself is searched whole anyway.
         std::string class_key = key_of(key.node, std::string(parent.qualname));
-        if (!m_via.contains(class_key)) {
-          m_via[class_key] = Via{self, "member_of", parent.def_line, m_via[self].depth + 1};
+        if (!m_via.contains(class_key) && !m_member_of.contains(class_key)) {
+          m_member_of[class_key] = Via{self, "member_of", parent.def_line, via_of(self)->depth + 1};
+          referrers(Key{key.node, std::string(parent.qualname)}, parent.name(), Scan::definitions);
         }
-        referrers(Key{key.node, std::string(parent.qualname)}, parent.name(), Scan::definitions);
       }
     }
   }
@@ -340,6 +320,10 @@ const std::vector<uint32_t>& SymbolWalk::candidates(const Key& key, bool member)
     }
     return out;
   }
+  return all_files();
+}
+
+const std::vector<uint32_t>& SymbolWalk::all_files() {
   if (m_all.size() != m_facts.size()) {
     m_all.resize(m_facts.size());
     for (uint32_t i = 0; i < m_all.size(); ++i) m_all[i] = i;
@@ -384,7 +368,6 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   bool definitions_only = scan == Scan::definitions;
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
-    ++m_scanned;
     FactsHeader header = m_facts.header(h);
     bool mentioned = member && m_facts.mentions(h, "*"); // getattr(self, computed): any member
     for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
@@ -392,11 +375,10 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     const FactsView& facts = info->facts;
-    auto matches = [&](ViewRange refs, bool dynamic, ViewRange skip = {}) {
+    auto matches = [&](ViewRange refs, bool dynamic) {
       if (dynamic) return true;
       for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
         if (member && *ref == k_any_member) return true;
-        if (std::find(facts.begin(skip), facts.end(skip), *ref) != facts.end(skip)) continue;
         for (const auto& n : names) {
           if (ref->find(n) == std::string_view::npos) continue;
           auto parts = split_chain(*ref);
@@ -420,20 +402,11 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     }
     // Code that runs at import: the module, and class bodies.
     if (matches(facts.module_refs, facts.module_dynamic_access)) file_level(h, self, "module_level", 0);
-    for (size_t i = 0; i < facts.symbols.size(); ++i) {
-      const SymbolView& s = facts.symbols[i];
+    for (const SymbolView& s : facts.symbols) {
       if (h == key.node && s.qualname == key.qualname) continue;
       bool class_body = s.kind == SymbolKind::class_;
       if (definitions_only && !class_body) continue;
       if (!matches(s.refs, s.dynamic_access)) continue;
-      // A subclass that only names the class among its bases runs nothing of it at import; calls of the
-      // inherited method are found by name. A base from outside the repository may call it, though.
-      if (definitions_only && !matches(s.refs, s.dynamic_access, s.bases)) {
-        if (has_external_base(h, static_cast<int32_t>(i), 0)) {
-          reach(h, std::string(s.qualname), self, "subclass", s.def_line);
-        }
-        continue;
-      }
       if (class_body) file_level(h, self, "class_body", s.def_line);
       else reach(h, std::string(s.qualname), self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }

@@ -58,6 +58,7 @@ private:
   static std::string key_of(uint32_t node, const std::string& qualname);
   void reach(uint32_t node, const std::string& qualname, const std::string& from, std::string relation, uint32_t line);
   void visit(const Key& key);
+  const Via* via_of(const std::string& key) const; // m_via, else m_member_of
   void file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line);
   void whole_file(uint32_t node, const std::string& from, std::string relation);
   enum class Scan { all, definitions, gone }; // definitions: class bodies only (subclasses); gone: no resolution
@@ -67,12 +68,14 @@ private:
   void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
   std::vector<Hop> chain(const std::string& key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
+  const std::vector<uint32_t>& all_files();
   const std::vector<uint32_t>& candidates(const Key& key, bool member);
   const std::vector<uint32_t>& importers(uint32_t node);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
   static bool is_fixture_hook(std::string_view name);
   // Whether a class inherits, at any depth, from a class defined outside the repository whose code
   // may call the class's methods by name (a template method: codecs, threading, logging, json, ...).
+  bool has_external_base(uint32_t node, int32_t class_index); // memoized per class
   bool has_external_base(uint32_t node, int32_t class_index, int depth);
   std::string node_id(const FileInfo& info, int32_t index) const;
   bool over_budget();
@@ -83,14 +86,17 @@ private:
   FileIndex m_index;
   Budget m_budget;
   std::unordered_map<std::string, Via> m_via;
+  // A class whose subclasses were searched for a changed method: how the chains from there read. Kept
+  // apart from m_via, which says what is queued, so that the class itself can still be reached.
+  std::unordered_map<std::string, Via> m_member_of;
   std::vector<Key> m_queue;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_closures;
-  std::vector<uint32_t> m_all; // every file with facts
+  std::vector<uint32_t> m_all; // every file with facts: all_files()
+  std::unordered_map<uint64_t, bool> m_external_base; // (node << 32 | class index) -> has_external_base
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_importers;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_module_candidates;
   std::vector<uint32_t> m_dynamic; // files reading names by computed strings
   bool m_dynamic_ready = false;
-  size_t m_scanned = 0;
   SymbolResult m_result;
 };
 

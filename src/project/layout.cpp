@@ -185,6 +185,21 @@ bool ProjectLayout::is_test_class_name(std::string_view name) const {
   return matches_prefix_or_glob(m_config.python_classes, name);
 }
 
+bool ProjectLayout::is_test_item(const std::vector<SymbolView>& symbols, int32_t index) const {
+  const SymbolView& s = symbols[static_cast<size_t>(index)];
+  if (s.kind == SymbolKind::class_) return false;
+  if (s.kind == SymbolKind::function) return s.parent == -1 && is_test_name(s.name());
+  bool may_be_unittest = false;
+  for (int32_t p = s.parent; p != -1; p = symbols[static_cast<size_t>(p)].parent) {
+    const SymbolView& c = symbols[static_cast<size_t>(p)];
+    if (c.kind != SymbolKind::class_) return false;
+    bool collectible = (is_test_class_name(c.name()) && !c.has_init) || !c.bases.empty();
+    if (!collectible) return false;
+    may_be_unittest |= !c.bases.empty();
+  }
+  return is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test"));
+}
+
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
   if (facts.parse_error) return true;
   // Methods anywhere below class `c` (nested Test classes included) named like tests.

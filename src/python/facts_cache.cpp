@@ -3,6 +3,7 @@
 #include "util/binary.hpp"
 #include "util/checksum.hpp"
 #include "util/files.hpp"
+#include "util/hex.hpp"
 
 #include <fmt/format.h>
 
@@ -18,17 +19,11 @@ constexpr uint64_t k_format_version = 12;
 constexpr std::string_view k_magic = "IMPFACTS";
 constexpr std::string_view k_grammar = "tree-sitter-python-0.23.6";
 
+// The key of a git object id: its first 20 bytes (all of a SHA-1 id). A malformed id, which git never
+// writes, gives the all-zero key.
 FactsCache::Oid to_binary(const std::string& hex) {
   FactsCache::Oid out{};
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return 0;
-  };
-  for (size_t i = 0; i < out.size() && 2 * i + 1 < hex.size(); ++i) {
-    out[i] = static_cast<char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
-  }
+  if (!util::from_hex(std::string_view(hex).substr(0, 2 * out.size()), out)) out.fill(0);
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "impact/report.hpp"
+#include "report/json_parts.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -8,26 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
-json chain_json(const std::vector<Hop>& chain) {
-  json out = json::array();
-  for (const auto& hop : chain) {
-    out.push_back({{"path", hop.path},
-                   {"symbol", nullable(hop.symbol)},
-                   {"relation", hop.relation},
-                   {"line", hop.line == 0 ? json(nullptr) : json(hop.line)}});
-  }
-  return out;
-}
-
-json base_json(const DiffBase& base) {
-  return {{"mode", base.mode == DiffMode::staged ? "staged" : "working_tree"},
-          {"rev", base.rev},
-          {"commit", base.commit},
-          {"merge_base", base.merge_base},
-          {"source", base.source}};
-}
+json nullable(const std::string& s) { return report::nullable<json>(s); }
 
 } // namespace
 
@@ -40,10 +22,8 @@ std::string render_json(const Report& report) {
   doc["decision"] = std::string(to_string(d.outcome));
   doc["reason"] = d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason);
   doc["detail"] = nullable(d.detail);
-  doc["mode"] = {{"requested", std::string(to_string(d.mode_requested))},
-                 {"effective", std::string(to_string(d.mode_effective))},
-                 {"strict", report.strict}};
-  doc["base"] = report.changes != nullptr ? base_json(report.changes->base) : json(nullptr);
+  doc["mode"] = report::mode_json<json>(d, report.strict);
+  doc["base"] = report.changes != nullptr ? report::base_json<json>(report.changes->base) : json(nullptr);
   doc["index"] = report.index_path.empty()
                      ? json(nullptr)
                      : json({{"path", report.index_path}, {"built_at", report.index_built_at}, {"commit", report.index_commit}});
@@ -58,22 +38,11 @@ std::string render_json(const Report& report) {
                   {"change", nullable(f.change)},
                   {"source", nullable(f.source)},
                   {"fallback", nullable(f.fallback)}};
-    json symbols = json::array();
-    for (const auto& s : f.symbols) {
-      symbols.push_back({{"qualname", s.qualname},
-                         {"kind", std::string(to_string(s.kind))},
-                         {"change", std::string(to_string(s.change))},
-                         {"runs_at_import", s.runs_at_import},
-                         {"old_lines", s.old_lines.first == 0 ? json(nullptr) : json({s.old_lines.first, s.old_lines.last})},
-                         {"new_lines", s.new_lines.first == 0 ? json(nullptr) : json({s.new_lines.first, s.new_lines.last})}});
-    }
-    entry["symbols"] = symbols;
+    entry["symbols"] = report::symbols_json<json>(f.symbols);
     if (report.changes != nullptr) {
       for (const auto& change : report.changes->files) {
         if (change.path() != f.path) continue;
-        json hunks = json::array();
-        for (const auto& h : change.hunks) hunks.push_back({h.old_start, h.old_count, h.new_start, h.new_count});
-        entry["hunks"] = hunks;
+        entry["hunks"] = report::hunks_json<json>(change.hunks);
         entry["binary"] = change.binary;
         entry["untracked"] = change.untracked;
       }
@@ -83,15 +52,13 @@ std::string render_json(const Report& report) {
   doc["changed_files"] = files;
   json selected = json::array();
   for (const auto& t : d.selected) {
-    selected.push_back({{"node_id", t.node_id}, {"chain", chain_json(t.chain)}, {"note", nullable(t.note)}});
+    selected.push_back({{"node_id", t.node_id}, {"chain", report::chain_json<json>(t.chain)}, {"note", nullable(t.note)}});
   }
   doc["selected"] = selected;
   json file_level = json::array();
   for (const auto& t : d.file_level) file_level.push_back(t.node_id);
   doc["file_level"] = file_level;
-  json uncertain = json::array();
-  for (const auto& u : d.uncertainties) uncertain.push_back({{"path", u.path}, {"line", u.line}, {"what", u.what}});
-  doc["uncertainties"] = uncertain;
+  doc["uncertainties"] = report::uncertainties_json<json>(d.uncertainties);
   doc["warnings"] = d.warnings;
   if (report.plan.command) {
     doc["command"] = {{"argv", report.plan.command->argv},

@@ -2,6 +2,7 @@
 // input, and the unlinked temporary file that payload is delivered from.
 #include "impact/error.hpp"
 #include "impact/run.hpp"
+#include "report/json_parts.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,15 +19,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
-json base_json(const DiffBase& base) {
-  return {{"mode", base.mode == DiffMode::staged ? "staged" : "working_tree"},
-          {"rev", base.rev},
-          {"commit", base.commit},
-          {"merge_base", base.merge_base},
-          {"source", base.source}};
-}
+json nullable(const std::string& s) { return report::nullable<json>(s); }
 
 const FileVerdict* verdict_of(const Decision& decision, const RepoPath& path) {
   for (const auto& f : decision.files) {
@@ -56,19 +49,12 @@ json changed_files(const Decision& decision, const ChangeSet* changes) {
   }
   for (const auto& change : changes->files) {
     json entry = file_json(change.path(), change.old_path, change.status, verdict_of(decision, change.path()));
-    json hunks = json::array();
-    for (const auto& h : change.hunks) hunks.push_back({h.old_start, h.old_count, h.new_start, h.new_count});
-    entry["hunks"] = hunks;
+    entry["hunks"] = report::hunks_json<json>(change.hunks);
     entry["binary"] = change.binary;
     entry["untracked"] = change.untracked;
     files.push_back(std::move(entry));
   }
   return files;
-}
-
-bool is_executable_file(const std::filesystem::path& p) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
 } // namespace
@@ -78,14 +64,11 @@ std::optional<std::string> resolve_program(const std::string& program, const std
   if (program.find('/') == std::string::npos) return find_on_path(program, env);
   std::filesystem::path path(program);
   if (path.is_relative()) path = root / path;
-  if (!is_executable_file(path)) return std::nullopt;
-  return path.lexically_normal().string();
+  return find_on_path(path.lexically_normal().string(), env); // a path: checked, not searched
 }
 
 std::string fallback_payload(const Decision& decision, const ChangeSet* changes, bool strict,
                              const std::vector<std::string>& argv, const std::filesystem::path& root) {
-  json uncertain = json::array();
-  for (const auto& u : decision.uncertainties) uncertain.push_back({{"path", u.path}, {"line", u.line}, {"what", u.what}});
   json doc = {{"schema", "impact.fallback"},
               {"version", k_fallback_payload_version},
               {"impact_version", IMPACT_VERSION},
@@ -93,13 +76,10 @@ std::string fallback_payload(const Decision& decision, const ChangeSet* changes,
               {"detail", nullable(decision.detail)},
               {"root", root.string()},
               {"argv", argv},
-              {"mode",
-               {{"requested", std::string(to_string(decision.mode_requested))},
-                {"effective", std::string(to_string(decision.mode_effective))},
-                {"strict", strict}}},
-              {"base", changes != nullptr ? base_json(changes->base) : json(nullptr)},
+              {"mode", report::mode_json<json>(decision, strict)},
+              {"base", changes != nullptr ? report::base_json<json>(changes->base) : json(nullptr)},
               {"changed_files", changed_files(decision, changes)},
-              {"uncertainties", uncertain},
+              {"uncertainties", report::uncertainties_json<json>(decision.uncertainties)},
               {"warnings", decision.warnings}};
   // Paths are bytes; a name that is not UTF-8 is written with U+FFFD rather than failing the run.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -36,10 +36,8 @@ std::optional<std::string> find_on_path(const std::string& program, const EnvLoo
 }
 
 std::optional<Command> find_pytest(const PytestLookup& lookup) {
-  // The configured argv is the effective pytest-command setting (flag, then IMPACT_PYTEST, then the file),
-  // so it comes first; $IMPACT_PYTEST is read here too for callers that resolve no configuration.
+  // The configured argv is the effective pytest-command setting (flag, then IMPACT_PYTEST, then the file).
   if (lookup.configured && !lookup.configured->empty()) return Command{*lookup.configured, lookup.configured_source};
-  if (auto exe = lookup.env("IMPACT_PYTEST")) return Command{{*exe}, "IMPACT_PYTEST"};
   if (auto venv = lookup.env("VIRTUAL_ENV")) {
     if (auto cmd = python_m_pytest(*venv, "the active virtualenv (VIRTUAL_ENV=" + *venv + ")")) return cmd;
   }

@@ -1,5 +1,7 @@
 #include "util/sha256.hpp"
 
+#include "util/hex.hpp"
+
 #include <openssl/evp.h>
 
 #include <array>
@@ -10,14 +12,7 @@ namespace impact::util {
 namespace {
 
 std::string hex(const unsigned char* digest, unsigned int length) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(k_hex[digest[i] >> 4]);
-    out.push_back(k_hex[digest[i] & 0xf]);
-  }
-  return out;
+  return to_hex(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 } // namespace

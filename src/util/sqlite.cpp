@@ -1,10 +1,17 @@
 #include "util/sqlite.hpp"
 
-#include "impact/error.hpp"
-
 #include <sqlite3.h>
 
 namespace impact::util {
+
+namespace {
+
+[[noreturn]] void refused(const std::filesystem::path& path, std::string message) {
+  std::string what = fmt::format("{}: {}", path.string(), message);
+  throw SqliteError(std::move(what), std::move(message));
+}
+
+} // namespace
 
 Database::Database(const std::filesystem::path& path, Mode mode) : m_path(path) {
   int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -12,7 +19,8 @@ Database::Database(const std::filesystem::path& path, Mode mode) : m_path(path) 
     std::string message = m_db != nullptr ? sqlite3_errmsg(m_db) : "out of memory";
     sqlite3_close(m_db);
     m_db = nullptr;
-    throw Error("cannot open {}: {}", path.string(), message);
+    std::string what = fmt::format("cannot open {}: {}", path.string(), message);
+    throw SqliteError(std::move(what), std::move(message));
   }
   sqlite3_busy_timeout(m_db, 5000);
 }
@@ -24,14 +32,14 @@ void Database::exec(std::string_view sql) {
   if (sqlite3_exec(m_db, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     std::string text = message != nullptr ? message : "unknown error";
     sqlite3_free(message);
-    throw Error("{}: {}", m_path.string(), text);
+    refused(m_path, std::move(text));
   }
 }
 
 Statement Database::prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
-    throw Error("{}: {}", m_path.string(), sqlite3_errmsg(m_db));
+    refused(m_path, sqlite3_errmsg(m_db));
   }
   return Statement(*this, stmt);
 }
@@ -63,7 +71,7 @@ bool Statement::step() {
   int rc = sqlite3_step(m_stmt);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  throw Error("{}: {}", m_db->path().string(), sqlite3_errmsg(m_db->handle()));
+  refused(m_db->path(), sqlite3_errmsg(m_db->handle()));
 }
 
 void Statement::reset() {

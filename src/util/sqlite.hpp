@@ -1,5 +1,7 @@
 #pragma once
 // A thin RAII adapter over sqlite3: the only code that includes <sqlite3.h>.
+#include "impact/error.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -14,7 +16,19 @@ namespace impact::util {
 
 class Statement;
 
-// An open database. Throws impact::Error (naming the file) on failure.
+// What SQLite refused: what() names the file ("<path>: <message>", or "cannot open <path>: <message>"),
+// sqlite_message() is SQLite's own words, for callers that name the file and the fix themselves.
+class SqliteError : public Error {
+public:
+  SqliteError(std::string what, std::string sqlite_message)
+      : Error(std::move(what)), m_sqlite_message(std::move(sqlite_message)) {}
+  const std::string& sqlite_message() const { return m_sqlite_message; }
+
+private:
+  std::string m_sqlite_message;
+};
+
+// An open database. Throws SqliteError on failure.
 class Database {
 public:
   enum class Mode { read_only, create };
@@ -47,7 +61,7 @@ public:
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, std::string_view value);
   Statement& bind_blob(int index, std::string_view value);
-  // Advances to the next row; false when done. Throws impact::Error on failure.
+  // Advances to the next row; false when done. Throws SqliteError on failure.
   bool step();
   void reset();
   int64_t integer(int column) const;

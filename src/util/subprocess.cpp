@@ -13,16 +13,21 @@
 
 namespace impact::util {
 
-int run_and_wait(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                 const std::vector<std::pair<std::string, std::string>>& extra_env) {
+namespace {
+
+// Starts `argv` in `cwd`, its standard output on `stdout_fd` when that is >= 0. Throws impact::Error,
+// naming the program, when it cannot be started (the child reports a failed exec through a pipe that a
+// successful exec closes).
+pid_t start(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+            const std::vector<std::pair<std::string, std::string>>& extra_env, int stdout_fd) {
   if (argv.empty()) throw Error("nothing to run: an empty command");
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw Error("cannot start {}: {}", argv[0], std::strerror(errno));
   pid_t pid = ::fork();
   if (pid < 0) throw Error("cannot start {}: {}", argv[0], std::strerror(errno));
   if (pid == 0) {
-    // The child reports an exec failure through the pipe (closed on a successful exec).
     ::close(pipe_fds[0]);
+    if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
     if (::chdir(cwd.c_str()) == 0) {
       for (const auto& [name, value] : extra_env) ::setenv(name.c_str(), value.c_str(), 1);
       std::vector<char*> args;
@@ -39,18 +44,59 @@ int run_and_wait(const std::vector<std::string>& argv, const std::filesystem::pa
   int child_errno = 0;
   ssize_t n = ::read(pipe_fds[0], &child_errno, sizeof child_errno);
   ::close(pipe_fds[0]);
-  // Let the child have Ctrl-C: it is the one running the tests.
-  auto previous_int = std::signal(SIGINT, SIG_IGN);
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    throw Error("cannot run {}: {}; check that it exists and is executable", argv[0], std::strerror(child_errno));
+  }
+  return pid;
+}
+
+// The child's exit code, or 128 + signal when it was killed.
+int wait_for(pid_t pid) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  std::signal(SIGINT, previous_int);
-  if (n == static_cast<ssize_t>(sizeof child_errno)) {
-    throw Error("cannot run {}: {}; check that it exists and is executable", argv[0], std::strerror(child_errno));
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return 1;
+}
+
+} // namespace
+
+int run_and_wait(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                 const std::vector<std::pair<std::string, std::string>>& extra_env) {
+  pid_t pid = start(argv, cwd, extra_env, -1);
+  // Let the child have Ctrl-C: it is the one running the tests.
+  auto previous_int = std::signal(SIGINT, SIG_IGN);
+  int code = wait_for(pid);
+  std::signal(SIGINT, previous_int);
+  return code;
+}
+
+Captured run_and_capture(const std::vector<std::string>& argv, const std::filesystem::path& cwd) {
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) throw Error("cannot start {}: {}", argv.empty() ? "" : argv[0], std::strerror(errno));
+  pid_t pid = 0;
+  try {
+    pid = start(argv, cwd, {}, out[1]);
+  } catch (...) {
+    ::close(out[0]);
+    ::close(out[1]);
+    throw;
+  }
+  ::close(out[1]);
+  Captured result;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    result.out.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(out[0]);
+  result.code = wait_for(pid);
+  return result;
 }
 
 } // namespace impact::util

@@ -4,7 +4,7 @@ database (schema 7, numbits, pytest-cov contexts) describing a run of it, and th
 
   1. `impact index --from` build time, and the index's size on disk;
   2. the lookup for a one-file change: `impact --changed --dry-run` with the index against --no-index,
-     and the time of the coverage stage alone (--timings);
+     and the time of the coverage stage alone (the JSON's timings_ms);
   3. what that lookup reads of the index file (pread calls, via strace): it must be that file's rows,
      not the index.
 
@@ -15,6 +15,7 @@ like a real pytest-cov --cov-context=test run (every test runs its own test func
 setup phase, and a dozen modules it imports; module-level lines run at import, outside any test).
 """
 import argparse
+import json
 import os
 import random
 import re
@@ -26,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from run_bench import timed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -189,20 +192,6 @@ def write_coverage(path, repo, n_files, tests, n_test_files, conftest_setup_line
     return len(context_id), len(merged)
 
 
-def run(argv, cwd, env=None):
-    start = time.perf_counter()
-    result = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(map(str, argv))} failed ({result.returncode}):\n{result.stderr}")
-    return elapsed, result
-
-
-def coverage_stage_ms(stderr):
-    m = re.search(r"impact: timing coverage\s+([\d.]+) ms", stderr)
-    return float(m.group(1)) if m else float("nan")
-
-
 def index_reads(impact, repo, index_path):
     """pread64 calls and bytes on the index file during one lookup (strace), or None without strace."""
     if not shutil.which("strace"):
@@ -241,10 +230,11 @@ def main():
           f"{data.stat().st_size / 1e6:.1f} MB ({contexts} contexts, {rows} line_bits rows) in "
           f"{time.perf_counter() - t0:.1f} s")
 
-    built, result = run([impact, "index", "--from", str(data)], repo)
+    built, _ = timed([impact, "index", "--from", str(data)], repo)
     index_path = repo / ".impact_cache/coverage-index.sqlite"
     print(f"impact index --from: {built:.2f} s; index {index_path.stat().st_size / 1e6:.1f} MB")
-    print("  " + result.stderr.strip().replace("\n", "\n  "))
+    _, status = timed([impact, "index", "status"], repo)
+    print("  " + status.strip().replace("\n", "\n  "))
 
     # A one-line change inside a function body of a typical module, and of the busiest one.
     by_module = {}
@@ -253,25 +243,23 @@ def main():
             by_module.setdefault((m, k), set()).add(node_id)
     typical = sorted(by_module, key=lambda mk: len(by_module[mk]))[len(by_module) // 2]
     busiest = max((mk for mk in by_module if mk != (0, 0)), key=lambda mk: len(by_module[mk]))
-    run([impact, "--changed", "--dry-run", "--no-index"], repo)  # warms the facts cache
+    dry_run = [impact, "--changed", "--dry-run", "--format", "json"]
+    timed(dry_run + ["--no-index"], repo)  # warms the facts cache
     for label, (m, k) in (("typical", typical), ("busiest", busiest), ("core", (0, 0))):
         rel = repo / f"src/pkg/m{m:04d}.py"
         original = rel.read_text()
         rel.write_text(original.replace(f"    a = x + {k}\n", f"    a = x + {k} + 1\n", 1))
-        run([impact, "--changed", "--dry-run"], repo)  # parses the changed file once
+        timed(dry_run, repo)  # parses the changed file once
         warm, cold, stage = [], [], []
         for _ in range(args.runs):
-            t, r = run([impact, "--changed", "--dry-run", "--timings"], repo)
+            t, out = timed(dry_run, repo)
             warm.append(t)
-            stage.append(coverage_stage_ms(r.stderr))
-            t, _ = run([impact, "--changed", "--dry-run", "--no-index"], repo)
+            doc = json.loads(out)
+            stage.append(doc["timings_ms"].get("coverage", float("nan")))
+            t, out = timed(dry_run + ["--no-index"], repo)
             cold.append(t)
-        _, r = run([impact, "--changed", "--dry-run", "--format", "json"], repo)
-        import json
-        doc = json.loads(r.stdout)
         source = next(f["source"] for f in doc["changed_files"])
-        _, r = run([impact, "--changed", "--dry-run", "--format", "json", "--no-index"], repo)
-        static = len(json.loads(r.stdout)["selected"])
+        static = len(json.loads(out)["selected"])
         reads = index_reads(impact, repo, index_path)
         print(f"{label} change (m{m:04d}.f{k}, run by {len(by_module[(m, k)])} tests; source {source}): "
               f"selected {len(doc['selected'])} (static {static}); "

@@ -216,3 +216,16 @@ def check_expectations(decision, expect):
         if node in got:
             problems.append(f"{node} selected but must not be")
     return problems
+
+
+def shop_ignoring_saved(tmp_path):
+    """The shop fixture, with saved/ ignored: a saved decision in the working tree is not a change."""
+    repo = make_repo(tmp_path, "shop")
+    repo.write(".gitignore", repo.read(".gitignore") + "saved/\n")
+    repo.commit("ignore saved decisions")
+    return repo
+
+
+def edit_stock(repo):
+    """level() returns one less: test_stock fails, test_reserve still passes."""
+    repo.replace("src/shop/inventory/stock.py", "return LEVELS.get(sku, 0)", "return LEVELS.get(sku, 0) - 1")

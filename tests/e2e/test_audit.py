@@ -6,25 +6,16 @@ import subprocess
 
 import pytest
 
-from harness import IMPACT, clean_env, make_repo
+from harness import IMPACT, clean_env, edit_stock, shop_ignoring_saved
 
 STOCK_TEST = "tests/inventory/test_stock.py::test_level"
 RESERVE_TEST = "tests/inventory/test_reserve.py::test_can_reserve"
 SHOP_TESTS = 10
 
 
-def edit_stock(repo):
-    """level() returns one less: test_stock fails, test_reserve still passes."""
-    repo.replace("src/shop/inventory/stock.py", "return LEVELS.get(sku, 0)", "return LEVELS.get(sku, 0) - 1")
-
-
 @pytest.fixture
 def shop(tmp_path):
-    """The shop fixture, with saved/ ignored: a saved decision in the working tree is not a change."""
-    repo = make_repo(tmp_path, "shop")
-    repo.write(".gitignore", repo.read(".gitignore") + "saved/\n")
-    repo.commit("ignore saved decisions")
-    return repo
+    return shop_ignoring_saved(tmp_path)
 
 
 def plant_miss(repo):

@@ -56,7 +56,7 @@ CALC = {
         "from calc.lookup import square\n\n\ndef test_first():\n    assert square(3) == 9\n\n\n"
         "def test_second():\n    assert square(3) > 8\n"
     ),
-    "src/calc/pretty.py": 'def show(n):\n    return f"<{n}>"\n',
+    "src/calc/pretty.py": 'def show(n):\n    # in angle brackets\n    return f"<{n}>"\n',
     "tests/conftest.py": (
         "import pytest\n"
         "\n"
@@ -278,6 +278,58 @@ def test_inserted_lines_use_the_static_answer(calc):
     assert_falls_back(calc, SIGNS, "insertion")
 
 
+def test_code_in_place_of_comment_lines_uses_the_static_answer(calc):
+    # The hunk replaces a comment: no code line of the base, so no recorded coverage to go by.
+    calc.replace("src/calc/pretty.py", "    # in angle brackets\n", "    n = -n if n < -100 else n\n")
+    warm = assert_falls_back(calc, "src/calc/pretty.py", "insertion")
+    assert selected_ids(warm) == ["tests/test_pretty.py::test_show_negative"]
+    text = calc.impact("--dry-run").stdout
+    assert ("(static analysis; coverage index: insertion: src/calc/pretty.py: code replacing blank or comment "
+            "lines after line 1 has no recorded coverage)") in text, text
+
+
+def test_a_signature_change_uses_the_static_answer(calc):
+    # Callers may pass the new parameter: which tests do is not in the coverage of the old lines.
+    calc.replace(SIGNS, "def describe(n):\n", "def describe(n, *rest):\n")
+    warm = assert_falls_back(calc, SIGNS, "not_implementation")
+    assert covered("tests/test_positive.py::test_describe", selected_ids(warm))
+    text = calc.impact("--dry-run").stdout
+    assert re.search(rf"coverage index: not_implementation: {re.escape(SIGNS)}: signature\w* of describe\)", text), text
+
+
+def test_a_new_default_value_with_a_body_change_uses_the_static_answer(calc):
+    # A default value is evaluated at import: the whole module's importers are affected.
+    calc.replace(SIGNS, "def classify(n):\n    if n < 0:\n", "def classify(n, zero=0):\n    if n < zero:\n")
+    warm = assert_falls_back(calc, SIGNS, "not_implementation")
+    assert all(covered(t, selected_ids(warm)) for t in NEGATIVE_TESTS + ["tests/test_zero.py::test_zero"])
+    text = calc.impact("--dry-run").stdout
+    assert f"coverage index: not_implementation: {SIGNS}: the changed code runs at import)" in text, text
+
+
+@pytest.mark.parametrize("how", ["added", "deleted", "renamed"])
+def test_added_deleted_and_renamed_files_use_the_static_answer(calc, how):
+    pretty = "src/calc/pretty.py"
+    if how == "added":
+        calc.write("src/calc/fresh.py", "def fresh():\n    return 1\n")
+        calc.replace("tests/test_pretty.py", "from calc.pretty import show\n",
+                     "from calc.fresh import fresh\nfrom calc.pretty import show\n")
+        calc.git("add", "src/calc/fresh.py")
+        path = "src/calc/fresh.py"
+    elif how == "deleted":
+        calc.delete(pretty)
+        path = pretty
+    else:
+        calc.git("mv", pretty, "src/calc/pretty_print.py")
+        calc.replace("tests/test_pretty.py", "from calc.pretty import", "from calc.pretty_print import")
+        path = "src/calc/pretty_print.py"
+    warm = assert_falls_back(calc, path, how)
+    entry = file_entry(warm, path)
+    assert entry["status"] == how
+    assert "tests/test_pretty.py::test_show_negative" in selected_ids(warm) or "tests/test_pretty.py" in selected_ids(warm)
+    text = calc.impact("--dry-run").stdout
+    assert f"(static analysis; coverage index: {how}: {path} is {how})" in text, text
+
+
 def test_code_moved_out_of_its_block_uses_the_static_answer(calc):
     # `return "negative"` now runs for every n: tests that never took the branch are affected, and
     # the lines it replaced say nothing about them.
@@ -315,7 +367,8 @@ def test_drift_a_line_shift_committed_after_indexing_falls_back(calc):
     warm = assert_falls_back(calc, SIGNS, "drift")
     assert len(selected_ids(warm)) == 5
     text = calc.impact("--dry-run").stdout
-    assert re.search(rf"{re.escape(SIGNS)} .*\(static analysis; coverage index: drift\)", text), text
+    assert re.search(rf"{re.escape(SIGNS)} .*\(static analysis; coverage index: drift: {re.escape(SIGNS)} changed "
+                     r"since the index was built\)", text), text
     status = calc.impact("index", "status")
     assert status.returncode == 0
     assert f"drifted since: 1 file(s)" in status.stdout
@@ -410,6 +463,16 @@ def test_no_index_flag_and_variable_turn_it_off(calc):
         assert run["index"] is None
         assert file_entry(run, SIGNS)["fallback"] is None
         assert len(selected_ids(run)) == 5
+
+
+def test_file_level_does_not_use_the_index(calc):
+    edit_line(calc, NEGATIVE_LINE)
+    calc.decide("--file-level")  # warms the facts cache for the comparison below
+    warm, cold = calc.decide("--file-level"), calc.decide("--file-level", "--no-index")
+    assert warm["index"] is None
+    assert file_entry(warm, SIGNS)["fallback"] is None
+    assert without_timings(warm) == without_timings(cold)
+    assert len(selected_ids(warm)) > len(NEGATIVE_TESTS)
 
 
 def test_impact_cache_relocates_the_index(tmp_path):

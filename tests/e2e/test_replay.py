@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import IMPACT, clean_env, make_repo, selected_ids
+from harness import IMPACT, clean_env, edit_stock, selected_ids, shop_ignoring_saved
 
 STOCK_TEST = "tests/inventory/test_stock.py::test_level"
 RESERVE_TEST = "tests/inventory/test_reserve.py::test_can_reserve"
@@ -23,11 +23,6 @@ def fake_pytest(tmp_path):
     return script, record
 
 
-def edit_stock(repo):
-    """level() returns one less: test_stock fails, test_reserve still passes."""
-    repo.replace("src/shop/inventory/stock.py", "return LEVELS.get(sku, 0)", "return LEVELS.get(sku, 0) - 1")
-
-
 def save(repo, *args, name="impact.json"):
     """impact select --format json > saved/name, checked; returns (path, document)."""
     run = repo.impact("select", *args, "--format", "json")
@@ -40,11 +35,7 @@ def save(repo, *args, name="impact.json"):
 
 @pytest.fixture
 def shop(tmp_path):
-    """The shop fixture, with saved/ ignored: a saved decision in the working tree is not a change."""
-    repo = make_repo(tmp_path, "shop")
-    repo.write(".gitignore", repo.read(".gitignore") + "saved/\n")
-    repo.commit("ignore saved decisions")
-    return repo
+    return shop_ignoring_saved(tmp_path)
 
 
 class TestSelect:

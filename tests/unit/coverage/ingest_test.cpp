@@ -266,5 +266,6 @@ TEST_CASE("ingest refuses bad input with one line naming the file and the fix", 
     std::string error = error_of(fx.data, fx.repo);
     CHECK_THAT(error, Catch::StartsWith(name + ": cannot be read as coverage.py data ("));
     CHECK_THAT(error, Catch::EndsWith("; re-run the suite under coverage"));
+    CHECK(error.find(name, 1) == std::string::npos); // SQLite's own words, not its "path: " again
   }
 }

@@ -241,5 +241,6 @@ TEST_CASE("reading a bad index throws one error naming the file and the fix", "[
     }
     CHECK_THAT(read_error(path), Catch::StartsWith(name + ": corrupt coverage index ("));
     CHECK_THAT(read_error(path), Catch::EndsWith("); delete it and rebuild it with impact index"));
+    CHECK(read_error(path).find(name, 1) == std::string::npos); // SQLite's own words, not its "path: " again
   }
 }

@@ -24,7 +24,7 @@ PytestLookup lookup_in(const TempDir& root, std::map<std::string, std::string> v
 
 } // namespace
 
-TEST_CASE("find_pytest takes the resolved setting first, then $IMPACT_PYTEST", "[find_pytest]") {
+TEST_CASE("find_pytest takes the resolved setting first", "[find_pytest]") {
   TempDir root;
   auto lookup = lookup_in(root, {{"IMPACT_PYTEST", "/opt/tools/pytest"}, {"VIRTUAL_ENV", "/nowhere"}});
   SECTION("the configured argv, from whichever layer set it") {
@@ -34,12 +34,6 @@ TEST_CASE("find_pytest takes the resolved setting first, then $IMPACT_PYTEST", "
     REQUIRE(cmd.has_value());
     CHECK(cmd->argv == Strings{"uv", "run", "pytest"});
     CHECK(cmd->source == "--pytest-command");
-  }
-  SECTION("$IMPACT_PYTEST when nothing was resolved") {
-    auto cmd = find_pytest(lookup);
-    REQUIRE(cmd.has_value());
-    CHECK(cmd->argv == Strings{"/opt/tools/pytest"});
-    CHECK(cmd->source == "IMPACT_PYTEST");
   }
 }
 

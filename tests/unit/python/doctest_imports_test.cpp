@@ -1,0 +1,26 @@
+#include "impact/python.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace impact;
+using Imports = std::vector<std::pair<std::string, uint32_t>>;
+
+TEST_CASE("doctest_imports reads the imports of >>> and ... prompts with their file lines", "[doctest]") {
+  std::string_view text = "Intro text that says import nothing.\n"
+                          "\n"
+                          "   >>> import ranked.sortedmap as sm, os\n"
+                          "   >>> from ranked import (SortedMap,\n"
+                          "   ...     tools)\n"
+                          "   >>> x = 1; from app.core import run\n"
+                          "   >>> from . import local\n"
+                          "   import not_a_prompt\n";
+  Imports got = python::doctest_imports(text);
+  Imports want{{"ranked.sortedmap", 3}, {"os", 3},         {"ranked", 4}, {"ranked.SortedMap", 4},
+               {"app.core", 6},         {"app.core.run", 6}};
+  CHECK(got == want);
+}
+
+TEST_CASE("doctest_imports of a text without prompts is empty", "[doctest]") {
+  CHECK(python::doctest_imports("import os\nfrom a import b\n").empty());
+  CHECK(python::doctest_imports("").empty());
+}
