@@ -219,6 +219,10 @@ public:
   // Whether file i's code reads `name` anywhere (a component of a reference, a fixture request):
   // a cheap test on a sorted table of name hashes, without decoding the file.
   bool mentions(size_t i, std::string_view name) const;
+  // The files that mention `name` (as mentions() says), ascending: a lookup in an inverted index of
+  // every file's name table, built on first use, so that a walk asking about many names does not scan
+  // every file for each.
+  std::vector<uint32_t> files_mentioning(std::string_view name) const;
 
   // For load_facts and tests: append a file with its encoded facts (viewed, not copied, when
   // `storage` already owns them).
@@ -231,6 +235,11 @@ private:
   std::vector<std::string_view> m_blobs;
   mutable std::vector<std::string_view> m_name_tables; // filled on first use by mentions()
   mutable std::vector<char> m_name_table_ready;
+  const std::string_view& name_table(size_t i) const;
+  // files_mentioning's index: the sorted distinct name hashes, where each one's files start in
+  // m_mention_files (one more offset than hashes), and the files whose table cannot be read.
+  mutable std::vector<uint32_t> m_mention_hashes, m_mention_offsets, m_mention_files, m_mention_all;
+  mutable bool m_mention_ready = false;
   std::vector<std::shared_ptr<const void>> m_storage;
 };
 

@@ -243,12 +243,23 @@ Target FileIndex::resolve(uint32_t h, std::string_view chain) {
   return t;
 }
 
-bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
-                          std::string_view qualname) {
+const Target& FileIndex::prefix_target(uint32_t h, const std::vector<std::string_view>& chain, size_t index) {
+  std::string key = std::to_string(h);
+  for (size_t k = 0; k <= index; ++k) key.append(k == 0 ? ":" : ".").append(chain[k]);
+  if (auto it = m_prefixes.find(key); it != m_prefixes.end()) return it->second;
   Target t = root(h, chain[0], 0);
   for (size_t k = 1; k <= index && t.kind != Target::unknown && t.kind != Target::nothing; ++k) {
     t = member(t, chain[k], 0);
   }
+  return m_prefixes.emplace(std::move(key), std::move(t)).first->second;
+}
+
+bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
+                          std::string_view qualname) {
+  return may_denote(prefix_target(h, chain, index), g, qualname);
+}
+
+bool FileIndex::may_denote(const Target& t, uint32_t g, std::string_view qualname) const {
   switch (t.kind) {
   case Target::unknown: return true;
   case Target::nothing: return false;
@@ -260,6 +271,33 @@ bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain
                                      qualname[t.qualname.size()] == '.'));
   }
   return true;
+}
+
+const std::vector<Read>& FileIndex::reads(uint32_t h, std::string_view name) {
+  std::string key = std::to_string(h);
+  key.append(":").append(name);
+  if (auto it = m_reads.find(key); it != m_reads.end()) return it->second;
+  static const Target k_any; // unknown: may denote anything
+  std::vector<Read> out;
+  if (const FileInfo* info = get(h)) {
+    const FactsView& facts = info->facts;
+    auto scan = [&](ViewRange refs, int32_t symbol) {
+      for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
+        if (name == "*") {
+          if (*ref == k_any_member) out.push_back(Read{symbol, &k_any});
+          continue;
+        }
+        if (ref->find(name) == std::string_view::npos) continue;
+        auto parts = split_chain(*ref);
+        for (size_t i = 0; i < parts.size(); ++i) {
+          if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(h, parts, i)});
+        }
+      }
+    };
+    scan(facts.module_refs, -1);
+    for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i));
+  }
+  return m_reads.emplace(std::move(key), std::move(out)).first->second;
 }
 
 } // namespace impact::decision

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace impact::decision {
@@ -40,6 +41,13 @@ struct Target {
   std::string qualname;          // definition: the symbol
 };
 
+// A place where a file's code reads a name: its module-level code (symbol -1) or symbol `symbol`, and
+// what the reference's components up to that name denote (any member, for getattr(self, computed)).
+struct Read {
+  int32_t symbol = -1;
+  const Target* target = nullptr;
+};
+
 // Decodes and indexes files on first use.
 class FileIndex {
 public:
@@ -55,10 +63,18 @@ public:
   // symbol `qualname` of file `g`.
   bool may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
                  std::string_view qualname);
+  // Where file `h` reads `name` (a component of a reference); "*" gives its getattr(self, computed)
+  // reads. Computed once per file and name.
+  const std::vector<Read>& reads(uint32_t h, std::string_view name);
+  // Whether a reference whose prefix denotes `t` may denote symbol `qualname` of file `g`: itself, or a
+  // symbol defined inside what it denotes.
+  bool may_denote(const Target& t, uint32_t g, std::string_view qualname) const;
   // What dotted name `chain` (e.g. a base class) denotes at the top level of file `h`.
   Target resolve(uint32_t h, std::string_view chain);
 
 private:
+  // What components 0..index of reference `chain` in file `h` denote: resolved once per run.
+  const Target& prefix_target(uint32_t h, const std::vector<std::string_view>& chain, size_t index);
   Target root(uint32_t h, std::string_view name, int depth);
   Target member(const Target& t, std::string_view name, int depth);
   Target from_binding(uint32_t h, const FileInfo& info, const Binding& b, int depth);
@@ -69,6 +85,8 @@ private:
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
   std::vector<std::unique_ptr<FileInfo>> m_files;
+  std::unordered_map<std::string, Target> m_prefixes; // prefix_target: "<file>:a.b.c"
+  std::unordered_map<std::string, std::vector<Read>> m_reads; // reads: "<file>:name"
 };
 
 // Splits "a.b.c" (or ".b.c" for an attribute of a computed value, giving "" first).

@@ -299,28 +299,43 @@ void SymbolWalk::visit(const Key& key) {
 
 // Where references to a symbol can be: code that imports its module (directly or not) names a
 // module-level function or class; a member (a method, an attribute) is read through objects, which
-// travel anywhere, so every file is a candidate. Tests are still bounded by the file level later.
-const std::vector<uint32_t>& SymbolWalk::candidates(const Key& key, bool member) {
+// travel anywhere, so every file that mentions one of its names (or any member, by a computed getattr)
+// is a candidate. Files that read names by computed strings could reach anything: they always are.
+// Tests are still bounded by the file level later.
+std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const std::vector<std::string>& names) {
+  const std::vector<uint32_t>& dynamic = dynamic_files();
   if (!member) {
-    // Plus every file that reads names by computed strings: it could reach anything.
-    if (!m_dynamic_ready) {
-      for (uint32_t i = 0; i < m_facts.size(); ++i) {
-        if (m_facts.header(i).has_dynamic_access) m_dynamic.push_back(i);
-      }
-      m_dynamic_ready = true;
-    }
     auto& out = m_module_candidates[key.node];
     if (out.empty()) {
       out = importers(key.node);
       std::vector<char> seen(m_graph.nodes.size(), 0);
       for (uint32_t n : out) seen[n] = 1;
-      for (uint32_t n : m_dynamic) {
+      for (uint32_t n : dynamic) {
         if (seen[n] == 0) out.push_back(n);
       }
     }
     return out;
   }
-  return all_files();
+  // getattr(self, computed) is recorded as the reference ".*": its name table holds "*".
+  std::vector<uint32_t> out = m_facts.files_mentioning("*");
+  for (const auto& n : names) {
+    std::vector<uint32_t> files = m_facts.files_mentioning(n);
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  out.insert(out.end(), dynamic.begin(), dynamic.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+const std::vector<uint32_t>& SymbolWalk::dynamic_files() {
+  if (!m_dynamic_ready) {
+    for (uint32_t i = 0; i < m_facts.size(); ++i) {
+      if (m_facts.header(i).has_dynamic_access) m_dynamic.push_back(i);
+    }
+    m_dynamic_ready = true;
+  }
+  return m_dynamic;
 }
 
 const std::vector<uint32_t>& SymbolWalk::all_files() {
@@ -363,8 +378,9 @@ std::vector<std::string> SymbolWalk::aliases(const std::vector<uint32_t>& files,
 void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   std::string self = key_of(key.node, key.qualname);
   bool member = key.qualname.find('.') != std::string::npos;
-  const std::vector<uint32_t>& files = candidates(key, member);
-  std::vector<std::string> names = member ? std::vector<std::string>{std::string(name)} : aliases(files, name);
+  std::vector<std::string> names{std::string(name)};
+  std::vector<uint32_t> files = candidates(key, member, names);
+  if (!member) names = aliases(files, name);
   bool definitions_only = scan == Scan::definitions;
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
@@ -375,22 +391,18 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     const FactsView& facts = info->facts;
-    auto matches = [&](ViewRange refs, bool dynamic) {
-      if (dynamic) return true;
-      for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-        if (member && *ref == k_any_member) return true;
-        for (const auto& n : names) {
-          if (ref->find(n) == std::string_view::npos) continue;
-          auto parts = split_chain(*ref);
-          for (size_t i = 0; i < parts.size(); ++i) {
-            if (parts[i] != n) continue;
-            // A symbol that is gone cannot be resolved in the new file: every user by name counts.
-            if (scan == Scan::gone || m_index.may_refer(h, parts, i, key.node, key.qualname)) return true;
-          }
-        }
+    // The code of h that reads the symbol: module level (reading[0]) and each symbol (reading[1 + i]).
+    std::vector<char> reading(facts.symbols.size() + 1, 0);
+    auto mark = [&](const Read& r) { reading[static_cast<size_t>(r.symbol + 1)] = 1; };
+    if (member) {
+      for (const Read& r : m_index.reads(h, "*")) mark(r); // getattr(self, computed): any member
+    }
+    for (const auto& n : names) {
+      for (const Read& r : m_index.reads(h, n)) {
+        // A symbol that is gone cannot be resolved in the new file: every user by name counts.
+        if (scan == Scan::gone || m_index.may_denote(*r.target, key.node, key.qualname)) mark(r);
       }
-      return false;
-    };
+    }
     if (scan == Scan::gone) {
       // `from module import gone_name` fails when the module is imported.
       for (const auto& imp : info->imports.imports) {
@@ -401,12 +413,13 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
       }
     }
     // Code that runs at import: the module, and class bodies.
-    if (matches(facts.module_refs, facts.module_dynamic_access)) file_level(h, self, "module_level", 0);
-    for (const SymbolView& s : facts.symbols) {
+    if (reading[0] != 0 || facts.module_dynamic_access) file_level(h, self, "module_level", 0);
+    for (size_t i = 0; i < facts.symbols.size(); ++i) {
+      const SymbolView& s = facts.symbols[i];
       if (h == key.node && s.qualname == key.qualname) continue;
       bool class_body = s.kind == SymbolKind::class_;
       if (definitions_only && !class_body) continue;
-      if (!matches(s.refs, s.dynamic_access)) continue;
+      if (reading[i + 1] == 0 && !s.dynamic_access) continue;
       if (class_body) file_level(h, self, "class_body", s.def_line);
       else reach(h, std::string(s.qualname), self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }
@@ -425,33 +438,49 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     }
     // Strings that name the symbol's module (mock.patch targets, settings) count as references by
     // the code on their line.
-    for (const auto& imp : info->imports.imports) {
-      if (imp.kind != ImportKind::string_ref) continue;
-      std::string full(imp.module);
-      for (size_t k = imp.names_begin; k < imp.names_end; ++k) full.append(".").append(info->imports.names[k]);
-      auto parts = split_chain(full);
+    std::string_view top = std::string_view(key.qualname).substr(0, key.qualname.find('.'));
+    for (const StringRef& ref : string_refs(h, *info)) {
       bool names_module = false;
-      for (size_t k = parts.size(); k > 0 && !names_module; --k) {
-        std::string prefix(full.substr(0, static_cast<size_t>(parts[k - 1].data() + parts[k - 1].size() - full.data())));
-        const auto& nodes = m_graph.modules_named(prefix);
-        if (std::find(nodes.begin(), nodes.end(), key.node) == nodes.end()) continue;
+      for (const auto& [module, next] : ref.modules) {
         // The string names the module itself, or a name in it that could be the symbol.
-        names_module = k == parts.size() || parts[k] == key.qualname.substr(0, key.qualname.find('.')) ||
-                       parts[k] == name;
+        if (module == key.node && (!next || *next == top || *next == name)) names_module = true;
       }
       if (!names_module || h == key.node) continue; // a module naming itself (its docstring) is no user
-      int32_t owner = -1;
-      for (size_t i = 0; i < facts.symbols.size(); ++i) {
-        const SymbolView& s = facts.symbols[i];
-        if (s.first_line <= imp.line && imp.line <= s.last_line) owner = static_cast<int32_t>(i);
-      }
-      if (owner == -1 || info->at(owner).kind == SymbolKind::class_) {
-        file_level(h, self, "string_ref", imp.line);
+      if (ref.owner == -1 || info->at(ref.owner).kind == SymbolKind::class_) {
+        file_level(h, self, "string_ref", ref.line);
       } else {
-        reach(h, std::string(info->at(owner).qualname), self, "string_ref", imp.line);
+        reach(h, std::string(info->at(ref.owner).qualname), self, "string_ref", ref.line);
       }
     }
   }
+}
+
+const std::vector<SymbolWalk::StringRef>& SymbolWalk::string_refs(uint32_t node, const FileInfo& info) {
+  if (auto it = m_string_refs.find(node); it != m_string_refs.end()) return it->second;
+  std::vector<StringRef> out;
+  for (const auto& imp : info.imports.imports) {
+    if (imp.kind != ImportKind::string_ref) continue;
+    std::string full(imp.module);
+    for (size_t k = imp.names_begin; k < imp.names_end; ++k) full.append(".").append(info.imports.names[k]);
+    auto parts = split_chain(full);
+    StringRef ref;
+    ref.line = imp.line;
+    for (size_t k = parts.size(); k > 0; --k) {
+      std::string_view prefix(full.data(), static_cast<size_t>(parts[k - 1].data() + parts[k - 1].size() - full.data()));
+      for (uint32_t module : m_graph.modules_named(prefix)) {
+        std::optional<std::string> next;
+        if (k < parts.size()) next = std::string(parts[k]);
+        ref.modules.emplace_back(module, std::move(next));
+      }
+    }
+    if (ref.modules.empty()) continue;
+    for (size_t i = 0; i < info.facts.symbols.size(); ++i) {
+      const SymbolView& s = info.facts.symbols[i];
+      if (s.first_line <= imp.line && imp.line <= s.last_line) ref.owner = static_cast<int32_t>(i);
+    }
+    out.push_back(std::move(ref));
+  }
+  return m_string_refs.emplace(node, std::move(out)).first->second;
 }
 
 void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from) {

@@ -8,6 +8,7 @@
 #include "impact/project.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -55,6 +56,15 @@ private:
     uint32_t depth = 0;
   };
 
+  // A string in a file that names a module of the repository (a mock.patch target, a setting): the
+  // modules it may name, each with the name after the module in the string (none when the string ends
+  // there), and the innermost symbol whose code holds it (-1: module level).
+  struct StringRef {
+    uint32_t line = 0;
+    int32_t owner = -1;
+    std::vector<std::pair<uint32_t, std::optional<std::string>>> modules;
+  };
+
   static std::string key_of(uint32_t node, const std::string& qualname);
   void reach(uint32_t node, const std::string& qualname, const std::string& from, std::string relation, uint32_t line);
   void visit(const Key& key);
@@ -66,10 +76,12 @@ private:
   std::vector<std::string> aliases(const std::vector<uint32_t>& files, std::string_view name);
   void fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from);
   void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
+  const std::vector<StringRef>& string_refs(uint32_t node, const FileInfo& info); // cached per file
   std::vector<Hop> chain(const std::string& key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& all_files();
-  const std::vector<uint32_t>& candidates(const Key& key, bool member);
+  std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string>& names);
+  const std::vector<uint32_t>& dynamic_files(); // files reading names by computed strings
   const std::vector<uint32_t>& importers(uint32_t node);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
   static bool is_fixture_hook(std::string_view name);
@@ -95,7 +107,8 @@ private:
   std::unordered_map<uint64_t, bool> m_external_base; // (node << 32 | class index) -> has_external_base
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_importers;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_module_candidates;
-  std::vector<uint32_t> m_dynamic; // files reading names by computed strings
+  std::vector<uint32_t> m_dynamic; // dynamic_files()
+  std::unordered_map<uint32_t, std::vector<StringRef>> m_string_refs;
   bool m_dynamic_ready = false;
   SymbolResult m_result;
 };

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <iterator>
 #include <thread>
 
 namespace impact {
@@ -23,7 +25,7 @@ FactsHeader ProjectFacts::header(size_t i) const {
 
 void ProjectFacts::imports(size_t i, ImportScratch& scratch) const { python::decode_imports(m_blobs[i], scratch); }
 
-bool ProjectFacts::mentions(size_t i, std::string_view name) const {
+const std::string_view& ProjectFacts::name_table(size_t i) const {
   if (m_name_table_ready.size() != m_blobs.size()) {
     m_name_tables.assign(m_blobs.size(), {});
     m_name_table_ready.assign(m_blobs.size(), 0);
@@ -32,7 +34,53 @@ bool ProjectFacts::mentions(size_t i, std::string_view name) const {
     m_name_tables[i] = python::name_table(m_blobs[i]);
     m_name_table_ready[i] = 1;
   }
-  return python::mentions_in(m_name_tables[i], name);
+  return m_name_tables[i];
+}
+
+bool ProjectFacts::mentions(size_t i, std::string_view name) const { return python::mentions_in(name_table(i), name); }
+
+std::vector<uint32_t> ProjectFacts::files_mentioning(std::string_view name) const {
+  if (!m_mention_ready) {
+    // (hash << 32 | file) pairs, sorted: grouped by hash, each group's files ascending.
+    std::vector<uint64_t> pairs;
+    for (size_t i = 0; i < m_blobs.size(); ++i) {
+      std::string_view table = name_table(i);
+      if (table.size() % 4 != 0) {
+        m_mention_all.push_back(static_cast<uint32_t>(i)); // unreadable: mentions everything
+        continue;
+      }
+      for (size_t at = 0; at < table.size(); at += 4) {
+        uint32_t hash;
+        std::memcpy(&hash, table.data() + at, 4);
+        pairs.push_back(static_cast<uint64_t>(hash) << 32 | static_cast<uint32_t>(i));
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    m_mention_files.reserve(pairs.size());
+    for (uint64_t pair : pairs) {
+      auto hash = static_cast<uint32_t>(pair >> 32);
+      if (m_mention_hashes.empty() || m_mention_hashes.back() != hash) {
+        m_mention_hashes.push_back(hash);
+        m_mention_offsets.push_back(static_cast<uint32_t>(m_mention_files.size()));
+      }
+      m_mention_files.push_back(static_cast<uint32_t>(pair));
+    }
+    m_mention_offsets.push_back(static_cast<uint32_t>(m_mention_files.size()));
+    m_mention_ready = true;
+  }
+  std::vector<uint32_t> out;
+  uint32_t hash = python::name_hash(name);
+  auto it = std::lower_bound(m_mention_hashes.begin(), m_mention_hashes.end(), hash);
+  if (it != m_mention_hashes.end() && *it == hash) {
+    auto k = static_cast<size_t>(it - m_mention_hashes.begin());
+    out.assign(m_mention_files.begin() + m_mention_offsets[k], m_mention_files.begin() + m_mention_offsets[k + 1]);
+  }
+  if (!m_mention_all.empty()) {
+    std::vector<uint32_t> merged;
+    std::set_union(out.begin(), out.end(), m_mention_all.begin(), m_mention_all.end(), std::back_inserter(merged));
+    out = std::move(merged);
+  }
+  return out;
 }
 
 void ProjectFacts::view(size_t i, FactsView& out) const {
@@ -51,6 +99,13 @@ FileFacts ProjectFacts::full(size_t i) const {
 void ProjectFacts::add(SourceFile file, std::string_view encoded) {
   files.push_back(std::move(file));
   m_blobs.push_back(encoded);
+  if (m_mention_ready) {
+    m_mention_ready = false;
+    m_mention_hashes.clear();
+    m_mention_offsets.clear();
+    m_mention_files.clear();
+    m_mention_all.clear();
+  }
 }
 
 std::string_view ProjectFacts::own(const FileFacts& facts) {

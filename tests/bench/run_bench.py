@@ -65,10 +65,13 @@ def main():
     files = sum(1 for p in repo.rglob("*.py") if ".git" not in p.parts)
     cmd = [impact, "--changed", "--dry-run"]
 
-    # Two one-line changes: module-level code (file level: every importer) and a function body in a core
-    # module imported almost everywhere (symbol level).
+    # Three one-line changes: module-level code (file level: every importer), a function body in a
+    # mid-level module (symbol level, the common case), and a function body in a core module imported
+    # almost everywhere (symbol level, the walk's worst case).
     changes = {
         "module-level constant (mid-level module)": ("src/app/pkg050/sub03/mod007.py", "LIMIT = ", "LIMIT = 1 + "),
+        "function body (mid-level module)": ("src/app/pkg050/sub03/mod007.py", "    return value\n",
+                                             "    value += 1\n    return value\n"),
         "function body (core module)": ("src/app/pkg000/sub00/mod001.py", "    return value\n", "    value += 1\n    return value\n"),
     }
 

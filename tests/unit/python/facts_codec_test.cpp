@@ -324,3 +324,40 @@ TEST_CASE("ProjectFacts decodes what add() and own() hold, and finds files by pa
     CHECK(f.symbols.empty());
   }
 }
+
+TEST_CASE("ProjectFacts::files_mentioning agrees with mentions() for every file", "[facts_codec]") {
+  auto reading = [](std::vector<std::string> module_refs) {
+    FileFacts f;
+    f.module_refs = std::move(module_refs);
+    return f;
+  };
+  ProjectFacts facts;
+  facts.add(testing::source_file("a.py", testing::oid(0)), facts.own(reading({"shop.total", "run"})));
+  facts.add(testing::source_file("b.py", testing::oid(1)), facts.own(reading({"helper"})));
+  facts.add(testing::source_file("c.py", testing::oid(2)), facts.own(reading({"self.run", ".*"})));
+  facts.add(testing::source_file("d.py", testing::oid(3)), facts.own(FileFacts{}));
+  SECTION("the files whose references name it, ascending, by any component") {
+    CHECK(facts.files_mentioning("run") == std::vector<uint32_t>{0, 2});
+    CHECK(facts.files_mentioning("total") == std::vector<uint32_t>{0});
+    CHECK(facts.files_mentioning("shop") == std::vector<uint32_t>{0});
+    CHECK(facts.files_mentioning("*") == std::vector<uint32_t>{2});
+    CHECK(facts.files_mentioning("nobody").empty());
+    for (std::string name : {"run", "total", "shop", "helper", "self", "*", "nobody"}) {
+      std::vector<uint32_t> scanned;
+      for (uint32_t i = 0; i < facts.size(); ++i) {
+        if (facts.mentions(i, name)) scanned.push_back(i);
+      }
+      CHECK(facts.files_mentioning(name) == scanned);
+    }
+  }
+  SECTION("a file whose name table cannot be read mentions every name") {
+    facts.add(testing::source_file("e.py", testing::oid(4)), "garbage that is no blob");
+    CHECK(facts.files_mentioning("helper") == std::vector<uint32_t>{1, 4});
+    CHECK(facts.files_mentioning("nobody") == std::vector<uint32_t>{4});
+  }
+  SECTION("a file added after a lookup is in the next one") {
+    CHECK(facts.files_mentioning("helper") == std::vector<uint32_t>{1});
+    facts.add(testing::source_file("e.py", testing::oid(4)), facts.own(reading({"helper.x"})));
+    CHECK(facts.files_mentioning("helper") == std::vector<uint32_t>{1, 4});
+  }
+}
