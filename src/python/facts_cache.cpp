@@ -40,10 +40,9 @@ std::string facts_cache_file_name() { return fmt::format("facts-v{}.bin", k_form
 // Layout: magic, version, grammar, entry count, entries (20-byte oid, length-prefixed facts), and an
 // 8-byte checksum of everything before it.
 FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
-  auto data = util::read_file(m_file);
-  if (!data) return;
-  auto owned = std::make_shared<const std::string>(std::move(*data));
-  std::string_view all = *owned;
+  auto mapped = util::MappedFile::open(m_file);
+  if (!mapped) return;
+  std::string_view all = mapped->view();
   bool valid = all.size() >= 8;
   if (valid) {
     uint64_t stored = 0;
@@ -66,7 +65,7 @@ FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
                             m_file.string());
     return;
   }
-  m_data = std::move(owned);
+  m_data = std::move(mapped);
   m_used.assign(m_index.size(), 0);
 }
 

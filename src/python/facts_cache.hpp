@@ -3,6 +3,7 @@
 // Lookups return views into the loaded file and are safe from several threads at once; put() and
 // save() are for one thread. Saving writes atomically and keeps what this run used first.
 #include "impact/python.hpp"
+#include "util/files.hpp"
 
 #include <array>
 #include <cstring>
@@ -29,7 +30,7 @@ public:
   // Writes the cache when something was added. Throws impact::Error when it cannot be written.
   void save();
 
-  const std::shared_ptr<const std::string>& storage() const { return m_data; }
+  const std::shared_ptr<const util::MappedFile>& storage() const { return m_data; } // null without a file
   const std::string& warning() const { return m_warning; }
 
   using Oid = std::array<char, 20>;
@@ -48,7 +49,7 @@ private:
   };
 
   std::filesystem::path m_file;
-  std::shared_ptr<const std::string> m_data = std::make_shared<const std::string>();
+  std::shared_ptr<const util::MappedFile> m_data; // the mapped cache file that m_index views
   std::unordered_map<Oid, Entry, OidHash> m_index; // entries of the loaded file, viewing m_data
   std::unordered_map<Oid, std::string, OidHash> m_added;
   mutable std::vector<char> m_used; // per loaded entry: looked up this run (one writer per element)

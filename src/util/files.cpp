@@ -3,6 +3,7 @@
 #include "impact/error.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,33 @@
 #include <random>
 
 namespace impact::util {
+
+std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return nullptr;
+  }
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  auto size = static_cast<size_t>(st.st_size);
+  void* mapped = size > 0 ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+  ::close(fd); // a mapping keeps the file
+  if (mapped != MAP_FAILED) {
+    file->m_mapped = static_cast<const char*>(mapped);
+    file->m_size = size;
+  } else if (size > 0) {
+    auto content = read_file(path);
+    if (!content) return nullptr;
+    file->m_copy = std::move(*content);
+  }
+  return file;
+}
+
+MappedFile::~MappedFile() {
+  if (m_mapped != nullptr) ::munmap(const_cast<char*>(m_mapped), m_size);
+}
 
 std::optional<std::string> read_file(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -84,3 +84,27 @@ TEST_CASE("relative_to gives '/'-separated paths below the base only", "[files]"
   CHECK_FALSE(relative_to("/other/x.py", "/repo").has_value());
   CHECK_FALSE(relative_to("/repo2/x.py", "/repo").has_value());
 }
+
+TEST_CASE("MappedFile views a file's content and outlives a rename over it", "[files]") {
+  TempDir dir;
+  auto path = dir / "data.bin";
+  write_file_atomic(path, std::string("abc\0def", 7));
+  auto mapped = impact::util::MappedFile::open(path);
+  REQUIRE(mapped != nullptr);
+  CHECK(mapped->view() == std::string_view("abc\0def", 7));
+  SECTION("a new version renamed over it leaves the mapped one as it was") {
+    write_file_atomic(path, "replaced");
+    CHECK(mapped->view() == std::string_view("abc\0def", 7));
+    CHECK(impact::util::MappedFile::open(path)->view() == "replaced");
+  }
+  SECTION("an empty file maps as empty") {
+    write_file_atomic(dir / "empty.bin", "");
+    auto empty = impact::util::MappedFile::open(dir / "empty.bin");
+    REQUIRE(empty != nullptr);
+    CHECK(empty->view().empty());
+  }
+  SECTION("a missing file or a folder is null") {
+    CHECK(impact::util::MappedFile::open(dir / "missing.bin") == nullptr);
+    CHECK(impact::util::MappedFile::open(dir.path()) == nullptr);
+  }
+}
