@@ -74,8 +74,9 @@ public:
 
 // Builds the graph of `facts` (the current Python files) plus `ghosts` (deleted Python paths of the
 // base), resolving imports against the layout's import roots. Unresolvable imports are third-party
-// and ignored; a name found in several roots links to every match.
+// and ignored; a name found in several roots links to every match. `threads` link the files' imports
+// (0: one per core on a large repository, one on a small one); the graph is the same for any count.
 ImportGraph build_import_graph(const ProjectLayout& layout, const ProjectFacts& facts,
-                               const std::vector<RepoPath>& ghosts);
+                               const std::vector<RepoPath>& ghosts, unsigned threads = 0);
 
 } // namespace impact

@@ -361,3 +361,45 @@ TEST_CASE("to_string(EdgeKind) gives the relation names chains use", "[import_gr
   CHECK(to_string(EdgeKind::package_init) == "package_init");
   CHECK(to_string(EdgeKind::conftest) == "conftest");
 }
+
+TEST_CASE("build_import_graph gives the same graph on any number of threads", "[import_graph]") {
+  // Every kind of link, spread over enough files that each thread gets several.
+  Project p;
+  p.file("app/__init__.py", "__all__ = ['m0', 'm1']\n");
+  for (int i = 0; i < 40; ++i) {
+    std::string body = fmt::format(
+        "import app.m{0}\nfrom app import m{1}\nfrom . import m{2}\nfrom .m{3} import f\nfrom app import *\n"
+        "import importlib\nimportlib.import_module('app.m{4}')\nimportlib.import_module('app.' + name)\n"
+        "importlib.import_module(name)\nPATCH = 'app.m{5}.f'\nimport neighbour{6}\n",
+        (i + 1) % 40, (i + 7) % 40, (i + 3) % 40, (i + 11) % 40, (i + 5) % 40, (i + 13) % 40, i % 3);
+    p.file(fmt::format("app/m{}.py", i), body + "def f():\n    pass\n");
+    p.file(fmt::format("tests/test_m{}.py", i), fmt::format("from app.m{} import f\n\n\ndef test_f():\n    f()\n", i));
+  }
+  p.file("scripts/neighbour0.py").file("scripts/neighbour1.py").file("tests/conftest.py", "pytest_plugins = ['app.m3']\n");
+  auto built = testing::build(p, {"app/gone.py"});
+  auto edges = [](const ImportGraph& g) {
+    std::vector<std::tuple<uint32_t, uint32_t, int, uint32_t>> out;
+    for (uint32_t a = 0; a < g.out.size(); ++a) {
+      for (const auto& e : g.out[a]) out.emplace_back(a, e.target, static_cast<int>(e.kind), e.line);
+    }
+    return out;
+  };
+  auto unbounded = [](const ImportGraph& g) {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (const auto& u : g.unbounded) out.emplace_back(u.node, u.line);
+    return out;
+  };
+  std::vector<RepoPath> ghosts{RepoPath("app/gone.py")};
+  ImportGraph one = build_import_graph(*built->layout, built->facts, ghosts, 1);
+  REQUIRE(edges(one).size() > 400);
+  REQUIRE(unbounded(one).size() == 40);
+  for (unsigned threads : {2u, 3u, 7u, 1000u}) {
+    ImportGraph many = build_import_graph(*built->layout, built->facts, ghosts, threads);
+    CHECK(edges(many) == edges(one));
+    CHECK(unbounded(many) == unbounded(one));
+    REQUIRE(many.in.size() == one.in.size());
+    for (size_t b = 0; b < one.in.size(); ++b) {
+      CHECK(many.in[b].size() == one.in[b].size());
+    }
+  }
+}
