@@ -60,6 +60,8 @@ std::string_view to_string(SymbolKind kind);
 // The reference recorded for getattr(self, <computed>): it may read any member of an object, and no
 // module-level name.
 inline constexpr std::string_view k_any_member = ".*";
+// How that reference stands among a file's names (ProjectFacts::mentions): its one component.
+inline constexpr std::string_view k_any_member_name = "*";
 
 // A function, method or class definition, nested ones included.
 struct Symbol {

@@ -283,7 +283,7 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, std::string_view name) {
     const FactsView& facts = info->facts;
     auto scan = [&](ViewRange refs, int32_t symbol) {
       for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-        if (name == "*") {
+        if (name == k_any_member_name) {
           if (*ref == k_any_member) out.push_back(Read{symbol, &k_any});
           continue;
         }

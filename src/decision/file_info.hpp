@@ -63,8 +63,8 @@ public:
   // symbol `qualname` of file `g`.
   bool may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
                  std::string_view qualname);
-  // Where file `h` reads `name` (a component of a reference); "*" gives its getattr(self, computed)
-  // reads. Computed once per file and name.
+  // Where file `h` reads `name` (a component of a reference); k_any_member_name gives its
+  // getattr(self, computed) reads. Computed once per file and name.
   const std::vector<Read>& reads(uint32_t h, std::string_view name);
   // Whether a reference whose prefix denotes `t` may denote symbol `qualname` of file `g`: itself, or a
   // symbol defined inside what it denotes.

@@ -316,8 +316,7 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const 
     }
     return out;
   }
-  // getattr(self, computed) is recorded as the reference ".*": its name table holds "*".
-  std::vector<uint32_t> out = m_facts.files_mentioning("*");
+  std::vector<uint32_t> out = m_facts.files_mentioning(k_any_member_name); // getattr(self, computed)
   for (const auto& n : names) {
     std::vector<uint32_t> files = m_facts.files_mentioning(n);
     out.insert(out.end(), files.begin(), files.end());
@@ -384,10 +383,13 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   bool definitions_only = scan == Scan::definitions;
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
-    FactsHeader header = m_facts.header(h);
-    bool mentioned = member && m_facts.mentions(h, "*"); // getattr(self, computed): any member
-    for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
-    if (!header.has_dynamic_access && !mentioned) continue;
+    if (!member) {
+      // Most importers never read the name: a look at the name table skips them. (A member's candidates
+      // come from that table already.)
+      bool mentioned = false;
+      for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
+      if (!mentioned && !m_facts.header(h).has_dynamic_access) continue;
+    }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     const FactsView& facts = info->facts;
@@ -395,7 +397,7 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     std::vector<char> reading(facts.symbols.size() + 1, 0);
     auto mark = [&](const Read& r) { reading[static_cast<size_t>(r.symbol + 1)] = 1; };
     if (member) {
-      for (const Read& r : m_index.reads(h, "*")) mark(r); // getattr(self, computed): any member
+      for (const Read& r : m_index.reads(h, k_any_member_name)) mark(r); // getattr(self, computed): any member
     }
     for (const auto& n : names) {
       for (const Read& r : m_index.reads(h, n)) {

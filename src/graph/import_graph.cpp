@@ -421,10 +421,8 @@ void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned threads) 
   // per core. The graph is the same whatever the split: each file's edges come from its own range, in
   // import order, and the unbounded imports are joined in file order.
   auto files = static_cast<uint32_t>(m_facts.size());
-  if (threads == 0) {
-    threads = std::min(std::max(1u, std::thread::hardware_concurrency()), std::max(1u, files / k_files_per_thread));
-  }
-  threads = std::max(1u, std::min(threads, std::max(1u, files)));
+  if (threads == 0) threads = std::clamp(files / k_files_per_thread, 1u, std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::clamp(threads, 1u, std::max(1u, files));
   std::vector<std::unique_ptr<Linker>> linkers;
   for (unsigned t = 0; t < threads; ++t) linkers.push_back(std::make_unique<Linker>(*this));
   auto range = [&](unsigned t) { return static_cast<uint32_t>(static_cast<uint64_t>(files) * t / threads); };
