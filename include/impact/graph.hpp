@@ -74,9 +74,11 @@ public:
 
 // Builds the graph of `facts` (the current Python files) plus `ghosts` (deleted Python paths of the
 // base), resolving imports against the layout's import roots. Unresolvable imports are third-party
-// and ignored; a name found in several roots links to every match. `threads` link the files' imports
-// (0: one per core on a large repository, one on a small one); the graph is the same for any count.
+// and ignored; a name found in several roots links to every match. The files' imports are linked on
+// one thread per `files_per_thread` files (below that, one thread is faster than two), at most
+// `max_threads` (0: one per core); the graph is the same for any count.
 ImportGraph build_import_graph(const ProjectLayout& layout, const ProjectFacts& facts,
-                               const std::vector<RepoPath>& ghosts, unsigned threads = 0);
+                               const std::vector<RepoPath>& ghosts, unsigned max_threads = 0,
+                               uint32_t files_per_thread = 2000);
 
 } // namespace impact

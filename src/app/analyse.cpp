@@ -151,6 +151,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.project.inifile = pytest.inifile;
   ProjectFacts facts;
   std::vector<SourceFile> inventory;
+  // -j: threads for parsing and for linking imports.
+  unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (needs_graph(out.changes)) {
     inventory = repo.inventory(out.changes);
     clock.lap("inventory");
@@ -162,7 +164,6 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     python::FactsCache cache =
         options.no_cache ? python::FactsCache() : python::FactsCache(dir / python::facts_cache_file_name());
     if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", cache.warning());
-    unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
     facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
     clock.lap("facts");
     if (!options.no_cache && facts.parsed > 0) {
@@ -180,7 +181,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory);
   clock.lap("semantic");
   // 3. graph
-  ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes));
+  ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
   clock.lap("graph");
   // 5. decision
   DecisionInput input{out.changes, graph, config.ignore.value, strict, mode};

@@ -73,7 +73,7 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
   app.add_option("--format", format, "Output of --dry-run and of subcommands: text | json")->group("Output");
   app.add_flag("--timings", o.timings, "Print how long each stage took, on stderr")->group("Output");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the facts cache (.impact_cache/)")->group("Tuning");
-  app.add_option("-j,--jobs", o.jobs, "Parse with this many threads (default: one per core)")->group("Tuning");
+  app.add_option("-j,--jobs", o.jobs, "Parse files and link their imports with this many threads (default: one per core)")->group("Tuning");
   app.add_option("-C", o.directory, "Run as if started in DIR")->type_name("DIR")->group("Tuning");
 }
 

@@ -44,7 +44,6 @@ std::optional<uint32_t> ImportGraph::find(std::string_view path) const {
 namespace {
 
 constexpr uint32_t k_none = std::numeric_limits<uint32_t>::max();
-constexpr uint32_t k_files_per_thread = 2000; // below this, one thread links faster than two
 
 std::string_view parent_of(std::string_view path) {
   auto slash = path.rfind('/');
@@ -82,7 +81,7 @@ public:
   GraphBuilder(const ProjectLayout& layout, const ProjectFacts& facts, ImportGraph& graph)
       : m_layout(layout), m_facts(facts), m_graph(graph) {}
 
-  void build(const std::vector<RepoPath>& ghosts, unsigned threads);
+  void build(const std::vector<RepoPath>& ghosts, unsigned max_threads, uint32_t files_per_thread);
 
 private:
   void add_nodes(const std::vector<RepoPath>& ghosts) {
@@ -415,14 +414,14 @@ private:
   std::vector<UnboundedImport> m_unbounded;
 };
 
-void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned threads) {
+void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned max_threads, uint32_t files_per_thread) {
   add_nodes(ghosts);
   // Linking is most of the work on a large repository: contiguous ranges of files on up to one thread
   // per core. The graph is the same whatever the split: each file's edges come from its own range, in
   // import order, and the unbounded imports are joined in file order.
   auto files = static_cast<uint32_t>(m_facts.size());
-  if (threads == 0) threads = std::clamp(files / k_files_per_thread, 1u, std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::clamp(threads, 1u, std::max(1u, files));
+  unsigned cap = max_threads > 0 ? max_threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = std::clamp(files / std::max(1u, files_per_thread), 1u, cap);
   std::vector<std::unique_ptr<Linker>> linkers;
   for (unsigned t = 0; t < threads; ++t) linkers.push_back(std::make_unique<Linker>(*this));
   auto range = [&](unsigned t) { return static_cast<uint32_t>(static_cast<uint64_t>(files) * t / threads); };
@@ -443,9 +442,9 @@ void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned threads) 
 } // namespace
 
 ImportGraph build_import_graph(const ProjectLayout& layout, const ProjectFacts& facts,
-                               const std::vector<RepoPath>& ghosts, unsigned threads) {
+                               const std::vector<RepoPath>& ghosts, unsigned max_threads, uint32_t files_per_thread) {
   ImportGraph graph;
-  GraphBuilder(layout, facts, graph).build(ghosts, threads);
+  GraphBuilder(layout, facts, graph).build(ghosts, max_threads, files_per_thread);
   return graph;
 }
 
