@@ -34,6 +34,42 @@ private:
   std::chrono::steady_clock::time_point m_last;
 };
 
+// Writes the facts cache on a thread of its own, so that the write overlaps the stages after the
+// facts stage. wait() joins it and returns what went wrong (empty when it was saved or never started);
+// the destructor joins too, so that no path leaves the thread running.
+class BackgroundSave {
+public:
+  BackgroundSave() = default;
+  BackgroundSave(const BackgroundSave&) = delete;
+  BackgroundSave& operator=(const BackgroundSave&) = delete;
+  ~BackgroundSave() {
+    if (m_thread.joinable()) m_thread.join();
+  }
+
+  // `cache` must outlive this object.
+  void start(python::FactsCache& cache, std::filesystem::path dir) {
+    m_thread = std::thread([this, &cache, dir = std::move(dir)] {
+      try {
+        util::ensure_cache_dir(dir);
+        cache.save();
+      } catch (const std::exception& e) {
+        m_problem = e.what();
+      }
+    });
+  }
+
+  bool started() const { return m_thread.joinable(); }
+
+  std::string wait() {
+    if (m_thread.joinable()) m_thread.join();
+    return m_problem;
+  }
+
+private:
+  std::thread m_thread;
+  std::string m_problem;
+};
+
 // Only a change to a Python file needs the graph; anything else decides on its own.
 bool needs_graph(const ChangeSet& changes) {
   for (const auto& f : changes.files) {
@@ -151,6 +187,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.project.inifile = pytest.inifile;
   ProjectFacts facts;
   std::vector<SourceFile> inventory;
+  python::FactsCache cache; // declared before `saving`, which joins before the cache goes
+  BackgroundSave saving;
   // -j: threads for parsing and for linking imports.
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (needs_graph(out.changes)) {
@@ -161,20 +199,12 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
       if (f.path.ends_with(".py")) python.push_back(f);
     }
     auto dir = util::cache_dir(repo.root());
-    python::FactsCache cache =
-        options.no_cache ? python::FactsCache() : python::FactsCache(dir / python::facts_cache_file_name());
+    if (!options.no_cache) cache = python::FactsCache(dir / python::facts_cache_file_name());
     if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", cache.warning());
     facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
     clock.lap("facts");
-    if (!options.no_cache && facts.parsed > 0) {
-      try {
-        util::ensure_cache_dir(dir);
-        cache.save();
-      } catch (const Error& e) {
-        fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", e.what());
-      }
-      clock.lap("cache");
-    }
+    // The new entries view `facts`, which outlives the save.
+    if (!options.no_cache && facts.parsed > 0) saving.start(cache, dir);
   }
   ProjectLayout layout(pytest, inventory, facts);
   // 2. semantic diff of every changed Python file
@@ -215,6 +245,12 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.decision = decide(input);
   if (!index_problem.empty()) out.decision.warnings.push_back(index_problem);
   clock.lap("decision");
+  if (saving.started()) {
+    if (std::string problem = saving.wait(); !problem.empty()) {
+      fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", problem);
+    }
+    clock.lap("cache"); // the part of the background save still running when the decision was made
+  }
   out.project.python_files = facts.files.size();
   out.project.parsed = facts.parsed;
   for (const auto& node : graph.nodes) out.project.test_files += node.test ? 1 : 0;

@@ -13,6 +13,7 @@ namespace impact {
 
 struct FactsExtractor::Impl {
   python::Parser parser;
+  std::vector<python::Token> tokens; // the reference pass's scratch, reused from file to file
 };
 
 FactsExtractor::FactsExtractor() : m_impl(new Impl) {}
@@ -219,14 +220,23 @@ private:
       if (scope.module_level && name == "__getattr__") m_facts.defines_module_getattr = true;
     }
     auto index = static_cast<int32_t>(m_facts.symbols.size());
+    std::string_view body_text = m_src.substr(sym.body_begin, sym.body_end - sym.body_begin);
     m_facts.symbols.push_back(std::move(sym));
     if (ts_node_is_null(body)) return;
+    if (!is_class && !may_define_or_import(body_text)) return;
     Scope inner;
     inner.symbol = index;
     inner.flags = scope.flags | (is_class ? 0 : k_import_in_function);
     inner.module_level = false;
     inner.class_body = is_class;
     block(body, inner);
+  }
+
+  // Inside a function body this walk records only imports and nested definitions. Most bodies hold
+  // neither, and three byte searches cost far less than visiting every statement of the body.
+  static bool may_define_or_import(std::string_view body) {
+    return body.find("import") != std::string_view::npos || body.find("def") != std::string_view::npos ||
+           body.find("class") != std::string_view::npos;
   }
 
   void decorators(TSNode outer, Symbol& sym) {
@@ -478,9 +488,11 @@ FileFacts FactsExtractor::extract(std::string_view source) {
     facts.parse_error = true;
     python::scan_import_lines(source, facts);
   }
-  python::scan_dynamic_imports(root, source, facts);
+  // The reference pass reads the imports' bindings, which the scans below never add to; its tokens
+  // tell whether the dynamic-import walk can find anything.
+  python::collect_references(source, facts, m_impl->tokens);
+  if (python::names_dynamic_import(source, m_impl->tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
-  python::collect_references(source, facts);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   return facts;
 }

@@ -80,7 +80,7 @@ void FactsCache::put(const std::string& oid_hex, std::string_view encoded) {
   if (m_file.empty()) return;
   Oid key = to_binary(oid_hex);
   if (m_index.contains(key)) return;
-  m_added[key] = std::string(encoded);
+  m_added[key] = encoded;
 }
 
 void FactsCache::save() {

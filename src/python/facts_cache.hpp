@@ -26,6 +26,7 @@ public:
 
   // The encoded facts of `oid_hex`; the view lives as long as storage().
   std::optional<std::string_view> find(const std::string& oid_hex) const;
+  // Adds an entry. The cache keeps the view, not a copy: `encoded` must stay alive until save().
   void put(const std::string& oid_hex, std::string_view encoded);
   // Writes the cache when something was added. Throws impact::Error when it cannot be written.
   void save();
@@ -51,7 +52,7 @@ private:
   std::filesystem::path m_file;
   std::shared_ptr<const util::MappedFile> m_data; // the mapped cache file that m_index views
   std::unordered_map<Oid, Entry, OidHash> m_index; // entries of the loaded file, viewing m_data
-  std::unordered_map<Oid, std::string, OidHash> m_added;
+  std::unordered_map<Oid, std::string_view, OidHash> m_added; // views the caller keeps alive
   mutable std::vector<char> m_used; // per loaded entry: looked up this run (one writer per element)
   std::string m_warning;
 };

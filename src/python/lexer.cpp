@@ -29,13 +29,13 @@ bool string_prefix(std::string_view p, bool& is_f, bool& is_raw) {
 
 class Lexer {
 public:
-  Lexer(std::string_view src, const std::function<void(const Token&)>& sink) : m_src(src), m_sink(sink) {}
+  Lexer(std::string_view src, std::vector<Token>& out) : m_src(src), m_out(out) {}
 
   void run() { code(m_src.size(), false); }
 
 private:
   void emit(Tok kind, size_t begin, size_t end) {
-    m_sink(Token{kind, static_cast<uint32_t>(begin), static_cast<uint32_t>(end), m_depth});
+    m_out.push_back(Token{kind, static_cast<uint32_t>(begin), static_cast<uint32_t>(end), m_depth});
   }
 
   // Lexes code until `limit`, or, inside an f-string replacement field (`in_field`), until the '}',
@@ -172,13 +172,17 @@ private:
   }
 
   std::string_view m_src;
-  const std::function<void(const Token&)>& m_sink;
+  std::vector<Token>& m_out;
   size_t m_pos = 0;
   uint32_t m_depth = 0;
 };
 
 } // namespace
 
-void lex(std::string_view source, const std::function<void(const Token&)>& sink) { Lexer(source, sink).run(); }
+void lex(std::string_view source, std::vector<Token>& out) {
+  out.clear();
+  out.reserve(source.size() / 5); // about one token per five bytes of typical code
+  Lexer(source, out).run();
+}
 
 } // namespace impact::python

@@ -9,29 +9,45 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <unordered_set>
 
 namespace impact::python {
 
 namespace {
 
-constexpr std::array<std::string_view, 35> k_keywords = {
-    "False", "None",   "True",    "and",   "as",     "assert", "async",  "await",    "break",
-    "class", "continue", "def",   "del",   "elif",   "else",   "except", "finally",  "for",
-    "from",  "global", "if",      "import", "in",    "is",     "lambda", "nonlocal", "not",
-    "or",    "pass",   "raise",   "return", "try",   "while",  "with",   "yield"};
+// Python's keywords, by length: a name token is tested against the few of its own length.
+bool is_keyword(std::string_view s) {
+  auto any = [s](std::initializer_list<std::string_view> words) {
+    for (auto w : words) {
+      if (s == w) return true;
+    }
+    return false;
+  };
+  switch (s.size()) {
+  case 2: return any({"as", "if", "in", "is", "or"});
+  case 3: return any({"and", "def", "del", "for", "not", "try"});
+  case 4: return any({"None", "True", "elif", "else", "from", "pass", "with"});
+  case 5: return any({"False", "async", "await", "break", "class", "raise", "while", "yield"});
+  case 6: return any({"assert", "except", "global", "import", "lambda", "return"});
+  case 7: return s == "finally";
+  case 8: return s == "continue" || s == "nonlocal";
+  default: return false;
+  }
+}
 
+// Sorted, for a binary search.
 constexpr std::array<std::string_view, 72> k_builtins = {
-    "abs", "all", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr",
-    "classmethod", "compile", "complex", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec",
-    "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id",
-    "input", "int", "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max", "memoryview",
-    "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr", "reversed",
-    "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
-    "vars", "zip", "Exception", "ValueError", "TypeError", "KeyError"};
+    "Exception", "KeyError", "TypeError", "ValueError", "abs", "all", "any", "ascii", "bin", "bool", "breakpoint",
+    "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "delattr", "dict", "dir", "divmod",
+    "enumerate", "eval", "exec", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash",
+    "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max",
+    "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr",
+    "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+    "vars", "zip"};
+static_assert(std::is_sorted(k_builtins.begin(), k_builtins.end()));
 
-bool is_keyword(std::string_view s) { return std::find(k_keywords.begin(), k_keywords.end(), s) != k_keywords.end(); }
-bool is_builtin(std::string_view s) { return std::find(k_builtins.begin(), k_builtins.end(), s) != k_builtins.end(); }
+bool is_builtin(std::string_view s) { return std::binary_search(k_builtins.begin(), k_builtins.end(), s); }
 
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
@@ -61,9 +77,10 @@ class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts) : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1) {}
 
-  void run() {
+  void run(std::vector<Token>& tokens) {
     // Symbols are in pre-order, so their body ranges open in order and nest.
-    lex(m_src, [this](const Token& t) { token(t); });
+    lex(m_src, tokens);
+    for (const Token& t : tokens) token(t);
     finish_chain();
     publish();
   }
@@ -323,11 +340,11 @@ private:
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
     if (n == "globals" || n == "locals" || n == "vars" || n == "eval" || n == "exec") o.dynamic = true;
-    m_chain = std::string(n);
+    m_chain.assign(n);
     m_chain_owner = m_owner;
     m_chain_open = true;
     m_chain_after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
-    if (t.depth == 0 && !o.annotation) o.candidate = std::string(n);
+    if (t.depth == 0 && !o.annotation) o.candidate.assign(n);
   }
 
   // Module-level bindings: a builtin name the module rebinds is not the builtin.
@@ -400,6 +417,8 @@ private:
 
 } // namespace
 
-void collect_references(std::string_view source, FileFacts& facts) { Collector(source, facts).run(); }
+void collect_references(std::string_view source, FileFacts& facts, std::vector<Token>& tokens) {
+  Collector(source, facts).run(tokens);
+}
 
 } // namespace impact::python

@@ -2,8 +2,10 @@
 
 #include "python/literals.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 
 namespace impact::python {
 
@@ -204,12 +206,16 @@ void record_dynamic(TSNode call, std::string_view callee, std::string_view sourc
 
 } // namespace
 
-void scan_dynamic_imports(TSNode root, std::string_view source, FileFacts& facts) {
-  bool mentioned = false;
-  for (auto name : k_dynamic_callees) {
-    if (source.find(name) != std::string_view::npos) mentioned = true;
+bool names_dynamic_import(std::string_view source, const std::vector<Token>& tokens) {
+  for (const Token& t : tokens) {
+    if (t.kind != Tok::name || t.end - t.begin < 8) continue; // the shortest callee, run_path, has 8
+    std::string_view name = source.substr(t.begin, t.end - t.begin);
+    if (std::find(k_dynamic_callees.begin(), k_dynamic_callees.end(), name) != k_dynamic_callees.end()) return true;
   }
-  if (!mentioned) return;
+  return false;
+}
+
+void scan_dynamic_imports(TSNode root, std::string_view source, FileFacts& facts) {
   const Grammar& g = Grammar::get();
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (;;) {
@@ -239,26 +245,31 @@ void scan_dynamic_imports(TSNode root, std::string_view source, FileFacts& facts
 }
 
 void scan_string_references(std::string_view source, FileFacts& facts) {
-  uint32_t line = 1;
-  size_t i = 0;
   const size_t n = source.size();
-  while (i < n) {
+  // The next '"' and the next '\'' at or after the cursor (n when there is none): memchr finds each.
+  auto next_of = [&](char quote, size_t from) {
+    const void* at = from < n ? std::memchr(source.data() + from, quote, n - from) : nullptr;
+    return at == nullptr ? n : static_cast<size_t>(static_cast<const char*>(at) - source.data());
+  };
+  size_t next_double = next_of('"', 0), next_single = next_of('\'', 0);
+  uint32_t line = 1;
+  size_t counted = 0; // newlines before `counted` are in `line`
+  size_t i = 0;
+  while (true) {
+    if (next_double < i) next_double = next_of('"', i);
+    if (next_single < i) next_single = next_of('\'', i);
+    i = std::min(next_double, next_single);
+    if (i >= n) break;
     char c = source[i];
-    if (c == '\n') {
-      ++line;
-      ++i;
-      continue;
-    }
-    if (c != '"' && c != '\'') {
-      ++i;
-      continue;
-    }
     // Content up to the same quote on this line, if it is made of identifier characters, dots and ':'.
     size_t j = i + 1;
     while (j < n && (is_ident_char(source[j]) || source[j] == '.' || source[j] == ':')) ++j;
     if (j < n && source[j] == c && j > i + 1) {
       std::string_view content = source.substr(i + 1, j - i - 1);
       if (looks_dotted(content) && !looks_like_file_name(content)) {
+        line += static_cast<uint32_t>(std::count(source.begin() + static_cast<std::ptrdiff_t>(counted),
+                                                 source.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
+        counted = i;
         ImportFact fact;
         fact.kind = ImportKind::string_ref;
         fact.line = line;

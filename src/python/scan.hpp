@@ -3,8 +3,15 @@
 // mentions an import function), dotted string references and a line scan for files that do not parse.
 #include "impact/python.hpp"
 #include "python/grammar.hpp"
+#include "python/lexer.hpp"
+
+#include <vector>
 
 namespace impact::python {
+
+// True when a name token of `source` is one of the functions scan_dynamic_imports looks for: only then
+// can its walk over every node find anything.
+bool names_dynamic_import(std::string_view source, const std::vector<Token>& tokens);
 
 // Finds importlib.import_module / __import__ / runpy / spec_from_file_location calls. A literal argument
 // becomes an ImportKind::dynamic import; anything computed an UncertainImport (with its literal prefix).

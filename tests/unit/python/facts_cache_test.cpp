@@ -19,8 +19,9 @@ const std::string k_c = "1111111111111111111111111111111111111111";
 std::filesystem::path make_cache(const TempDir& dir) {
   auto file = dir / "cache/facts.bin";
   FactsCache cache(file);
+  const std::string b_facts("facts\0of b", 10); // put() keeps a view: the text outlives save()
   cache.put(k_a, "facts of a");
-  cache.put(k_b, std::string("facts\0of b", 10));
+  cache.put(k_b, b_facts);
   cache.save();
   return file;
 }
