@@ -66,7 +66,7 @@ void FileIndex::resolve_module(uint32_t importer, const ImportView& imp, std::ve
   }
 }
 
-const FileInfo* FileIndex::get(uint32_t node) {
+FileInfo* FileIndex::mutable_get(uint32_t node) {
   if (node >= m_facts.size()) return nullptr;
   if (m_files[node]) return m_files[node].get();
   auto info = std::make_unique<FileInfo>();
@@ -79,6 +79,7 @@ const FileInfo* FileIndex::get(uint32_t node) {
   info->by_qualname.reserve(f.symbols.size());
   for (size_t i = 0; i < f.symbols.size(); ++i) {
     info->by_qualname.emplace_back(f.symbols[i].qualname, static_cast<int32_t>(i));
+    if (f.symbols[i].dynamic_access) info->dynamic_symbols.push_back(static_cast<int32_t>(i));
     if (f.symbols[i].parent == -1) names.push_back({f.symbols[i].qualname, Binding{Binding::definition, -1, f.symbols[i].qualname}});
   }
   for (auto name : f.module_names) names.push_back({name, Binding{Binding::assignment, -1, {}}});
@@ -243,20 +244,22 @@ Target FileIndex::resolve(uint32_t h, std::string_view chain) {
   return t;
 }
 
-const Target& FileIndex::prefix_target(uint32_t h, const std::vector<std::string_view>& chain, size_t index) {
-  std::string key = std::to_string(h);
-  for (size_t k = 0; k <= index; ++k) key.append(k == 0 ? ":" : ".").append(chain[k]);
-  if (auto it = m_prefixes.find(key); it != m_prefixes.end()) return it->second;
-  Target t = root(h, chain[0], 0);
+const Target& FileIndex::prefix_target(FileInfo& info, const std::vector<std::string_view>& chain, size_t index) {
+  m_key.clear();
+  for (size_t k = 0; k <= index; ++k) m_key.append(k == 0 ? "" : ".").append(chain[k]);
+  if (auto it = info.prefixes.find(std::string_view(m_key)); it != info.prefixes.end()) return it->second;
+  Target t = root(info.node, chain[0], 0);
   for (size_t k = 1; k <= index && t.kind != Target::unknown && t.kind != Target::nothing; ++k) {
     t = member(t, chain[k], 0);
   }
-  return m_prefixes.emplace(std::move(key), std::move(t)).first->second;
+  return info.prefixes.emplace(m_key, std::move(t)).first->second;
 }
 
 bool FileIndex::may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
                           std::string_view qualname) {
-  return may_denote(prefix_target(h, chain, index), g, qualname);
+  FileInfo* info = mutable_get(h);
+  if (info == nullptr) return true; // a ghost: nothing rules it out
+  return may_denote(prefix_target(*info, chain, index), g, qualname);
 }
 
 bool FileIndex::may_denote(const Target& t, uint32_t g, std::string_view qualname) const {
@@ -273,31 +276,41 @@ bool FileIndex::may_denote(const Target& t, uint32_t g, std::string_view qualnam
   return true;
 }
 
-const std::vector<Read>& FileIndex::reads(uint32_t h, std::string_view name) {
-  std::string key = std::to_string(h);
-  key.append(":").append(name);
-  if (auto it = m_reads.find(key); it != m_reads.end()) return it->second;
+uint32_t FileIndex::intern(std::string_view name) {
+  if (auto it = m_names.find(name); it != m_names.end()) return it->second;
+  auto id = static_cast<uint32_t>(m_names.size());
+  m_names.emplace(std::string(name), id);
+  return id;
+}
+
+const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_view name) {
+  static const std::vector<Read> k_none;
   static const Target k_any; // unknown: may denote anything
-  std::vector<Read> out;
-  if (const FileInfo* info = get(h)) {
-    const FactsView& facts = info->facts;
-    auto scan = [&](ViewRange refs, int32_t symbol) {
-      for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-        if (name == k_any_member_name) {
-          if (*ref == k_any_member) out.push_back(Read{symbol, &k_any});
-          continue;
-        }
-        if (ref->find(name) == std::string_view::npos) continue;
-        auto parts = split_chain(*ref);
-        for (size_t i = 0; i < parts.size(); ++i) {
-          if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(h, parts, i)});
-        }
-      }
-    };
-    scan(facts.module_refs, -1);
-    for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i));
+  FileInfo* info = mutable_get(h);
+  if (info == nullptr) return k_none;
+  for (size_t k = 0; k < info->read_names.size(); ++k) {
+    if (info->read_names[k] == id) return info->read_lists[k];
   }
-  return m_reads.emplace(std::move(key), std::move(out)).first->second;
+  std::vector<Read> out;
+  const FactsView& facts = info->facts;
+  auto scan = [&](ViewRange refs, int32_t symbol) {
+    for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
+      if (name == k_any_member_name) {
+        if (*ref == k_any_member) out.push_back(Read{symbol, &k_any});
+        continue;
+      }
+      if (ref->find(name) == std::string_view::npos) continue;
+      auto parts = split_chain(*ref);
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i)});
+      }
+    }
+  };
+  scan(facts.module_refs, -1);
+  for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i));
+  info->read_names.push_back(id);
+  info->read_lists.push_back(std::move(out));
+  return info->read_lists.back();
 }
 
 } // namespace impact::decision

@@ -5,6 +5,7 @@
 #include "impact/graph.hpp"
 #include "impact/python.hpp"
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,17 +21,10 @@ struct Binding {
   std::string_view name; // definition / from_import: the name in that module; module: the bound prefix
 };
 
-struct FileInfo {
-  uint32_t node = 0;
-  FactsView facts;
-  ImportScratch imports;
-  std::vector<std::pair<std::string_view, Binding>> names; // sorted: the top-level namespace
-  std::vector<std::pair<std::string_view, int32_t>> by_qualname; // sorted
-  bool star_imports = false;
-
-  const Binding* binding(std::string_view name) const;
-  int32_t symbol(std::string_view qualname) const; // -1 when absent
-  const SymbolView& at(int32_t index) const { return facts.symbols[static_cast<size_t>(index)]; }
+// A hash for string-keyed maps that are looked up with string_views, without building a string.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
 };
 
 // What a dotted prefix denotes.
@@ -48,6 +42,26 @@ struct Read {
   const Target* target = nullptr;
 };
 
+struct FileInfo {
+  uint32_t node = 0;
+  FactsView facts;
+  ImportScratch imports;
+  std::vector<std::pair<std::string_view, Binding>> names; // sorted: the top-level namespace
+  std::vector<std::pair<std::string_view, int32_t>> by_qualname; // sorted
+  bool star_imports = false;
+  std::vector<int32_t> dynamic_symbols; // the symbols that read names by computed strings, ascending
+  // FileIndex's answers about this file, computed on first use: reads() by interned name (a file is
+  // asked about few names, so a scan of small ids beats hashing), prefix_target() by dotted prefix.
+  // Both keep their elements in place, so that references and a Read's target pointer stay valid.
+  std::vector<uint32_t> read_names;
+  std::deque<std::vector<Read>> read_lists; // read_lists[k] for read_names[k]
+  std::unordered_map<std::string, Target, StringHash, std::equal_to<>> prefixes;
+
+  const Binding* binding(std::string_view name) const;
+  int32_t symbol(std::string_view qualname) const; // -1 when absent
+  const SymbolView& at(int32_t index) const { return facts.symbols[static_cast<size_t>(index)]; }
+};
+
 // Decodes and indexes files on first use.
 class FileIndex {
 public:
@@ -57,15 +71,17 @@ public:
   FileIndex& operator=(const FileIndex&) = delete;
 
   // nullptr for ghosts (deleted files have no facts).
-  const FileInfo* get(uint32_t node);
+  const FileInfo* get(uint32_t node) { return mutable_get(node); }
 
   // Whether reference `chain` of file `h`, whose component `index` is the referenced name, may denote
   // symbol `qualname` of file `g`.
   bool may_refer(uint32_t h, const std::vector<std::string_view>& chain, size_t index, uint32_t g,
                  std::string_view qualname);
-  // Where file `h` reads `name` (a component of a reference); k_any_member_name gives its
-  // getattr(self, computed) reads. Computed once per file and name.
-  const std::vector<Read>& reads(uint32_t h, std::string_view name);
+  // A number for `name`, the same for every call with the same text: what reads() is keyed by.
+  uint32_t intern(std::string_view name);
+  // Where file `h` reads `name` (a component of a reference, interned as `id`); k_any_member_name
+  // gives its getattr(self, computed) reads. Computed once per file and name.
+  const std::vector<Read>& reads(uint32_t h, uint32_t id, std::string_view name);
   // Whether a reference whose prefix denotes `t` may denote symbol `qualname` of file `g`: itself, or a
   // symbol defined inside what it denotes.
   bool may_denote(const Target& t, uint32_t g, std::string_view qualname) const;
@@ -73,8 +89,9 @@ public:
   Target resolve(uint32_t h, std::string_view chain);
 
 private:
-  // What components 0..index of reference `chain` in file `h` denote: resolved once per run.
-  const Target& prefix_target(uint32_t h, const std::vector<std::string_view>& chain, size_t index);
+  FileInfo* mutable_get(uint32_t node);
+  // What components 0..index of reference `chain` in file `info` denote: resolved once per run.
+  const Target& prefix_target(FileInfo& info, const std::vector<std::string_view>& chain, size_t index);
   Target root(uint32_t h, std::string_view name, int depth);
   Target member(const Target& t, std::string_view name, int depth);
   Target from_binding(uint32_t h, const FileInfo& info, const Binding& b, int depth);
@@ -85,8 +102,8 @@ private:
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
   std::vector<std::unique_ptr<FileInfo>> m_files;
-  std::unordered_map<std::string, Target> m_prefixes; // prefix_target: "<file>:a.b.c"
-  std::unordered_map<std::string, std::vector<Read>> m_reads; // reads: "<file>:name"
+  std::string m_key; // prefix_target's key, reused
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_names; // intern()
 };
 
 // Splits "a.b.c" (or ".b.c" for an attribute of a computed value, giving "" first).

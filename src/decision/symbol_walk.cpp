@@ -138,16 +138,13 @@ std::vector<Hop> SymbolWalk::chain(const std::string& key) const {
 // modules importing those (`helpers.models.save` reads `save` through `helpers`' import of `models`).
 const std::vector<uint32_t>& SymbolWalk::importers(uint32_t node) {
   if (auto it = m_importers.find(node); it != m_importers.end()) return it->second;
-  std::vector<char> seen(m_graph.nodes.size(), 0);
+  NodeSet& seen = m_seen.clear(m_graph.nodes.size());
   std::vector<uint32_t> exporters{node};
-  seen[node] = 1;
+  seen.insert(node);
   for (size_t i = 0; i < exporters.size(); ++i) {
     for (const auto& [from, edge] : m_graph.in[exporters[i]]) {
       bool reexports = m_graph.nodes[from].path.filename() == "__init__.py" || edge.kind == EdgeKind::star_import;
-      if (reexports && seen[from] == 0) {
-        seen[from] = 1;
-        exporters.push_back(from);
-      }
+      if (reexports && seen.insert(from)) exporters.push_back(from);
     }
   }
   std::vector<uint32_t> out = exporters;
@@ -156,10 +153,7 @@ const std::vector<uint32_t>& SymbolWalk::importers(uint32_t node) {
     for (size_t i = 0; i < end; ++i) {
       for (const auto& [from, edge] : m_graph.in[out[i]]) {
         if (edge.kind == EdgeKind::package_init || edge.kind == EdgeKind::conftest) continue;
-        if (seen[from] == 0) {
-          seen[from] = 1;
-          out.push_back(from);
-        }
+        if (seen.insert(from)) out.push_back(from);
       }
     }
   }
@@ -308,10 +302,10 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const 
     auto& out = m_module_candidates[key.node];
     if (out.empty()) {
       out = importers(key.node);
-      std::vector<char> seen(m_graph.nodes.size(), 0);
-      for (uint32_t n : out) seen[n] = 1;
+      NodeSet& seen = m_seen.clear(m_graph.nodes.size());
+      for (uint32_t n : out) seen.insert(n);
       for (uint32_t n : dynamic) {
-        if (seen[n] == 0) out.push_back(n);
+        if (seen.insert(n)) out.push_back(n);
       }
     }
     return out;
@@ -329,12 +323,21 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const 
 
 const std::vector<uint32_t>& SymbolWalk::dynamic_files() {
   if (!m_dynamic_ready) {
+    m_is_dynamic.assign(m_facts.size(), 0);
     for (uint32_t i = 0; i < m_facts.size(); ++i) {
-      if (m_facts.header(i).has_dynamic_access) m_dynamic.push_back(i);
+      if (m_facts.header(i).has_dynamic_access) {
+        m_dynamic.push_back(i);
+        m_is_dynamic[i] = 1;
+      }
     }
     m_dynamic_ready = true;
   }
   return m_dynamic;
+}
+
+bool SymbolWalk::is_dynamic(uint32_t node) {
+  dynamic_files();
+  return node < m_is_dynamic.size() && m_is_dynamic[node] != 0;
 }
 
 const std::vector<uint32_t>& SymbolWalk::all_files() {
@@ -353,25 +356,34 @@ std::vector<std::string> SymbolWalk::aliases(const std::vector<uint32_t>& files,
     size_t before = names.size();
     for (uint32_t h : files) {
       if (h >= m_facts.size()) continue;
-      bool any = false;
-      for (const auto& n : names) any = any || m_facts.mentions(h, n);
-      if (!any) continue;
-      const FileInfo* info = m_index.get(h);
-      if (info == nullptr) continue;
-      for (const auto& imp : info->imports.imports) {
-        if (imp.kind != ImportKind::from) continue;
-        for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
-          size_t a = imp.aliases_begin + (k - imp.names_begin);
-          if (a >= imp.aliases_end) continue;
-          std::string_view imported = info->imports.names[k], alias = info->imports.aliases[a];
-          if (alias == imported || std::find(names.begin(), names.end(), imported) == names.end()) continue;
-          if (std::find(names.begin(), names.end(), alias) == names.end()) names.emplace_back(alias);
-        }
+      for (const auto& [imported, alias] : renamed_imports(h)) {
+        if (std::find(names.begin(), names.end(), imported) == names.end()) continue;
+        if (std::find(names.begin(), names.end(), alias) == names.end()) names.emplace_back(alias);
       }
     }
     if (names.size() == before) break;
   }
   return names;
+}
+
+std::span<const std::pair<std::string_view, std::string_view>> SymbolWalk::renamed_imports(uint32_t node) {
+  if (m_renamed.size() != m_facts.size()) m_renamed.assign(m_facts.size(), {k_unknown, k_unknown});
+  auto& [begin, end] = m_renamed[node];
+  if (begin == k_unknown) {
+    m_facts.imports(node, m_scratch);
+    begin = static_cast<uint32_t>(m_renamed_pool.size());
+    for (const auto& imp : m_scratch.imports) {
+      if (imp.kind != ImportKind::from) continue;
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+        size_t a = imp.aliases_begin + (k - imp.names_begin);
+        if (a < imp.aliases_end && m_scratch.aliases[a] != m_scratch.names[k]) {
+          m_renamed_pool.emplace_back(m_scratch.names[k], m_scratch.aliases[a]);
+        }
+      }
+    }
+    end = static_cast<uint32_t>(m_renamed_pool.size());
+  }
+  return {m_renamed_pool.data() + begin, m_renamed_pool.data() + end};
 }
 
 void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
@@ -380,6 +392,9 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   std::vector<std::string> names{std::string(name)};
   std::vector<uint32_t> files = candidates(key, member, names);
   if (!member) names = aliases(files, name);
+  std::vector<uint32_t> ids;
+  for (const auto& n : names) ids.push_back(m_index.intern(n));
+  const uint32_t any_member = m_index.intern(k_any_member_name);
   bool definitions_only = scan == Scan::definitions;
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
@@ -388,19 +403,20 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
       // come from that table already.)
       bool mentioned = false;
       for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
-      if (!mentioned && !m_facts.header(h).has_dynamic_access) continue;
+      if (!mentioned && !is_dynamic(h)) continue;
     }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     const FactsView& facts = info->facts;
-    // The code of h that reads the symbol: module level (reading[0]) and each symbol (reading[1 + i]).
-    std::vector<char> reading(facts.symbols.size() + 1, 0);
-    auto mark = [&](const Read& r) { reading[static_cast<size_t>(r.symbol + 1)] = 1; };
+    // The code of h that reads the symbol: the indices of its symbols, -1 for module-level code.
+    std::vector<int32_t>& reading = m_reading;
+    reading.clear();
+    auto mark = [&](const Read& r) { reading.push_back(r.symbol); };
     if (member) {
-      for (const Read& r : m_index.reads(h, k_any_member_name)) mark(r); // getattr(self, computed): any member
+      for (const Read& r : m_index.reads(h, any_member, k_any_member_name)) mark(r); // getattr(self, computed)
     }
-    for (const auto& n : names) {
-      for (const Read& r : m_index.reads(h, n)) {
+    for (size_t k = 0; k < names.size(); ++k) {
+      for (const Read& r : m_index.reads(h, ids[k], names[k])) {
         // A symbol that is gone cannot be resolved in the new file: every user by name counts.
         if (scan == Scan::gone || m_index.may_denote(*r.target, key.node, key.qualname)) mark(r);
       }
@@ -414,14 +430,19 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
         }
       }
     }
+    // Code that reads names by computed strings may read this one. In source order from here.
+    reading.insert(reading.end(), info->dynamic_symbols.begin(), info->dynamic_symbols.end());
+    std::sort(reading.begin(), reading.end());
+    reading.erase(std::unique(reading.begin(), reading.end()), reading.end());
     // Code that runs at import: the module, and class bodies.
-    if (reading[0] != 0 || facts.module_dynamic_access) file_level(h, self, "module_level", 0);
-    for (size_t i = 0; i < facts.symbols.size(); ++i) {
-      const SymbolView& s = facts.symbols[i];
+    bool module_level = !reading.empty() && reading.front() == -1;
+    if (module_level || facts.module_dynamic_access) file_level(h, self, "module_level", 0);
+    for (int32_t i : reading) {
+      if (i < 0) continue;
+      const SymbolView& s = info->at(i);
       if (h == key.node && s.qualname == key.qualname) continue;
       bool class_body = s.kind == SymbolKind::class_;
       if (definitions_only && !class_body) continue;
-      if (reading[i + 1] == 0 && !s.dynamic_access) continue;
       if (class_body) file_level(h, self, "class_body", s.def_line);
       else reach(h, std::string(s.qualname), self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }
@@ -458,7 +479,8 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
 }
 
 const std::vector<SymbolWalk::StringRef>& SymbolWalk::string_refs(uint32_t node, const FileInfo& info) {
-  if (auto it = m_string_refs.find(node); it != m_string_refs.end()) return it->second;
+  if (m_string_refs.size() != m_facts.size()) m_string_refs.resize(m_facts.size());
+  if (m_string_refs[node]) return *m_string_refs[node];
   std::vector<StringRef> out;
   for (const auto& imp : info.imports.imports) {
     if (imp.kind != ImportKind::string_ref) continue;
@@ -482,7 +504,8 @@ const std::vector<SymbolWalk::StringRef>& SymbolWalk::string_refs(uint32_t node,
     }
     out.push_back(std::move(ref));
   }
-  return m_string_refs.emplace(node, std::move(out)).first->second;
+  m_string_refs[node] = std::move(out);
+  return *m_string_refs[node];
 }
 
 void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from) {

@@ -8,13 +8,39 @@
 #include "impact/project.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace impact::decision {
+
+// A set of graph nodes that is emptied in constant time (by a new generation), for walks that visit
+// a few nodes of a large graph many times over.
+class NodeSet {
+public:
+  NodeSet& clear(size_t nodes) {
+    if (m_stamp.size() != nodes || m_generation == UINT32_MAX) {
+      m_stamp.assign(nodes, 0);
+      m_generation = 0;
+    }
+    ++m_generation;
+    return *this;
+  }
+  // Adds `node`; false when it was already in the set.
+  bool insert(uint32_t node) {
+    if (m_stamp[node] == m_generation) return false;
+    m_stamp[node] = m_generation;
+    return true;
+  }
+
+private:
+  std::vector<uint32_t> m_stamp;
+  uint32_t m_generation = 0;
+};
 
 struct SymbolSeed {
   uint32_t node = 0;
@@ -82,6 +108,11 @@ private:
   const std::vector<uint32_t>& all_files();
   std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string>& names);
   const std::vector<uint32_t>& dynamic_files(); // files reading names by computed strings
+  bool is_dynamic(uint32_t node);               // whether `node` is one of them
+  // The (imported name, alias) pairs of the `from x import a as b` imports of `node` that bind another
+  // name than they import: only these give a symbol an alias. Decoded once per file; the span is
+  // valid until the next call.
+  std::span<const std::pair<std::string_view, std::string_view>> renamed_imports(uint32_t node);
   const std::vector<uint32_t>& importers(uint32_t node);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
   static bool is_fixture_hook(std::string_view name);
@@ -108,7 +139,14 @@ private:
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_importers;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_module_candidates;
   std::vector<uint32_t> m_dynamic; // dynamic_files()
-  std::unordered_map<uint32_t, std::vector<StringRef>> m_string_refs;
+  std::vector<char> m_is_dynamic;  // per file: in m_dynamic
+  static constexpr uint32_t k_unknown = UINT32_MAX;
+  std::vector<std::pair<uint32_t, uint32_t>> m_renamed; // per file: its range of m_renamed_pool
+  std::vector<std::pair<std::string_view, std::string_view>> m_renamed_pool;
+  ImportScratch m_scratch;         // renamed_imports()' decoding
+  NodeSet m_seen;                  // importers() and candidates()' visited set, reused
+  std::vector<int32_t> m_reading;  // referrers()' scratch: which code of a candidate reads the name
+  std::vector<std::optional<std::vector<StringRef>>> m_string_refs; // per file, on first use
   bool m_dynamic_ready = false;
   SymbolResult m_result;
 };

@@ -338,6 +338,32 @@ TEST_CASE("FactsExtractor records symbols with qualnames, kinds and parents", "[
   }
 }
 
+TEST_CASE("FactsExtractor finds what a function body defines or imports, however deep", "[extract]") {
+  // The walk skips bodies that cannot hold a definition or an import; each of these must still be read.
+  SECTION("a nested class, the body's only definition") {
+    auto facts = extract("def make():\n    x = 1\n    class Local:\n        pass\n    return Local\n");
+    CHECK(symbol(facts, "make.Local").kind == SymbolKind::class_);
+  }
+  SECTION("a nested async def under an if") {
+    auto facts = extract("def outer(flag):\n    if flag:\n        async def inner():\n            pass\n");
+    CHECK(symbol(facts, "outer.inner").is_async);
+  }
+  SECTION("an import after many other statements, inside a with and a try") {
+    std::string source = "def load():\n";
+    for (int i = 0; i < 50; ++i) source += "    v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+    source += "    with lock:\n        try:\n            from app import plugins\n        except ImportError:\n"
+              "            pass\n";
+    auto i = the_import(extract(source), "app", ImportKind::from);
+    CHECK(i.flags == (k_import_in_function | k_import_conditional | k_import_guarded));
+  }
+  SECTION("a body with neither still has its symbol and its lines") {
+    auto facts = extract("def plain(a):\n    return a + 1\n");
+    REQUIRE(facts.symbols.size() == 1);
+    CHECK(facts.symbols[0].last_line == 2);
+    CHECK(facts.imports.empty());
+  }
+}
+
 TEST_CASE("FactsExtractor reads decorators as their callee", "[extract]") {
   auto facts = extract("@staticmethod\n"
                        "@app.route('/x', methods=['GET'])\n"
@@ -436,6 +462,15 @@ TEST_CASE("FactsExtractor reads computed dynamic imports as uncertain, with thei
     CHECK(facts.uncertain_imports[0].level == 1);
     CHECK(facts.uncertain_imports[0].prefix == "handlers.");
   }
+  SECTION("inside an f-string's replacement field") {
+    auto facts = extract("def load(name):\n    return f\"{importlib.import_module(name)}\"\n");
+    REQUIRE(facts.uncertain_imports.size() == 1);
+    CHECK(facts.uncertain_imports[0].line == 2);
+  }
+  SECTION("a name in a comment or a string is no call") {
+    auto facts = extract("# import_module(name) is not used here\nDOC = 'see __import__(name)'\n");
+    CHECK(facts.uncertain_imports.empty());
+  }
   SECTION("a computed __import__") {
     auto facts = extract("m = __import__(name)\n");
     REQUIRE(facts.uncertain_imports.size() == 1);
@@ -455,6 +490,11 @@ TEST_CASE("FactsExtractor records dotted string literals as string references", 
     auto facts = extract("ROOT_VIEW = 'app.views:index'\n");
     auto i = the_import(facts, "app.views", ImportKind::string_ref);
     CHECK(i.names == Strings{"index"});
+  }
+  SECTION("line numbers count every line before the literal, whatever quotes come between") {
+    auto facts = extract("a = \"it's\"\nb = 'x'  # \"quoted\"\n\n\nc = 'app.models'\nd = \"app.views\"\n");
+    CHECK(the_import(facts, "app.models", ImportKind::string_ref).line == 5);
+    CHECK(the_import(facts, "app.views", ImportKind::string_ref).line == 6);
   }
   SECTION("a settings value in single quotes") {
     CHECK(has_string_ref(extract("DJANGO_SETTINGS_MODULE = 'app.settings'\n"), "app.settings"));
