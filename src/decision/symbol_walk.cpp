@@ -42,7 +42,18 @@ bool is_transparent_decorator(std::string_view callee) {
   return std::find(k_names.begin(), k_names.end(), last) != k_names.end();
 }
 
-std::string SymbolWalk::key_of(uint32_t node, const std::string& qualname) { return fmt::format("{}:{}", node, qualname); }
+SymbolWalk::WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
+  auto it = m_qualname_ids.find(qualname);
+  if (it == m_qualname_ids.end()) {
+    const std::string& stored = m_qualnames.emplace_back(qualname);
+    it = m_qualname_ids.emplace(stored, static_cast<uint32_t>(m_qualnames.size() - 1)).first;
+  }
+  return (static_cast<WalkKey>(node) << 32) | it->second;
+}
+
+SymbolWalk::Key SymbolWalk::key_from(WalkKey key) const {
+  return Key{static_cast<uint32_t>(key >> 32), m_qualnames[static_cast<uint32_t>(key)]};
+}
 
 bool SymbolWalk::over_budget() {
   if (m_budget.budget_ms <= 0) return false;
@@ -52,10 +63,10 @@ bool SymbolWalk::over_budget() {
 
 SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
   for (const auto& seed : seeds) {
-    std::string key = key_of(seed.node, seed.qualname);
+    WalkKey key = key_of(seed.node, seed.qualname);
     if (m_via.contains(key)) continue;
-    m_via[key] = Via{"", seed.change, seed.line, 0};
-    m_queue.push_back(Key{seed.node, seed.qualname});
+    m_via[key] = Via{k_no_key, seed.change, seed.line, 0};
+    m_queue.push_back(key_from(key));
   }
   for (size_t next = 0; next < m_queue.size(); ++next) {
     Key key = m_queue[next];
@@ -85,23 +96,22 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
   return std::move(m_result);
 }
 
-void SymbolWalk::reach(uint32_t node, const std::string& qualname, const std::string& from, std::string relation,
-                       uint32_t line) {
-  std::string key = key_of(node, qualname);
+void SymbolWalk::reach(uint32_t node, std::string_view qualname, WalkKey from, std::string relation, uint32_t line) {
+  WalkKey key = key_of(node, qualname);
   if (m_via.contains(key)) return;
-  const Via* parent = from.empty() ? nullptr : via_of(from);
+  const Via* parent = from == k_no_key ? nullptr : via_of(from);
   uint32_t depth = parent == nullptr ? 0 : parent->depth + 1;
   m_via[key] = Via{from, std::move(relation), line, depth};
-  m_queue.push_back(Key{node, qualname});
+  m_queue.push_back(key_from(key));
 }
 
-const SymbolWalk::Via* SymbolWalk::via_of(const std::string& key) const {
+const SymbolWalk::Via* SymbolWalk::via_of(WalkKey key) const {
   if (auto it = m_via.find(key); it != m_via.end()) return &it->second;
   if (auto it = m_member_of.find(key); it != m_member_of.end()) return &it->second;
   return nullptr;
 }
 
-void SymbolWalk::file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line) {
+void SymbolWalk::file_level(uint32_t node, WalkKey from, std::string relation, uint32_t line) {
   if (m_result.file_level.contains(node)) return;
   std::vector<Hop> hops;
   hops.push_back(Hop{m_graph.nodes[node].path.str, std::move(relation), line, {}});
@@ -110,7 +120,7 @@ void SymbolWalk::file_level(uint32_t node, const std::string& from, std::string 
   m_result.file_level.emplace(node, std::move(hops));
 }
 
-void SymbolWalk::whole_file(uint32_t node, const std::string& from, std::string relation) {
+void SymbolWalk::whole_file(uint32_t node, WalkKey from, std::string relation) {
   if (m_result.whole_files.contains(node)) return;
   std::vector<Hop> hops;
   hops.push_back(Hop{m_graph.nodes[node].path.str, std::move(relation), 0, {}});
@@ -119,15 +129,14 @@ void SymbolWalk::whole_file(uint32_t node, const std::string& from, std::string 
   m_result.whole_files.emplace(node, std::move(hops));
 }
 
-std::vector<Hop> SymbolWalk::chain(const std::string& key) const {
+std::vector<Hop> SymbolWalk::chain(WalkKey key) const {
   std::vector<Hop> hops;
-  std::string current = key;
-  for (size_t guard = 0; guard < 10000 && !current.empty(); ++guard) {
+  WalkKey current = key;
+  for (size_t guard = 0; guard < 10000 && current != k_no_key; ++guard) {
     const Via* via = via_of(current);
     if (via == nullptr) break;
-    auto colon = current.find(':');
-    uint32_t node = static_cast<uint32_t>(std::stoul(current.substr(0, colon)));
-    hops.push_back(Hop{m_graph.nodes[node].path.str, via->relation, via->line, current.substr(colon + 1)});
+    Key k = key_from(current);
+    hops.push_back(Hop{m_graph.nodes[k.node].path.str, via->relation, via->line, std::string(k.qualname)});
     current = via->parent;
   }
   return hops;
@@ -224,14 +233,14 @@ std::string SymbolWalk::node_id(const FileInfo& info, int32_t index) const {
   return test_node_id(m_graph.nodes[info.node].path.str, info.at(index).qualname);
 }
 
-void SymbolWalk::test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from) {
+void SymbolWalk::test_reached(uint32_t node, const FileInfo& info, int32_t index, WalkKey from) {
   (void)node;
   std::string id = node_id(info, index);
   if (!m_result.tests.contains(id)) m_result.tests.emplace(id, chain(from));
 }
 
 void SymbolWalk::visit(const Key& key) {
-  std::string self = key_of(key.node, key.qualname);
+  WalkKey self = key_of(key.node, key.qualname);
   const FileInfo* info = m_index.get(key.node);
   std::string_view name = last_part(key.qualname);
   if (info == nullptr) {
@@ -280,10 +289,10 @@ void SymbolWalk::visit(const Key& key) {
         }
         // Subclasses inherit the method: their definitions (module-level code) name the class. Once per
         // class; a class that is reached itself is searched whole anyway.
-        std::string class_key = key_of(key.node, std::string(parent.qualname));
+        WalkKey class_key = key_of(key.node, parent.qualname);
         if (!m_via.contains(class_key) && !m_member_of.contains(class_key)) {
           m_member_of[class_key] = Via{self, "member_of", parent.def_line, via_of(self)->depth + 1};
-          referrers(Key{key.node, std::string(parent.qualname)}, parent.name(), Scan::definitions);
+          referrers(key_from(class_key), parent.name(), Scan::definitions);
         }
       }
     }
@@ -387,8 +396,8 @@ std::span<const std::pair<std::string_view, std::string_view>> SymbolWalk::renam
 }
 
 void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
-  std::string self = key_of(key.node, key.qualname);
-  bool member = key.qualname.find('.') != std::string::npos;
+  WalkKey self = key_of(key.node, key.qualname);
+  bool member = key.qualname.find('.') != std::string_view::npos;
   std::vector<std::string> names{std::string(name)};
   std::vector<uint32_t> files = candidates(key, member, names);
   if (!member) names = aliases(files, name);
@@ -508,7 +517,7 @@ const std::vector<SymbolWalk::StringRef>& SymbolWalk::string_refs(uint32_t node,
   return *m_string_refs[node];
 }
 
-void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from) {
+void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, WalkKey from) {
   const GraphNode& d = m_graph.nodes[node];
   std::vector<uint32_t> scope;
   if (d.conftest) {

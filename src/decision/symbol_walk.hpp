@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -71,12 +72,16 @@ public:
   SymbolResult run(const std::vector<SymbolSeed>& seeds);
 
 private:
+  // A symbol of the walk: its file and its qualified name (interned: the view lives with the walk).
   struct Key {
     uint32_t node;
-    std::string qualname;
+    std::string_view qualname;
   };
+  // The same as one number: the file in the high half, the interned qualified name in the low half.
+  using WalkKey = uint64_t;
+  static constexpr WalkKey k_no_key = UINT64_MAX; // a seed's parent
   struct Via {
-    std::string parent; // key of the symbol this one reaches ("" for a seed)
+    WalkKey parent = k_no_key; // the symbol this one reaches
     std::string relation;
     uint32_t line = 0;
     uint32_t depth = 0;
@@ -91,19 +96,20 @@ private:
     std::vector<std::pair<uint32_t, std::optional<std::string>>> modules;
   };
 
-  static std::string key_of(uint32_t node, const std::string& qualname);
-  void reach(uint32_t node, const std::string& qualname, const std::string& from, std::string relation, uint32_t line);
+  WalkKey key_of(uint32_t node, std::string_view qualname); // interns the name
+  Key key_from(WalkKey key) const;
+  void reach(uint32_t node, std::string_view qualname, WalkKey from, std::string relation, uint32_t line);
   void visit(const Key& key);
-  const Via* via_of(const std::string& key) const; // m_via, else m_member_of
-  void file_level(uint32_t node, const std::string& from, std::string relation, uint32_t line);
-  void whole_file(uint32_t node, const std::string& from, std::string relation);
+  const Via* via_of(WalkKey key) const; // m_via, else m_member_of
+  void file_level(uint32_t node, WalkKey from, std::string relation, uint32_t line);
+  void whole_file(uint32_t node, WalkKey from, std::string relation);
   enum class Scan { all, definitions, gone }; // definitions: class bodies only (subclasses); gone: no resolution
   void referrers(const Key& key, std::string_view name, Scan scan);
   std::vector<std::string> aliases(const std::vector<uint32_t>& files, std::string_view name);
-  void fixture_consumers(uint32_t node, const SymbolView& fixture, const std::string& from);
-  void test_reached(uint32_t node, const FileInfo& info, int32_t index, const std::string& from);
+  void fixture_consumers(uint32_t node, const SymbolView& fixture, WalkKey from);
+  void test_reached(uint32_t node, const FileInfo& info, int32_t index, WalkKey from);
   const std::vector<StringRef>& string_refs(uint32_t node, const FileInfo& info); // cached per file
-  std::vector<Hop> chain(const std::string& key) const;
+  std::vector<Hop> chain(WalkKey key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& all_files();
   std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string>& names);
@@ -128,10 +134,12 @@ private:
   const ProjectLayout& m_layout;
   FileIndex m_index;
   Budget m_budget;
-  std::unordered_map<std::string, Via> m_via;
+  std::deque<std::string> m_qualnames; // interned qualified names, by id (Key::qualname views them)
+  std::unordered_map<std::string_view, uint32_t> m_qualname_ids;
+  std::unordered_map<WalkKey, Via> m_via;
   // A class whose subclasses were searched for a changed method: how the chains from there read. Kept
   // apart from m_via, which says what is queued, so that the class itself can still be reached.
-  std::unordered_map<std::string, Via> m_member_of;
+  std::unordered_map<WalkKey, Via> m_member_of;
   std::vector<Key> m_queue;
   std::unordered_map<uint32_t, std::vector<uint32_t>> m_closures;
   std::vector<uint32_t> m_all; // every file with facts: all_files()
