@@ -77,6 +77,7 @@ struct Symbol {
   std::vector<std::string> bases;      // base class expressions as written (classes)
   bool is_async = false;
   bool has_init = false; // a class that defines __init__ (pytest does not collect it)
+  bool has_metaclass = false; // a class with `metaclass=` (other than ABCMeta): it may register its subclasses
   std::string fixture;   // the fixture's name when this is a pytest fixture (name= honoured), else ""
   bool autouse = false;  // autouse=True, or an autouse value that cannot be read
   std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too
@@ -157,7 +158,7 @@ struct SymbolView {
   SymbolKind kind = SymbolKind::function;
   int32_t parent = -1;
   uint32_t first_line = 0, def_line = 0, last_line = 0;
-  bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false;
+  bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false;
   ViewRange decorators, params, bases, usefixtures, refs;
 
   std::string_view name() const {

@@ -284,8 +284,10 @@ private:
       bool doctest_module = n.test && !n.test_pattern && !n.ghost;
       if (!note_of(chain).empty() || doctest_module) select_file(selection, node, std::move(chain));
     }
-    // A text doctest (--doctest-glob) runs whole when a module its examples import is reached.
+    // A text doctest (--doctest-glob) runs whole when a module its examples import is reached, or a
+    // conftest.py above it (its fixtures fill the examples' doctest_namespace).
     for (const auto& doc : m_in.text_doctests) {
+      bool selected = false;
       for (const auto& [module, line] : doc.modules) {
         const auto& nodes = m_in.graph.modules_named(module);
         auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t n) { return m_walk.reached(n); });
@@ -294,7 +296,21 @@ private:
         auto rest = m_walk.chain(*hit);
         chain.insert(chain.end(), rest.begin(), rest.end());
         selection.tests.emplace(doc.path.str, std::move(chain));
+        selected = true;
         break;
+      }
+      for (std::string_view dir = doc.path.parent(); !selected;) {
+        std::string conftest = dir.empty() ? std::string("conftest.py") : std::string(dir) + "/conftest.py";
+        if (auto c = m_in.graph.find(conftest); c && m_walk.reached(*c)) {
+          std::vector<Hop> chain{Hop{doc.path.str, "conftest", 0, {}}};
+          auto rest = m_walk.chain(*c);
+          chain.insert(chain.end(), rest.begin(), rest.end());
+          selection.tests.emplace(doc.path.str, std::move(chain));
+          selected = true;
+        }
+        if (dir.empty()) break;
+        auto slash = dir.rfind('/');
+        dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
       }
     }
     m_whole = std::move(selection.whole);

@@ -175,12 +175,38 @@ Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& 
   return Target{};
 }
 
+// `def run(): ...` then `from ._speedups import *`: the star import may rebind the name (the
+// accelerated version wins), so the definition is not proof of what the name denotes.
+bool FileIndex::star_may_rebind(const FileInfo& info, const Binding& b, std::string_view name) {
+  if (!info.star_imports || (b.kind != Binding::definition && b.kind != Binding::assignment)) return false;
+  uint32_t defined_at = 0; // 0: not known (an assignment), so any star import may come after it
+  if (b.kind == Binding::definition) {
+    int32_t index = info.symbol(b.name);
+    if (index >= 0) defined_at = info.at(index).def_line;
+  }
+  for (const ImportView& imp : info.imports.imports) {
+    if (imp.kind != ImportKind::star || (defined_at != 0 && imp.line < defined_at)) continue;
+    std::vector<uint32_t> modules;
+    resolve_module(info.node, imp, modules);
+    if (modules.empty()) return true; // from outside the repository: any name
+    for (uint32_t m : modules) {
+      const FileInfo* other = get(m);
+      if (other == nullptr || other->star_imports || other->facts.defines_module_getattr ||
+          other->binding(name) != nullptr) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 Target FileIndex::root(uint32_t h, std::string_view name, int depth) {
   if (name.empty() || name == "self" || name == "cls" || name == "super") return Target{};
   const FileInfo* info = get(h);
   if (info == nullptr) return Target{};
   const Binding* b = info->binding(name);
   if (b == nullptr) return Target{}; // a builtin, or bound in a way not read: unknown
+  if (star_may_rebind(*info, *b, name)) return Target{};
   return from_binding(h, *info, *b, depth);
 }
 
@@ -197,7 +223,7 @@ Target FileIndex::member(const Target& t, std::string_view name, int depth) {
       if (info == nullptr) return Target{}; // a deleted module: anything
       Target r;
       if (const Binding* b = info->binding(name)) {
-        r = from_binding(m, *info, *b, depth + 1);
+        r = star_may_rebind(*info, *b, name) ? Target{} : from_binding(m, *info, *b, depth + 1);
       } else if (auto sub = submodules({m}, name); !sub.empty()) {
         r = Target{Target::module, sub, 0, {}};
       } else if (info->star_imports || info->facts.defines_module_getattr) {
@@ -311,6 +337,29 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
   info->read_names.push_back(id);
   info->read_lists.push_back(std::move(out));
   return info->read_lists.back();
+}
+
+const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {
+  static const std::vector<Read> k_none;
+  FileInfo* info = mutable_get(h);
+  if (info == nullptr) return k_none;
+  if (info->namespace_reads) return *info->namespace_reads;
+  std::vector<Read> out;
+  const FactsView& facts = info->facts;
+  auto scan = [&](ViewRange refs, int32_t symbol) {
+    for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
+      if (ref->find("__dict__") == std::string_view::npos) continue;
+      auto parts = split_chain(*ref);
+      if (parts[0] == "self" || parts[0] == "cls") continue;
+      for (size_t i = 1; i < parts.size(); ++i) {
+        if (parts[i] == "__dict__") out.push_back(Read{symbol, &prefix_target(*info, parts, i - 1)});
+      }
+    }
+  };
+  scan(facts.module_refs, -1);
+  for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i));
+  info->namespace_reads = std::move(out);
+  return *info->namespace_reads;
 }
 
 } // namespace impact::decision

@@ -7,6 +7,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +57,7 @@ struct FileInfo {
   std::vector<uint32_t> read_names;
   std::deque<std::vector<Read>> read_lists; // read_lists[k] for read_names[k]
   std::unordered_map<std::string, Target, StringHash, std::equal_to<>> prefixes;
+  std::optional<std::vector<Read>> namespace_reads; // FileIndex::namespace_reads()
 
   const Binding* binding(std::string_view name) const;
   int32_t symbol(std::string_view qualname) const; // -1 when absent
@@ -82,6 +84,9 @@ public:
   // Where file `h` reads `name` (a component of a reference, interned as `id`); k_any_member_name
   // gives its getattr(self, computed) reads. Computed once per file and name.
   const std::vector<Read>& reads(uint32_t h, uint32_t id, std::string_view name);
+  // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the
+  // part before `__dict__` denotes; `self.__dict__` and `cls.__dict__` (an object's own) are left out.
+  const std::vector<Read>& namespace_reads(uint32_t h);
   // Whether a reference whose prefix denotes `t` may denote symbol `qualname` of file `g`: itself, or a
   // symbol defined inside what it denotes.
   bool may_denote(const Target& t, uint32_t g, std::string_view qualname) const;
@@ -95,6 +100,7 @@ private:
   Target root(uint32_t h, std::string_view name, int depth);
   Target member(const Target& t, std::string_view name, int depth);
   Target from_binding(uint32_t h, const FileInfo& info, const Binding& b, int depth);
+  bool star_may_rebind(const FileInfo& info, const Binding& b, std::string_view name);
   std::vector<uint32_t> submodules(const std::vector<uint32_t>& modules, std::string_view name) const;
   void resolve_module(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const;
   bool same_file(uint32_t a, uint32_t b) const;

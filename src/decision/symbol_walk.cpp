@@ -220,6 +220,45 @@ bool SymbolWalk::has_external_base(uint32_t node, int32_t class_index, int depth
   return false;
 }
 
+bool SymbolWalk::is_protocol_method(std::string_view name) {
+  static constexpr std::array<std::string_view, 17> k_names = {
+      "keys",     "read",     "readline", "readlines", "readinto", "write",    "writelines", "flush",   "close",
+      "fileno",   "seek",     "tell",     "isatty",    "readable", "writable", "seekable",   "truncate"};
+  return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
+}
+
+bool SymbolWalk::registers_subclasses(uint32_t node, int32_t class_index, int depth) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr || depth > 8) return false;
+  const SymbolView& c = info->at(class_index);
+  if (c.has_metaclass) return true;
+  std::string init_subclass(c.qualname);
+  init_subclass.append(".__init_subclass__");
+  if (info->symbol(init_subclass) >= 0) return true;
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = b->substr(0, b->find('['));
+    Target t = m_index.resolve(node, base);
+    if (t.kind != Target::definition) continue; // outside the repository, or not known: its own rules
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (index >= 0 && owner->at(index).kind == SymbolKind::class_ && registers_subclasses(t.node, index, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool SymbolWalk::defined_in_project(uint32_t node, std::string_view callee) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr) return true;
+  std::string_view root = callee.substr(0, callee.find('.'));
+  const Binding* b = info->binding(root);
+  // Unbound: a builtin (property, staticmethod), unless a star import may have bound it.
+  if (b == nullptr) return info->star_imports;
+  if (b->kind != Binding::module && b->kind != Binding::from_import) return true; // defined or assigned here
+  return m_index.resolve(node, callee).kind != Target::nothing; // nothing: from outside the repository
+}
+
 bool SymbolWalk::is_fixture_hook(std::string_view name) {
   static constexpr std::array<std::string_view, 20> k_names = {
       "setUp",          "tearDown",          "setUpClass",       "tearDownClass",     "asyncSetUp",
@@ -263,11 +302,25 @@ void SymbolWalk::visit(const Key& key) {
     // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
     if (name.starts_with("pytest_")) return file_level(key.node, self, "pytest_hook", sym.def_line);
     for (auto d = info->facts.begin(sym.decorators); d != info->facts.end(sym.decorators); ++d) {
-      if (!is_transparent_decorator(*d)) return file_level(key.node, self, "decorated", sym.first_line);
+      // A known wrapper leaves the function reachable by its name only; the project's own decorator
+      // of the same name (a registry's `cache`) is not that wrapper.
+      if (!is_transparent_decorator(*d) || defined_in_project(key.node, *d)) {
+        return file_level(key.node, self, "decorated", sym.first_line);
+      }
+    }
+    // A class whose hierarchy records its subclasses (__init_subclass__, a metaclass) is made from the
+    // registry, without its name: constructing it, or anything reaching the class, runs at import.
+    if (sym.kind == SymbolKind::class_ && registers_subclasses(key.node, index, 0)) {
+      return file_level(key.node, self, "registered_class", sym.def_line);
     }
     // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
     if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
       return file_level(key.node, self, "special_method", sym.def_line);
+    }
+    // Builtins and the standard library call these by protocol, not by a name in the code: dict(obj) and
+    // **obj call keys(), print(file=obj) and json.dump call write(), and so on.
+    if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
+      return file_level(key.node, self, "protocol_method", sym.def_line);
     }
     if (sym.kind == SymbolKind::method && is_dunder(name)) {
       if (name != "__init__" && name != "__new__" && name != "__post_init__" && name != "__init_subclass__") {
@@ -349,6 +402,12 @@ bool SymbolWalk::is_dynamic(uint32_t node) {
   return node < m_is_dynamic.size() && m_is_dynamic[node] != 0;
 }
 
+bool SymbolWalk::star_imports(uint32_t importer, uint32_t node) const {
+  return std::any_of(m_graph.in[node].begin(), m_graph.in[node].end(), [&](const auto& link) {
+    return link.first == importer && link.second.kind == EdgeKind::star_import;
+  });
+}
+
 const std::vector<uint32_t>& SymbolWalk::all_files() {
   if (m_all.size() != m_facts.size()) {
     m_all.resize(m_facts.size());
@@ -405,14 +464,18 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   for (const auto& n : names) ids.push_back(m_index.intern(n));
   const uint32_t any_member = m_index.intern(k_any_member_name);
   bool definitions_only = scan == Scan::definitions;
+  bool test_like = !member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
+    if (test_like && !definitions_only && h != key.node && m_graph.nodes[h].test && star_imports(h, key.node)) {
+      whole_file(h, self, "imports_test"); // `from test_a import *` collects test_a's tests here too
+    }
     if (!member) {
       // Most importers never read the name: a look at the name table skips them. (A member's candidates
       // come from that table already.)
       bool mentioned = false;
       for (const auto& n : names) mentioned = mentioned || m_facts.mentions(h, n);
-      if (!mentioned && !is_dynamic(h)) continue;
+      if (!mentioned && !is_dynamic(h) && !m_facts.mentions(h, "__dict__")) continue;
     }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
@@ -428,6 +491,15 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
       for (const Read& r : m_index.reads(h, ids[k], names[k])) {
         // A symbol that is gone cannot be resolved in the new file: every user by name counts.
         if (scan == Scan::gone || m_index.may_denote(*r.target, key.node, key.qualname)) mark(r);
+      }
+    }
+    if (!member) {
+      // `module.__dict__` and inspect.getmembers(module) read every name of the module.
+      for (const Read& r : m_index.namespace_reads(h)) {
+        const Target& t = *r.target;
+        bool this_module = t.kind == Target::module &&
+                           std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
+        if (t.kind == Target::unknown || this_module) mark(r);
       }
     }
     if (scan == Scan::gone) {
@@ -527,7 +599,13 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, Wal
       if ((g.test_pattern || g.conftest) && g.path.is_within(dir)) scope.push_back(n);
     }
   } else if (d.test_pattern) {
-    scope.push_back(node);
+    // A test module's fixture: that module, and the test modules importing it (`from test_a import
+    // user`, `from test_a import *`), where pytest finds it as their own.
+    for (uint32_t n : closure(node)) {
+      if (n == node || (n < m_facts.size() && (m_graph.nodes[n].test_pattern || m_graph.nodes[n].conftest))) {
+        scope.push_back(n);
+      }
+    }
   } else {
     // A plugin module: every test module and conftest.py that loads it.
     for (uint32_t n : closure(node)) {
@@ -538,6 +616,7 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, Wal
   const auto& ini = m_layout.config().usefixtures;
   // `usefixtures = name` in the ini file: every test uses it.
   bool autouse = fixture.autouse || std::find(ini.begin(), ini.end(), name) != ini.end();
+  bool requested = autouse; // whether anything in the repository requests it
   // A fixture defined further up that requests this name gets this definition in this scope (the
   // override idiom, or a nearer definition shadowing one a shared fixture asks for).
   std::string_view dir = d.path.parent();
@@ -549,6 +628,7 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, Wal
         for (const SymbolView& s : above->facts.symbols) {
           if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
             reach(*c, std::string(s.qualname), from, "requests_fixture", s.def_line);
+            requested = true;
           }
         }
       }
@@ -556,6 +636,12 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, Wal
     if (dir.empty()) break;
     auto slash = dir.rfind('/');
     dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+  }
+  // A fixture method of a test class with bases: the tests the class inherits may request it.
+  if (fixture.parent != -1 && d.test_pattern) {
+    const FileInfo* info = m_index.get(node);
+    const SymbolView& owner = info->at(fixture.parent);
+    if (owner.kind == SymbolKind::class_ && !owner.bases.empty()) whole_file(node, from, "class_fixture");
   }
   for (uint32_t h : scope) {
     const FileInfo* info = m_index.get(h);
@@ -569,20 +655,92 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, Wal
     }
     if ((f.module_usefixtures_dynamic || names(f.module_usefixtures)) && m_graph.nodes[h].test) {
       whole_file(h, from, "usefixtures");
+      requested = true;
       continue;
     }
-    // request.getfixturevalue(computed) may ask for any fixture, so files that never name it count too.
+    // A test class may inherit, from a class in another module, tests, fixtures or marks that request it.
+    bool inherited = false;
+    for (size_t i = 0; i < f.symbols.size() && !inherited; ++i) {
+      if (f.symbols[i].kind == SymbolKind::class_) inherited = inherits_request(h, static_cast<int32_t>(i), name, 0);
+    }
+    if (inherited && m_graph.nodes[h].test) {
+      whole_file(h, from, "inherits_fixture_request");
+      requested = true;
+      continue;
+    }
+    // request.getfixturevalue(computed) may ask for any fixture, so files that never name it count too;
+    // so may a decorator of the project's own (a mark kept in a variable: `needs_db = usefixtures("db")`).
     bool mentioned = m_facts.mentions(h, name);
     for (const SymbolView& s : f.symbols) {
       if (s.kind == SymbolKind::class_) continue;
-      bool requests = s.usefixtures_dynamic || (mentioned && (names(s.params) || names(s.usefixtures)));
+      bool requests = s.usefixtures_dynamic || (mentioned && (names(s.params) || names(s.usefixtures))) ||
+                      marked_by_project(h, s);
       for (int32_t p = s.parent; p != -1 && !requests; p = info->at(p).parent) {
         const SymbolView& c = info->at(p);
-        requests = c.usefixtures_dynamic || (mentioned && names(c.usefixtures));
+        requests = c.usefixtures_dynamic || (mentioned && names(c.usefixtures)) || marked_by_project(h, c);
       }
-      if (requests) reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
+      if (requests) {
+        reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
+        requested = true;
+      }
     }
   }
+  if (d.conftest || d.test_pattern) {
+    // A fixture of a plugin module that requests this name gets this definition where this one is seen.
+    for (uint32_t h : m_facts.files_mentioning(name)) {
+      const GraphNode& g = m_graph.nodes[h];
+      if (g.test_pattern || g.conftest || h == node) continue;
+      const FileInfo* info = m_index.get(h);
+      if (info == nullptr) continue;
+      const FactsView& f = info->facts;
+      auto names = [&](ViewRange r) { return std::find(f.begin(r), f.end(r), name) != f.end(r); };
+      for (const SymbolView& s : f.symbols) {
+        if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
+          reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
+          requested = true;
+        }
+      }
+    }
+  }
+  if (d.conftest && !requested) {
+    // Nothing in the repository requests it: it overrides a fixture that an installed plugin requests
+    // (anyio_backend, django_db_setup, celery_config), which may be any test in scope.
+    for (uint32_t h : scope) {
+      if (m_graph.nodes[h].test) whole_file(h, from, "overrides_plugin_fixture");
+    }
+  }
+}
+
+bool SymbolWalk::marked_by_project(uint32_t node, const SymbolView& s) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr) return false;
+  for (auto d = info->facts.begin(s.decorators); d != info->facts.end(s.decorators); ++d) {
+    if (d->starts_with("pytest.") || d->starts_with("mark.")) continue; // pytest's own marks, read as such
+    if (defined_in_project(node, *d)) return true;
+  }
+  return false;
+}
+
+bool SymbolWalk::inherits_request(uint32_t node, int32_t class_index, const std::string& name, int depth) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr || depth > 8) return false;
+  const SymbolView& c = info->at(class_index);
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    Target t = m_index.resolve(node, b->substr(0, b->find('[')));
+    if (t.kind != Target::definition || t.node == node) continue; // same file: its own methods are read above
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (index < 0 || owner->at(index).kind != SymbolKind::class_) continue;
+    const FactsView& f = owner->facts;
+    auto names = [&](ViewRange r) { return std::find(f.begin(r), f.end(r), name) != f.end(r); };
+    const SymbolView& base = owner->at(index);
+    if (base.usefixtures_dynamic || names(base.usefixtures)) return true;
+    for (const SymbolView& m : f.symbols) {
+      if (m.parent == index && (m.usefixtures_dynamic || names(m.params) || names(m.usefixtures))) return true;
+    }
+    if (inherits_request(t.node, index, name, depth + 1)) return true;
+  }
+  return false;
 }
 
 } // namespace impact::decision

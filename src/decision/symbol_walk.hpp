@@ -115,6 +115,7 @@ private:
   std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string>& names);
   const std::vector<uint32_t>& dynamic_files(); // files reading names by computed strings
   bool is_dynamic(uint32_t node);               // whether `node` is one of them
+  bool star_imports(uint32_t importer, uint32_t node) const; // `from node import *` in importer
   // The (imported name, alias) pairs of the `from x import a as b` imports of `node` that bind another
   // name than they import: only these give a symbol an alias. Decoded once per file; the span is
   // valid until the next call.
@@ -122,6 +123,20 @@ private:
   const std::vector<uint32_t>& importers(uint32_t node);
   bool is_test_symbol(const FileInfo& info, int32_t index) const;
   static bool is_fixture_hook(std::string_view name);
+  // Methods that builtins and the standard library call by protocol (dict(obj): keys; a file: write).
+  static bool is_protocol_method(std::string_view name);
+  // Whether the class, or a class of the repository it derives from, defines __init_subclass__ or has
+  // a metaclass: such hierarchies tend to keep a registry of their subclasses.
+  bool registers_subclasses(uint32_t node, int32_t class_index, int depth);
+  // Whether decorator `callee` of file `node` is the project's own code (defined or assigned in the
+  // repository, or not known), rather than a builtin or something imported from outside.
+  bool defined_in_project(uint32_t node, std::string_view callee);
+  // Whether symbol `s` of `node` carries a decorator of the project's own (not pytest's marks), which
+  // may be a usefixtures mark kept in a variable.
+  bool marked_by_project(uint32_t node, const SymbolView& s);
+  // Whether class `class_index` of `node` inherits, from a class of another file, a usefixtures mark
+  // or a method that requests fixture `name`.
+  bool inherits_request(uint32_t node, int32_t class_index, const std::string& name, int depth);
   // Whether a class inherits, at any depth, from a class defined outside the repository whose code
   // may call the class's methods by name (a template method: codecs, threading, logging, json, ...).
   bool has_external_base(uint32_t node, int32_t class_index); // memoized per class

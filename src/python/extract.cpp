@@ -324,7 +324,17 @@ private:
     for (uint32_t i = 0; i < count; ++i) {
       TSNode base = ts_node_named_child(supers, i);
       TSSymbol s = ts_node_symbol(base);
-      if (s == m_g.keyword_argument || s == m_g.comment) continue;
+      if (s == m_g.keyword_argument) {
+        // metaclass=Registry: a metaclass may record every class made with it (ABCMeta only checks).
+        TSNode key = ts_node_child_by_field_id(base, m_g.f_name);
+        TSNode value = ts_node_child_by_field_id(base, m_g.f_value);
+        if (!ts_node_is_null(key) && node_text(key, m_src) == "metaclass" && !ts_node_is_null(value)) {
+          std::string meta = python::dotted_text(value, m_src);
+          sym.has_metaclass = meta != "ABCMeta" && meta != "abc.ABCMeta";
+        }
+        continue;
+      }
+      if (s == m_g.comment) continue;
       sym.bases.push_back(python::dotted_text(base, m_src));
     }
   }
@@ -393,7 +403,7 @@ private:
       }
     } else if (name == "pytest_plugins") {
       auto values = string_list_of(right);
-      if (!values) m_facts.pytest_plugins_dynamic = true;
+      if (!values) computed_plugins(right, python::line_of(ts_node_start_point(n)));
       else add_plugins(*values, python::line_of(ts_node_start_point(n)));
     } else if ((name == "collect_ignore" || name == "collect_ignore_glob") && !augmented && scope.flags == 0) {
       if (auto values = string_list_of(right)) {
@@ -436,7 +446,11 @@ private:
       if (!m_facts.all_names) m_facts.all_names.emplace();
       m_facts.all_names->insert(m_facts.all_names->end(), values->begin(), values->end());
     } else if (!values) {
-      m_facts.pytest_plugins_dynamic = true;
+      if (!ts_node_is_null(args) && ts_node_named_child_count(args) == 1) {
+        computed_plugins(ts_node_named_child(args, 0), python::line_of(ts_node_start_point(call)));
+      } else {
+        computed_plugins(call, python::line_of(ts_node_start_point(call)));
+      }
     } else {
       add_plugins(*values, python::line_of(ts_node_start_point(call)));
     }
@@ -444,6 +458,34 @@ private:
 
   std::optional<std::vector<std::string>> string_list_of(TSNode node) {
     return python::string_list(node, m_src, m_g);
+  }
+
+  // pytest_plugins built at run time (["app.fixtures." + n for n in NAMES], a glob over files): its
+  // literal elements are plugins; each computed one may load any module under its literal start, or
+  // any module at all, which is an uncertainty like a computed import.
+  void computed_plugins(TSNode value, uint32_t line) {
+    m_facts.pytest_plugins_dynamic = true;
+    auto uncertain = [&](TSNode element) {
+      TSSymbol s = ts_node_symbol(element);
+      if (s == m_g.list_comprehension || s == m_g.generator_expression || s == m_g.set_comprehension) {
+        TSNode body = ts_node_child_by_field_id(element, m_g.f_body);
+        element = ts_node_is_null(body) ? TSNode{} : body;
+      }
+      UncertainImport u;
+      u.line = line;
+      u.call = "pytest_plugins";
+      if (!ts_node_is_null(element)) u.prefix = python::string_prefix(element, m_src, m_g);
+      m_facts.uncertain_imports.push_back(std::move(u));
+    };
+    TSSymbol s = ts_node_symbol(value);
+    if (s != m_g.list && s != m_g.tuple) return uncertain(value);
+    uint32_t count = ts_node_named_child_count(value);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode element = ts_node_named_child(value, i);
+      if (ts_node_symbol(element) == m_g.comment) continue;
+      if (auto literal = python::string_value(element, m_src, m_g)) add_plugins({*literal}, line);
+      else uncertain(element);
+    }
   }
 
   // pytest splits a plugin string at commas: pytest_plugins = "a.b, c".

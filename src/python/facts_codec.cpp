@@ -153,7 +153,7 @@ std::string encode(const FileFacts& facts) {
     rest.strings(s.params);
     rest.strings(s.bases);
     rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u) | (s.autouse ? 4u : 0u) |
-             (s.usefixtures_dynamic ? 8u : 0u));
+             (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u));
     rest.str(s.fixture);
     rest.strings(s.usefixtures);
   }
@@ -256,6 +256,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.has_init = (bits & 2) != 0;
     s.autouse = (bits & 4) != 0;
     s.usefixtures_dynamic = (bits & 8) != 0;
+    s.has_metaclass = (bits & 16) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
     if (!rest.ok() || s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;
@@ -325,6 +326,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.has_init = (bits & 2) != 0;
     s.autouse = (bits & 4) != 0;
     s.usefixtures_dynamic = (bits & 8) != 0;
+    s.has_metaclass = (bits & 16) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
     if (s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;

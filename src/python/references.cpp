@@ -208,6 +208,9 @@ private:
       } else {
         ++m_call.tokens;
         if (m_call.tokens == 1 && t.kind == Tok::string) m_call.literal = text(t);
+        if (m_call.tokens == 1) m_call.begin = t.begin;
+        m_call.dotted = (m_call.tokens == 1 || m_call.dotted) && (t.kind == Tok::name || t.kind == Tok::dot);
+        m_call.end = t.end;
         if (m_call.argument == 0) {
           m_call.on_self = m_call.tokens == 1 && t.kind == Tok::name && (text(t) == "self" || text(t) == "cls");
         }
@@ -223,7 +226,8 @@ private:
   // Calls that name attributes or fixtures with strings: getattr(obj, "name") and its siblings read an
   // attribute (a computed name could read any); operator.attrgetter("a", "b.c") and methodcaller("m")
   // too; request.getfixturevalue("db") requests a fixture.
-  enum class Call : uint8_t { none, getattr, attrgetter, methodcaller, fixture_value };
+  // inspect.getmembers(module) reads every name of its argument, like `module.__dict__`.
+  enum class Call : uint8_t { none, getattr, attrgetter, methodcaller, fixture_value, members };
   struct CallState {
     Call kind = Call::none;
     uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
@@ -232,6 +236,8 @@ private:
     std::string_view literal; // its first token, when a string
     int32_t owner = -1;
     bool on_self = false;     // the first argument is exactly `self` or `cls`
+    uint32_t begin = 0, end = 0; // the current argument's text, at the call's own depth
+    bool dotted = false;         // ... made of names and dots only (`pkg.ops`)
   };
 
   static std::string_view literal_value(std::string_view s) {
@@ -243,6 +249,18 @@ private:
 
   // The end of one argument of such a call: what it names, or that it names anything.
   void end_argument(Owner& o) {
+    if (m_call.kind == Call::members) {
+      if (m_call.argument != 0 || m_call.tokens == 0) return;
+      if (!m_call.dotted) {
+        o.dynamic = true; // the members of a computed value: anything
+        return;
+      }
+      std::string chain(m_src.substr(m_call.begin, m_call.end - m_call.begin));
+      std::erase_if(chain, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; });
+      chain.append(".__dict__");
+      if (o.seen.insert(chain).second) o.chains.push_back(std::move(chain));
+      return;
+    }
     bool named = m_call.kind == Call::attrgetter || (m_call.kind == Call::getattr && m_call.argument == 1) ||
                  ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
     if (!named || m_call.tokens == 0) return;
@@ -295,6 +313,7 @@ private:
       if (n == "getfixturevalue") m_pending_call = Call::fixture_value;
       if (n == "attrgetter") m_pending_call = Call::attrgetter;
       if (n == "methodcaller") m_pending_call = Call::methodcaller;
+      if (n == "getmembers") m_pending_call = Call::members;
       if (m_chain_open) {
         m_chain.push_back('.');
         m_chain.append(n);
@@ -339,6 +358,7 @@ private:
     if (n == "getattr" || n == "setattr" || n == "hasattr" || n == "delattr") m_pending_call = Call::getattr;
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
+    else if (n == "getmembers") m_pending_call = Call::members;
     if (n == "globals" || n == "locals" || n == "vars" || n == "eval" || n == "exec") o.dynamic = true;
     m_chain.assign(n);
     m_chain_owner = m_owner;

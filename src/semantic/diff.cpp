@@ -2,6 +2,7 @@
 // defined twice such as a property and its setter), then compared part by part.
 #include "impact/semantic.hpp"
 
+#include <cctype>
 #include <map>
 
 namespace impact {
@@ -69,6 +70,28 @@ FileSemantics whole_file(const ChangedFile& change, ChangeKind kind) {
   return out;
 }
 
+// The source encoding a PEP 263 declaration names (`# -*- coding: latin-1 -*-` on line 1 or 2), or "".
+// It is a comment to the parser, yet it decides what every non-ASCII literal of the file holds.
+std::string coding_declaration(std::string_view text) {
+  for (int line = 0; line < 2 && !text.empty(); ++line) {
+    size_t end = text.find('\n');
+    std::string_view l = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    size_t start = l.find_first_not_of(" \t\f");
+    if (start == std::string_view::npos || l[start] != '#') continue;
+    for (size_t at = l.find("coding", start); at != std::string_view::npos; at = l.find("coding", at + 1)) {
+      size_t k = at + 6;
+      if (k >= l.size() || (l[k] != ':' && l[k] != '=')) continue;
+      ++k;
+      while (k < l.size() && (l[k] == ' ' || l[k] == '\t')) ++k;
+      size_t name = k;
+      while (k < l.size() && (std::isalnum(static_cast<unsigned char>(l[k])) || l[k] == '-' || l[k] == '_' || l[k] == '.')) ++k;
+      if (k > name) return std::string(l.substr(name, k - name));
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std::string>& old_text,
@@ -89,6 +112,7 @@ FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std:
     out.confidence = "low";
     return out;
   }
+  if (coding_declaration(*old_text) != coding_declaration(*new_text)) return whole_file(change, ChangeKind::module_code);
   FileSemantics out;
   out.path = change.path();
   if (before.tokens == after.tokens) {
