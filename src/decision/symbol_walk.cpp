@@ -673,16 +673,15 @@ void SymbolWalk::fixture_consumers(uint32_t node, const SymbolView& fixture, Wal
     bool mentioned = m_facts.mentions(h, name);
     for (const SymbolView& s : f.symbols) {
       if (s.kind == SymbolKind::class_) continue;
-      bool requests = s.usefixtures_dynamic || (mentioned && (names(s.params) || names(s.usefixtures))) ||
-                      marked_by_project(h, s);
-      for (int32_t p = s.parent; p != -1 && !requests; p = info->at(p).parent) {
+      bool by_name = mentioned && (names(s.params) || names(s.usefixtures));
+      bool may = s.usefixtures_dynamic || marked_by_project(h, s);
+      for (int32_t p = s.parent; p != -1 && !by_name && !may; p = info->at(p).parent) {
         const SymbolView& c = info->at(p);
-        requests = c.usefixtures_dynamic || (mentioned && names(c.usefixtures)) || marked_by_project(h, c);
+        by_name = mentioned && names(c.usefixtures);
+        may = c.usefixtures_dynamic || marked_by_project(h, c);
       }
-      if (requests) {
-        reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
-        requested = true;
-      }
+      if (by_name || may) reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
+      requested |= by_name; // a request that may be for any fixture is no proof that this one is asked for
     }
   }
   if (d.conftest || d.test_pattern) {

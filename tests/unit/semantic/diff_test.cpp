@@ -1,0 +1,138 @@
+#include "impact/semantic.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace impact;
+using impact::testing::modified;
+
+namespace {
+
+FileSemantics diff(std::string_view before, std::string_view after) {
+  return diff_semantics(modified("m.py"), std::string(before), std::string(after));
+}
+
+// The one changed symbol of `s` (a copy: `s` is often a temporary).
+SymbolChange only_symbol(const FileSemantics& s) {
+  REQUIRE(s.symbols.size() == 1);
+  return s.symbols.front();
+}
+
+constexpr std::string_view k_module = "import os\n"
+                                      "\n"
+                                      "LIMIT = 3\n"
+                                      "\n"
+                                      "def f(a, b=1):\n"
+                                      "    \"\"\"Adds.\"\"\"\n"
+                                      "    return a + b  # sum\n"
+                                      "\n"
+                                      "class C:\n"
+                                      "    size = 2\n"
+                                      "\n"
+                                      "    def m(self):\n"
+                                      "        return self.size\n";
+
+std::string edited(std::string_view from, std::string_view to) {
+  std::string s(k_module);
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  s.replace(at, from.size(), to);
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("diff_semantics tells comments and layout from code", "[semantic]") {
+  SECTION("a changed comment") {
+    auto s = diff(k_module, edited("# sum", "# the sum"));
+    CHECK(s.kind == ChangeKind::comment_only);
+    CHECK(s.symbols.empty());
+    CHECK(s.comment_changed == std::vector<std::string>{"f"});
+  }
+  SECTION("changed spaces and line breaks") {
+    auto s = diff(k_module, edited("return a + b", "return a  +  \\\n        b"));
+    CHECK(s.kind == ChangeKind::formatting_only);
+    CHECK_FALSE(s.runs_at_import);
+  }
+  SECTION("a changed encoding declaration is a change of the whole module, not a comment") {
+    std::string before = "# -*- coding: utf-8 -*-\n" + std::string(k_module);
+    std::string after = "# -*- coding: latin-1 -*-\n" + std::string(k_module);
+    auto s = diff(before, after);
+    CHECK(s.kind == ChangeKind::module_code);
+    CHECK(s.runs_at_import);
+    SECTION("on the second line too, after a shebang") {
+      auto t = diff("#!/usr/bin/env python\n# vim: set fileencoding=utf-8 :\nX = 1\n",
+                    "#!/usr/bin/env python\n# vim: set fileencoding=cp1252 :\nX = 1\n");
+      CHECK(t.kind == ChangeKind::module_code);
+    }
+    SECTION("but not on the third line, where Python does not read it") {
+      auto t = diff("X = 1\nY = 2\n# coding: utf-8\n", "X = 1\nY = 2\n# coding: latin-1\n");
+      CHECK(t.kind == ChangeKind::comment_only);
+    }
+  }
+}
+
+TEST_CASE("diff_semantics classifies what changed in a symbol", "[semantic]") {
+  SECTION("a body") {
+    auto c = only_symbol(diff(k_module, edited("return a + b", "return a - b")));
+    CHECK(c.qualname == "f");
+    CHECK(c.change == ChangeKind::implementation);
+    CHECK_FALSE(c.runs_at_import);
+  }
+  SECTION("a parameter name") {
+    CHECK(only_symbol(diff(k_module, edited("def f(a, b=1)", "def f(x, b=1)"))).change == ChangeKind::signature);
+  }
+  SECTION("a default value runs when the def runs") {
+    auto c = only_symbol(diff(k_module, edited("b=1", "b=2")));
+    CHECK(c.change == ChangeKind::definition);
+    CHECK(c.runs_at_import);
+  }
+  SECTION("a docstring") {
+    CHECK(only_symbol(diff(k_module, edited("Adds.", "Adds two."))).change == ChangeKind::docstring_only);
+  }
+  SECTION("a class attribute") {
+    auto c = only_symbol(diff(k_module, edited("size = 2", "size = 3")));
+    CHECK(c.qualname == "C");
+    CHECK(c.change == ChangeKind::class_body);
+    CHECK(c.runs_at_import);
+  }
+  SECTION("a method") {
+    CHECK(only_symbol(diff(k_module, edited("return self.size", "return self.size + 1"))).qualname == "C.m");
+  }
+}
+
+TEST_CASE("diff_semantics classifies module-level changes and symbols that come and go", "[semantic]") {
+  SECTION("an import") {
+    auto s = diff(k_module, edited("import os", "import sys"));
+    CHECK(s.kind == ChangeKind::import_);
+    CHECK(s.runs_at_import);
+  }
+  SECTION("a module-level constant") {
+    auto s = diff(k_module, edited("LIMIT = 3", "LIMIT = 4"));
+    CHECK(s.kind == ChangeKind::module_code);
+    CHECK(s.runs_at_import);
+  }
+  SECTION("an added function runs nothing at import; an added class does") {
+    auto fn = diff(k_module, std::string(k_module) + "\ndef g():\n    pass\n");
+    CHECK(only_symbol(fn).change == ChangeKind::added_symbol);
+    CHECK_FALSE(fn.runs_at_import);
+    auto cls = diff(k_module, std::string(k_module) + "\nclass D:\n    pass\n");
+    CHECK(only_symbol(cls).runs_at_import);
+  }
+  SECTION("a deleted method") {
+    std::string after(k_module);
+    after.erase(after.find("\n    def m(self)"));
+    after += "\n";
+    auto c = only_symbol(diff(k_module, after));
+    CHECK(c.qualname == "C.m");
+    CHECK(c.change == ChangeKind::deleted_symbol);
+    CHECK(c.new_lines.first == 0);
+  }
+  SECTION("a side that does not parse is never a no-op") {
+    auto s = diff(k_module, edited("return a + b", "return a +"));
+    CHECK(s.kind == ChangeKind::unclassifiable);
+    CHECK(s.runs_at_import);
+    CHECK(s.confidence == "low");
+  }
+}
