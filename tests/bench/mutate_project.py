@@ -23,8 +23,19 @@ For a git repository with a clean work tree it
    is a **miss**; if it passes alone it broke only because other test modules ran in the same
    session, and is reported apart (`session_only`);
 5. prints a table and a summary (mutants, mutants with misses, misses, mean/median selected fraction,
-   median impact time); `--json FILE` writes everything, including impact's own document for
-   every mutant with misses.
+   median impact time, and the same per operator); `--json FILE` writes everything, including impact's
+   own document and the edit as a diff for every mutant with misses.
+
+`--operators` picks other single edits than the raise (default `raise`, today's behaviour; `all` for every
+one; `--list-operators` describes them), `--mutants` mutants per operator: flip a comparison or boolean
+operator (`compare`), swap an arithmetic operator (`arith`), change a constant in a function (`const`),
+a default value (`default`), a class-level attribute (`classattr`) or a module-level assignment
+(`module`); the raise in a special method (`dunder`), a property (`property`), a nested function or a
+lambda's body (`nested`); drop a decorator (`decorator`), `return x` -> `return None` (`return`), a
+statement -> `pass` (`delete`), a new required parameter (`signature`); the raise in a pytest fixture or
+conftest hook (`fixture`) or in a test-support function (`helper`: conftest.py helpers, non-test modules
+under test folders). Every edit keeps the file valid Python (checked with `ast.parse`) and changes its
+syntax tree. With `--covered-only` the edited line must run in the baseline suite.
 
 Outcomes are read by a small pytest plugin written to a temporary folder (`-p`), not from pytest's
 text output, so node ids with spaces or brackets are exact. Byte code of the mutated file is removed
@@ -34,10 +45,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import fnmatch
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -170,15 +183,24 @@ class Runner:
 class Mutant:
     path: str            # repository-relative
     qualname: str        # "<module>" for a module-level mutant
-    line: int            # 1-based line the raise is inserted before
+    line: int            # 1-based line the raise is inserted before (other operators: the edited line)
     indent: str
     probe_line: int = 0  # the body's first statement (0: none), for --covered-only
+    op: str = "raise"    # the operator (see OPERATORS); "raise" inserts MARKER before `line`
+    start: int = -1      # other operators: replace text[start:end] (character offsets) by `new`
+    end: int = -1
+    new: str = ""
+    desc: str = ""       # what the edit does, for people
 
     @property
     def label(self) -> str:
-        return f"{self.path}:{self.qualname}"
+        if self.op == "raise":
+            return f"{self.path}:{self.qualname}"
+        return f"{self.path}:{self.qualname}@{self.op}:{self.line}"
 
     def apply(self, text: str) -> str:
+        if self.start >= 0:
+            return text[:self.start] + self.new + text[self.end:]
         lines = text.splitlines(keepends=True)
         newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
         lines.insert(self.line - 1, f"{self.indent}{MARKER}{newline}")
@@ -250,6 +272,341 @@ def module_mutant(path: str, text: str) -> Mutant | None:
             continue
         break
     return Mutant(path, "<module>", line, "", 0)
+
+
+# ------------------------------------------------------------------------------- further operators
+#
+# Each operator below makes realistic single edits of one file: it returns Mutants that replace one span
+# of the text, and every mutant is kept only when the edited file still parses and its syntax tree differs
+# from the original's (see `valid_mutants`). `raise` (the default) is the original operator above.
+
+OPERATORS = {
+    "raise": "insert `raise RuntimeError(...)` as a function's first statement (the original operator)",
+    "const": "change a numeric, string, bytes or boolean constant inside a function body",
+    "compare": "flip a comparison (== !=, < >=, is / is not, in / not in), a boolean operator (and/or) or drop a `not`"
+               " inside a function",
+    "arith": "swap an arithmetic operator (+ -, * //, / *, % //) inside a function",
+    "default": "change a parameter's default value (a signature-line edit)",
+    "classattr": "change the value of a class-level attribute / dataclass field default (class body, not a method)",
+    "module": "change the value of a module-level assignment (constants, tables, __all__, aliases)",
+    "dunder": "insert the raise into a special method (__eq__, __hash__, __iter__, __init__, __getattr__, ...)",
+    "property": "insert the raise into a property / cached_property getter or setter",
+    "nested": "insert the raise into a nested function, or replace a lambda's body by (1 / 0)",
+    "decorator": "remove one decorator line from a function, method or class",
+    "return": "change `return <expr>` into `return None` inside a function",
+    "delete": "replace one simple statement of a function body by `pass`",
+    "signature": "add a required positional parameter to a function or method",
+    "fixture": "insert the raise into a pytest fixture (conftest.py or test module) or a conftest hook",
+    "helper": "insert the raise into a function of a test-support module (conftest.py helpers, tests/**/helpers)",
+}
+
+
+class Source:
+    """One file's text with conversions from ast positions (UTF-8 byte columns) to character offsets."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = text.splitlines(keepends=True)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+
+    def offset(self, lineno: int, col: int) -> int:
+        line = self.lines[lineno - 1]
+        return self.starts[lineno - 1] + len(line.encode("utf-8")[:col].decode("utf-8", "replace"))
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return self.offset(node.lineno, node.col_offset), self.offset(node.end_lineno, node.end_col_offset)
+
+    def segment(self, node: ast.AST) -> str:
+        a, b = self.span(node)
+        return self.text[a:b]
+
+
+def mutate_constant(value) -> str | None:
+    """Source text of a different constant of the same kind, or None."""
+    if isinstance(value, bool):
+        return repr(not value)
+    if isinstance(value, int):
+        return repr(value + 1)
+    if isinstance(value, float):
+        return repr(value * 2 + 1)
+    if isinstance(value, str):
+        return repr(value + "_mut") if value else repr("mut")
+    if isinstance(value, bytes):
+        return repr(value + b"_mut") if value else repr(b"mut")
+    return None
+
+
+def mutate_value(src: Source, node: ast.expr) -> tuple[str, str] | None:
+    """(new text, description) for an assigned or default value."""
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return "0", "None -> 0"
+        new = mutate_constant(node.value)
+        return (new, f"{short(repr(node.value), 30)} -> {short(new, 30)}") if new is not None else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
+        return repr(-node.operand.value + 1), "negative number + 1"
+    return "None", f"{short(src.segment(node).replace(chr(10), ' '), 30)} -> None"
+
+
+def fn_context(stack: list[ast.AST]) -> bool:
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in stack)
+
+
+def qualname_of(stack: list[ast.AST]) -> str:
+    names = [n.name for n in stack if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return ".".join(names) or "<module>"
+
+
+def walk_with_stack(tree: ast.AST):
+    """Yields (node, stack of enclosing nodes) for every node, skipping annotations and f-strings."""
+    def rec(node, stack):
+        yield node, stack
+        skip = set()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            skip.add(id(node.returns))
+            for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + \
+                    [x for x in (node.args.vararg, node.args.kwarg) if x]:
+                skip.add(id(a.annotation))
+        if isinstance(node, ast.AnnAssign):
+            skip.add(id(node.annotation))
+        if isinstance(node, ast.JoinedStr):
+            return
+        for child in ast.iter_child_nodes(node):
+            if id(child) in skip or child is None:
+                continue
+            yield from rec(child, stack + [node])
+    yield from rec(tree, [])
+
+
+def body_stmts(fn) -> list[ast.stmt]:
+    return fn.body[1:] if fn.body and is_docstring(fn.body[0]) else fn.body
+
+
+def is_fixture_decorator(d: ast.expr) -> bool:
+    target = d.func if isinstance(d, ast.Call) else d
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name in ("fixture", "yield_fixture")
+
+
+def decorator_names(fn) -> list[str]:
+    out = []
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        out.append(target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", ""))
+    return out
+
+
+def op_mutants(op: str, path: str, text: str) -> list[Mutant]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    src = Source(text)
+    lines = text.splitlines()
+    out: list[Mutant] = []
+
+    def edit(node_or_span, new: str, stack, desc: str, line: int | None = None):
+        a, b = node_or_span if isinstance(node_or_span, tuple) else src.span(node_or_span)
+        ln = line or text.count("\n", 0, a) + 1
+        out.append(Mutant(path, qualname_of(stack), ln, "", ln, op=op, start=a, end=b, new=new, desc=desc))
+
+    def raise_into(fn, stack):
+        m = body_mutant(path, fn, lines, qualname_of(stack + [fn]))
+        if m:
+            m.op = op
+            m.desc = f"raise at the top of {fn.name}"
+            out.append(m)
+
+    is_test_file = any(fnmatch.fnmatch(path.rsplit("/", 1)[-1], g) for g in TEST_FILE_GLOBS)
+    for node, stack in walk_with_stack(tree):
+        infn = fn_context(stack)
+        parent = stack[-1] if stack else None
+        if op == "const" and infn and isinstance(node, ast.Constant) and not (
+                isinstance(parent, ast.Expr) and is_docstring(parent)):
+            if node.value is None or node.value is Ellipsis:
+                continue
+            new = mutate_constant(node.value)
+            if new is not None:
+                edit(node, new, stack, f"{short(repr(node.value), 30)} -> {short(new, 30)}")
+        elif op == "compare" and infn and isinstance(node, ast.Compare):
+            flips = {ast.Eq: ("==", "!="), ast.NotEq: ("!=", "=="), ast.Lt: ("<", ">="), ast.GtE: (">=", "<"),
+                     ast.Gt: (">", "<="), ast.LtE: ("<=", ">")}
+            first = node.ops[0]
+            a = src.offset(node.left.end_lineno, node.left.end_col_offset)
+            b = src.offset(node.comparators[0].lineno, node.comparators[0].col_offset)
+            seg = text[a:b]
+            if type(first) in flips:
+                old_tok, new_tok = flips[type(first)]
+                i = seg.find(old_tok)
+                if i >= 0:
+                    edit((a + i, a + i + len(old_tok)), new_tok, stack, f"{old_tok} -> {new_tok}")
+            elif isinstance(first, (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+                pat = {ast.Is: (r"\bis\b", "is not"), ast.IsNot: (r"\bis\s+not\b", "is"),
+                       ast.In: (r"\bin\b", "not in"), ast.NotIn: (r"\bnot\s+in\b", "in")}[type(first)]
+                mm = re.search(pat[0], seg)
+                if mm:
+                    edit((a + mm.start(), a + mm.end()), pat[1], stack, f"{mm.group(0)} -> {pat[1]}")
+        elif op == "compare" and infn and isinstance(node, ast.BoolOp):
+            a = src.offset(node.values[0].end_lineno, node.values[0].end_col_offset)
+            b = src.offset(node.values[1].lineno, node.values[1].col_offset)
+            old_tok = "and" if isinstance(node.op, ast.And) else "or"
+            mm = re.search(rf"\b{old_tok}\b", text[a:b])
+            if mm:
+                new_tok = "or" if old_tok == "and" else "and"
+                edit((a + mm.start(), a + mm.end()), new_tok, stack, f"{old_tok} -> {new_tok}")
+        elif op == "compare" and infn and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            a = src.offset(node.lineno, node.col_offset)
+            b = src.offset(node.operand.lineno, node.operand.col_offset)
+            if text[a:b].strip() == "not":
+                edit((a, b), "", stack, "drop `not`")
+        elif op == "arith" and infn and isinstance(node, (ast.BinOp, ast.AugAssign)):
+            swaps = {ast.Add: ("+", "-"), ast.Sub: ("-", "+"), ast.Mult: ("*", "//"), ast.FloorDiv: ("//", "*"),
+                     ast.Div: ("/", "*"), ast.Mod: ("%", "//")}
+            if type(node.op) not in swaps:
+                continue
+            left, right = (node.left, node.right) if isinstance(node, ast.BinOp) else (node.target, node.value)
+            a = src.offset(left.end_lineno, left.end_col_offset)
+            b = src.offset(right.lineno, right.col_offset)
+            old_tok, new_tok = swaps[type(node.op)]
+            seg = text[a:b]
+            i = seg.find(old_tok)
+            if i >= 0 and not (old_tok == "/" and seg[i:i + 2] == "//"):
+                edit((a + i, a + i + len(old_tok)), new_tok, stack, f"{old_tok} -> {new_tok}")
+        elif op == "default" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for d in node.args.defaults + [k for k in node.args.kw_defaults if k is not None]:
+                mv = mutate_value(src, d)
+                if mv:
+                    name = getattr(node, "name", "<lambda>")
+                    edit(d, mv[0], stack + ([node] if not isinstance(node, ast.Lambda) else []),
+                         f"default of {name}: {mv[1]}")
+        elif op == "classattr" and isinstance(parent, ast.ClassDef) and isinstance(node, (ast.Assign, ast.AnnAssign)) \
+                and node.value is not None:
+            mv = mutate_value(src, node.value)
+            if mv:
+                target = src.segment(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+                edit(node.value, mv[0], stack, f"{parent.name}.{target}: {mv[1]}")
+        elif op == "module" and isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and \
+                not infn and not any(isinstance(n, ast.ClassDef) for n in stack):
+            mv = mutate_value(src, node.value)
+            if mv:
+                target = src.segment(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+                edit(node.value, mv[0], stack, f"module {short(target, 30)}: {mv[1]}")
+        elif op == "dunder" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                isinstance(parent, ast.ClassDef) and node.name.startswith("__") and node.name.endswith("__"):
+            raise_into(node, stack)
+        elif op == "dunder" and isinstance(node, ast.FunctionDef) and parent is tree and \
+                node.name in ("__getattr__", "__dir__"):
+            raise_into(node, stack)
+        elif op == "property" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                isinstance(parent, ast.ClassDef) and any(
+                    n in ("property", "cached_property", "setter", "getter", "deleter", "cachedproperty",
+                          "lazy_property", "classproperty") for n in decorator_names(node)):
+            raise_into(node, stack)
+        elif op == "nested" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and infn:
+            raise_into(node, stack)
+        elif op == "nested" and isinstance(node, ast.Lambda):
+            edit(node.body, "(1 / 0)", stack, "lambda body -> (1 / 0)")
+        elif op == "decorator" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for d in node.decorator_list:
+                first = lines[d.lineno - 1]
+                if not first.lstrip().startswith("@"):
+                    continue
+                last = lines[d.end_lineno - 1]
+                if src.offset(d.end_lineno, d.end_col_offset) - src.starts[d.end_lineno - 1] != len(last.rstrip()):
+                    continue  # something after the decorator on its last line
+                a, b = src.starts[d.lineno - 1], src.starts[d.end_lineno]
+                edit((a, b), "", stack + [node], f"drop @{short(src.segment(d), 40)}", line=d.lineno)
+        elif op == "return" and infn and isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and node.value.value is None):
+            edit(node.value, "None", stack, f"return {short(src.segment(node.value).replace(chr(10), ' '), 30)}"
+                                            " -> return None")
+        elif op == "delete" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for st in body_stmts(node):
+                if st.lineno != st.end_lineno or not isinstance(st, (ast.Expr, ast.Assign, ast.AugAssign,
+                                                                      ast.AnnAssign, ast.Raise, ast.Assert)):
+                    continue
+                if isinstance(st, ast.Expr) and not isinstance(st.value, (ast.Call, ast.Await, ast.Yield)):
+                    continue
+                a, b = src.span(st)
+                if text[b:b + 1] not in ("\n", "\r", "") or text[src.starts[st.lineno - 1]:a].strip():
+                    continue  # `a; b` on one line
+                edit((a, b), "pass", stack + [node], f"delete `{short(src.segment(st), 40)}`")
+        elif op == "signature" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            if args.posonlyargs:
+                continue
+            in_class = isinstance(parent, ast.ClassDef)
+            static = "staticmethod" in decorator_names(node)
+            skip_first = in_class and not static and args.args and args.args[0].arg in ("self", "cls", "mcs", "klass")
+            if in_class and not static and not skip_first:
+                continue
+            name_end = src.offset(node.lineno, node.col_offset)
+            paren = text.find("(", name_end)
+            if paren < 0:
+                continue
+            if skip_first:
+                first = args.args[0]
+                at = src.offset(first.end_lineno, first.end_col_offset)
+                if first.annotation is not None:
+                    at = src.offset(first.annotation.end_lineno, first.annotation.end_col_offset)
+                edit((at, at), ", _impact_extra", stack + [node], f"add a required parameter to {node.name}",
+                     line=node.lineno)
+            else:
+                empty = not (args.args or args.vararg or args.kwonlyargs or args.kwarg)
+                edit((paren + 1, paren + 1), "_impact_extra" if empty else "_impact_extra, ", stack + [node],
+                     f"add a required parameter to {node.name}", line=node.lineno)
+        elif op == "fixture" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not infn and (
+                any(is_fixture_decorator(d) for d in node.decorator_list) or
+                (path.endswith("conftest.py") and node.name.startswith("pytest_"))):
+            raise_into(node, stack)
+        elif op == "helper" and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not infn and \
+                not any(is_fixture_decorator(d) for d in node.decorator_list) and not node.name.startswith("pytest_") \
+                and (path.endswith("conftest.py") or not is_test_file):
+            raise_into(node, stack)
+    return valid_mutants(out, text, tree)
+
+
+def valid_mutants(mutants: list[Mutant], text: str, tree: ast.AST) -> list[Mutant]:
+    """Keeps the mutants whose edited file parses and means something else."""
+    base = ast.dump(tree)
+    out, seen = [], set()
+    for m in mutants:
+        new_text = m.apply(text)
+        try:
+            new_tree = ast.parse(new_text)
+        except (SyntaxError, ValueError):
+            continue
+        if ast.dump(new_tree) == base or new_text in seen:
+            continue
+        seen.add(new_text)
+        out.append(m)
+    return out
+
+
+def test_support_files(repo: Path, includes: list[str], excludes: list[str], op: str) -> list[str]:
+    """Files the `fixture` and `helper` operators edit: conftest.py files and test modules (fixture), conftest.py
+    files and non-test modules inside test folders (helper)."""
+    files = []
+    for path in tracked_python_files(repo):
+        name = path.rsplit("/", 1)[-1]
+        in_tests = any(fnmatch.fnmatch(path, g) for g in ("test/*", "tests/*", "testing/*", "*/test/*", "*/tests/*",
+                                                           "*/testing/*"))
+        is_test = any(fnmatch.fnmatch(name, g) for g in TEST_FILE_GLOBS)
+        if op == "fixture" and not (name == "conftest.py" or is_test):
+            continue
+        if op == "helper" and not (name == "conftest.py" or (in_tests and not is_test)):
+            continue
+        if includes and not any(fnmatch.fnmatch(path, g) for g in includes):
+            continue
+        if any(fnmatch.fnmatch(path, g) for g in excludes) and not in_tests and name != "conftest.py":
+            continue
+        if (repo / path).is_symlink():
+            continue
+        files.append(path)
+    return files
 
 
 def tracked_python_files(repo: Path) -> list[str]:
@@ -329,6 +686,9 @@ class MutantResult:
     suite_seconds: float = 0.0
     error: str | None = None
     impact_document: dict | None = None
+    op: str = "raise"
+    desc: str = ""
+    diff: str = ""                 # the edit as a unified diff (kept for mutants with misses)
 
     @property
     def fraction(self) -> float:
@@ -414,6 +774,14 @@ def summarize(results: list[MutantResult], baseline: dict) -> dict:
                                                                            for r in breaking), 1) if breaking else None,
         "median impact ms": round(statistics.median(times), 1) if times else None,
         "max impact ms": round(max(times), 1) if times else None,
+        "per operator": {op: {"mutants": sum(1 for r in results if r.op == op),
+                              "breaking": sum(1 for r in breaking if r.op == op),
+                              "with misses": sum(1 for r in ok if r.op == op and r.misses),
+                              "misses": sum(len(r.misses) for r in ok if r.op == op),
+                              "session only": sum(len(r.session_only) for r in ok if r.op == op),
+                              "mean selected fraction": round(statistics.mean(
+                                  [r.fraction for r in ok if r.op == op] or [0.0]), 4)}
+                         for op in sorted({r.op for r in results})},
     }
 
 
@@ -461,11 +829,16 @@ def check_alone(runner: Runner, candidates: list[str], cap: int) -> tuple[list[s
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("repo", type=Path, help="a git repository with a clean work tree")
+    ap.add_argument("repo", type=Path, nargs="?", help="a git repository with a clean work tree")
     ap.add_argument("--impact", default=str(Path(__file__).resolve().parents[2] / "build" / "src" / "impact"),
                     help="the impact binary (default: build/src/impact of this checkout)")
     ap.add_argument("--impact-arg", action="append", default=[], help="an extra argument for impact (repeatable)")
-    ap.add_argument("--mutants", type=int, default=40, help="function mutants to sample (default 40)")
+    ap.add_argument("--mutants", type=int, default=40,
+                    help="mutants to sample (default 40); with --operators, per operator")
+    ap.add_argument("--operators", default="raise",
+                    help="comma-separated mutation operators (default: raise, the original behaviour); 'all' for "
+                         "every one; --list-operators describes them")
+    ap.add_argument("--list-operators", action="store_true", help="describe the operators and exit")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--module-mutants", action="store_true",
                     help="also one module-level mutant per file that has a sampled mutant")
@@ -487,6 +860,17 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write the full results here")
     ap.add_argument("--allow-dirty", action="store_true", help="run even if the work tree has changes")
     args = ap.parse_args()
+    if args.list_operators:
+        for name, what in OPERATORS.items():
+            print(f"{name:<10} {what}")
+        return 0
+    if args.repo is None:
+        ap.error("the repository is required")
+    operators = list(OPERATORS) if args.operators.strip() == "all" else \
+        [o.strip() for o in args.operators.split(",") if o.strip()]
+    unknown_ops = [o for o in operators if o not in OPERATORS]
+    if unknown_ops or not operators:
+        ap.error(f"unknown operator(s) {unknown_ops}; known: {', '.join(OPERATORS)}")
 
     repo = args.repo.resolve()
     if not (repo / ".git").exists():
@@ -527,7 +911,17 @@ def main() -> int:
     excludes = args.exclude + ([] if args.no_default_excludes else DEFAULT_EXCLUDES)
     files = source_files(repo, args.include, excludes)
     texts = {p: (repo / p).read_text(encoding="utf-8") for p in files}
-    pool = [m for p in files for m in function_mutants(p, texts[p])]
+    pools: dict[str, list[Mutant]] = {}
+    for op in operators:
+        if op == "raise":
+            pools[op] = [m for p in files for m in function_mutants(p, texts[p])]
+            continue
+        op_files = test_support_files(repo, args.include, args.exclude, op) if op in ("fixture", "helper") else files
+        for p in op_files:
+            if p not in texts:
+                texts[p] = (repo / p).read_text(encoding="utf-8")
+        pools[op] = [m for p in op_files for m in op_mutants(op, p, texts[p])]
+    pool = [m for op in operators for m in pools[op]]
     if args.only:
         wanted = set(args.only)
         chosen = [m for m in pool if m.label in wanted]
@@ -537,11 +931,18 @@ def main() -> int:
     else:
         if args.covered_only:
             log("coverage: measuring which functions the suite runs")
-            lines = covered_lines(runner, files, workdir)
-            pool = [m for m in pool if m.probe_line and m.probe_line in lines.get(m.path, ())]
+            lines = covered_lines(runner, sorted(texts), workdir)
+            for op in operators:
+                pools[op] = [m for m in pools[op] if m.probe_line and m.probe_line in lines.get(m.path, ())]
+            pool = [m for op in operators for m in pools[op]]
         rng = random.Random(args.seed)
-        chosen = rng.sample(pool, min(args.mutants, len(pool)))
-        chosen.sort(key=lambda m: (m.path, m.line))
+        chosen = []
+        for op in operators:
+            chosen += rng.sample(pools[op], min(args.mutants, len(pools[op])))
+        chosen.sort(key=lambda m: (m.path, m.line, m.op))
+        if len(operators) > 1 or operators != ["raise"]:
+            log("operators: " + ", ".join(f"{op} {sum(1 for m in chosen if m.op == op)}/{len(pools[op])}"
+                                          for op in operators))
     if args.module_mutants:
         for path in sorted({m.path for m in chosen}):
             mm = module_mutant(path, texts[path])
@@ -567,7 +968,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, on_signal)
     try:
         for i, m in enumerate(chosen, 1):
-            r = MutantResult(m.label, m.path, m.qualname, m.line, suite_tests=len(passing))
+            r = MutantResult(m.label, m.path, m.qualname, m.line, suite_tests=len(passing), op=m.op, desc=m.desc)
             results.append(r)
             original = texts[m.path]
             current[m.path] = original
@@ -599,9 +1000,16 @@ def main() -> int:
                     r.misses, r.session_only, r.unverified = sorted(fail), sorted(ok), sorted(unknown)
                 if r.misses or r.unverified:
                     r.impact_document = doc
+                    r.diff = "".join(difflib.unified_diff(original.splitlines(keepends=True),
+                                                          m.apply(original).splitlines(keepends=True),
+                                                          f"a/{m.path}", f"b/{m.path}"))
             finally:
                 restore()
-            log(f"[{i}/{len(chosen)}] {m.label}: {r.decision} broken={len(r.broken)} selected={r.selected_tests} "
+                if r.error:
+                    log(f"[{i}/{len(chosen)}] {m.label}: error: {r.error}")
+            if r.error:
+                continue
+            log(f"[{i}/{len(chosen)}] {m.label}{' (' + m.desc + ')' if m.desc else ''}: {r.decision} broken={len(r.broken)} selected={r.selected_tests} "
                 f"misses={len(r.misses)} session_only={len(r.session_only)} impact={r.impact_seconds * 1000:.0f}ms "
                 f"suite={r.suite_seconds:.1f}s")
     finally:
