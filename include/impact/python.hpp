@@ -62,6 +62,10 @@ std::string_view to_string(SymbolKind kind);
 inline constexpr std::string_view k_any_member = ".*";
 // How that reference stands among a file's names (ProjectFacts::mentions): its one component.
 inline constexpr std::string_view k_any_member_name = "*";
+// The reference recorded for setattr/delattr(obj, <computed>): it runs no method but a property's
+// setter or deleter (any object's), and reads nothing.
+inline constexpr std::string_view k_any_setter = ".*=";
+inline constexpr std::string_view k_any_setter_name = "*=";
 
 // A function, method or class definition, nested ones included.
 struct Symbol {

@@ -321,8 +321,8 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
   const FactsView& facts = info->facts;
   auto scan = [&](ViewRange refs, int32_t symbol) {
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-      if (name == k_any_member_name) {
-        if (*ref == k_any_member) out.push_back(Read{symbol, &k_any});
+      if (name == k_any_member_name || name == k_any_setter_name) {
+        if (*ref == (name == k_any_member_name ? k_any_member : k_any_setter)) out.push_back(Read{symbol, &k_any});
         continue;
       }
       if (ref->find(name) == std::string_view::npos) continue;

@@ -220,6 +220,19 @@ bool SymbolWalk::has_external_base(uint32_t node, int32_t class_index, int depth
   return false;
 }
 
+bool SymbolWalk::is_setter(const Key& key) {
+  const FileInfo* info = m_index.get(key.node);
+  if (info == nullptr || info->symbol(key.qualname) < 0) return true; // gone: it may have been one
+  // A property and its setter share the qualified name: look at every definition of it.
+  for (const SymbolView& s : info->facts.symbols) {
+    if (s.qualname != key.qualname) continue;
+    for (auto d = info->facts.begin(s.decorators); d != info->facts.end(s.decorators); ++d) {
+      if (d->ends_with(".setter") || d->ends_with(".deleter")) return true;
+    }
+  }
+  return false;
+}
+
 bool SymbolWalk::is_protocol_method(std::string_view name) {
   static constexpr std::array<std::string_view, 17> k_names = {
       "keys",     "read",     "readline", "readlines", "readinto", "write",    "writelines", "flush",   "close",
@@ -358,7 +371,8 @@ void SymbolWalk::visit(const Key& key) {
 // travel anywhere, so every file that mentions one of its names (or any member, by a computed getattr)
 // is a candidate. Files that read names by computed strings could reach anything: they always are.
 // Tests are still bounded by the file level later.
-std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const std::vector<std::string>& names) {
+std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool setter,
+                                             const std::vector<std::string>& names) {
   const std::vector<uint32_t>& dynamic = dynamic_files();
   if (!member) {
     auto& out = m_module_candidates[key.node];
@@ -373,6 +387,10 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const 
     return out;
   }
   std::vector<uint32_t> out = m_facts.files_mentioning(k_any_member_name); // getattr(self, computed)
+  if (setter) {
+    std::vector<uint32_t> files = m_facts.files_mentioning(k_any_setter_name); // setattr(obj, computed, v)
+    out.insert(out.end(), files.begin(), files.end());
+  }
   for (const auto& n : names) {
     std::vector<uint32_t> files = m_facts.files_mentioning(n);
     out.insert(out.end(), files.begin(), files.end());
@@ -458,11 +476,14 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   WalkKey self = key_of(key.node, key.qualname);
   bool member = key.qualname.find('.') != std::string_view::npos;
   std::vector<std::string> names{std::string(name)};
-  std::vector<uint32_t> files = candidates(key, member, names);
+  // A property's setter or deleter also runs where setattr/delattr stores a computed name.
+  bool setter = member && is_setter(key);
+  std::vector<uint32_t> files = candidates(key, member, setter, names);
   if (!member) names = aliases(files, name);
   std::vector<uint32_t> ids;
   for (const auto& n : names) ids.push_back(m_index.intern(n));
   const uint32_t any_member = m_index.intern(k_any_member_name);
+  const uint32_t any_setter = m_index.intern(k_any_setter_name);
   bool definitions_only = scan == Scan::definitions;
   bool test_like = !member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
   for (uint32_t h : files) {
@@ -486,6 +507,9 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     auto mark = [&](const Read& r) { reading.push_back(r.symbol); };
     if (member) {
       for (const Read& r : m_index.reads(h, any_member, k_any_member_name)) mark(r); // getattr(self, computed)
+      if (setter) {
+        for (const Read& r : m_index.reads(h, any_setter, k_any_setter_name)) mark(r);
+      }
     }
     for (size_t k = 0; k < names.size(); ++k) {
       for (const Read& r : m_index.reads(h, ids[k], names[k])) {

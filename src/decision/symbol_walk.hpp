@@ -112,7 +112,8 @@ private:
   std::vector<Hop> chain(WalkKey key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& all_files();
-  std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string>& names);
+  std::vector<uint32_t> candidates(const Key& key, bool member, bool setter, const std::vector<std::string>& names);
+  bool is_setter(const Key& key); // a property's setter or deleter (@x.setter, @x.deleter)
   const std::vector<uint32_t>& dynamic_files(); // files reading names by computed strings
   bool is_dynamic(uint32_t node);               // whether `node` is one of them
   bool star_imports(uint32_t importer, uint32_t node) const; // `from node import *` in importer

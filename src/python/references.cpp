@@ -227,7 +227,7 @@ private:
   // attribute (a computed name could read any); operator.attrgetter("a", "b.c") and methodcaller("m")
   // too; request.getfixturevalue("db") requests a fixture.
   // inspect.getmembers(module) reads every name of its argument, like `module.__dict__`.
-  enum class Call : uint8_t { none, getattr, attrgetter, methodcaller, fixture_value, members };
+  enum class Call : uint8_t { none, getattr, setattr, attrgetter, methodcaller, fixture_value, members };
   struct CallState {
     Call kind = Call::none;
     uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
@@ -261,12 +261,16 @@ private:
       if (o.seen.insert(chain).second) o.chains.push_back(std::move(chain));
       return;
     }
-    bool named = m_call.kind == Call::attrgetter || (m_call.kind == Call::getattr && m_call.argument == 1) ||
+    bool by_name = m_call.kind == Call::getattr || m_call.kind == Call::setattr;
+    bool named = m_call.kind == Call::attrgetter || (by_name && m_call.argument == 1) ||
                  ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
     if (!named || m_call.tokens == 0) return;
     if (m_call.tokens != 1 || m_call.literal.empty()) {
       if (m_call.kind == Call::fixture_value) {
         o.dynamic_fixtures = true;
+      } else if (m_call.kind == Call::setattr) {
+        // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
+        if (o.seen.insert(std::string(k_any_setter)).second) o.chains.emplace_back(k_any_setter);
       } else if (m_call.kind == Call::getattr && m_call.on_self) {
         // getattr(self, "visit_" + kind): any member of the object, but no module-level name.
         if (o.seen.insert(std::string(k_any_member)).second) o.chains.emplace_back(k_any_member);
@@ -355,7 +359,8 @@ private:
       return;
     }
     if (t.depth == 0 && o.in_for) o.locals.insert(std::string(n));
-    if (n == "getattr" || n == "setattr" || n == "hasattr" || n == "delattr") m_pending_call = Call::getattr;
+    if (n == "getattr" || n == "hasattr") m_pending_call = Call::getattr;
+    else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
     else if (n == "getmembers") m_pending_call = Call::members;

@@ -1,0 +1,76 @@
+// The reference pass, through FactsExtractor: which dotted names each symbol's own code reads.
+#include "impact/python.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace impact;
+using impact::testing::extract;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+const Symbol& symbol(const FileFacts& facts, std::string_view qualname) {
+  for (const auto& s : facts.symbols) {
+    if (s.qualname == qualname) return s;
+  }
+  FAIL("no symbol " << qualname);
+  return facts.symbols.front();
+}
+
+bool reads(const Symbol& s, std::string_view ref) { return std::find(s.refs.begin(), s.refs.end(), ref) != s.refs.end(); }
+
+} // namespace
+
+TEST_CASE("the reference pass reads names, dotted chains and attributes of local values", "[references]") {
+  auto facts = extract("import models\n\ndef save(cart, n=LIMIT):\n    total = helper(cart)\n"
+                       "    models.Order.create(total=total)\n    return cart.items\n");
+  const Symbol& s = symbol(facts, "save");
+  CHECK(reads(s, "helper"));
+  CHECK(reads(s, "models.Order.create"));
+  CHECK(reads(s, ".items"));       // cart is a parameter: only its attribute is kept
+  CHECK_FALSE(reads(s, "cart"));
+  CHECK_FALSE(reads(s, "total"));  // a local, and a keyword argument's name
+  CHECK_FALSE(s.dynamic_access);
+}
+
+TEST_CASE("the reference pass reads names that builtins take as strings", "[references]") {
+  SECTION("getattr with a literal reads that attribute") {
+    CHECK(reads(symbol(extract("def f(o):\n    return getattr(o, 'size')\n"), "f"), ".size"));
+  }
+  SECTION("getattr(self, computed) reads any member, and no module-level name") {
+    auto facts = extract("class V:\n    def visit(self, kind):\n        return getattr(self, 'v_' + kind)()\n");
+    const Symbol& s = symbol(facts, "V.visit");
+    CHECK(reads(s, std::string(k_any_member)));
+    CHECK_FALSE(s.dynamic_access);
+  }
+  SECTION("getattr(obj, computed) may read anything") {
+    CHECK(symbol(extract("def f(o, n):\n    return getattr(o, n)\n"), "f").dynamic_access);
+  }
+  SECTION("setattr and delattr with a computed name store: only a setter or deleter may run") {
+    for (const char* code : {"def f(self, n, v):\n    setattr(self, n, v)\n", "def f(o, n, v):\n    setattr(o, n, v)\n",
+                             "def f(o, n):\n    delattr(o, n)\n"}) {
+      auto facts = extract(code);
+      const Symbol& s = symbol(facts, "f");
+      CHECK(reads(s, std::string(k_any_setter)));
+      CHECK_FALSE(reads(s, std::string(k_any_member)));
+      CHECK_FALSE(s.dynamic_access);
+    }
+  }
+  SECTION("inspect.getmembers(module) reads the module's namespace") {
+    auto facts = extract("import inspect\nfrom app import ops\n\ndef table():\n"
+                         "    return dict(inspect.getmembers(ops, inspect.isfunction))\n");
+    CHECK(reads(symbol(facts, "table"), "ops.__dict__"));
+  }
+  SECTION("getmembers of a computed value may read anything") {
+    CHECK(symbol(extract("import inspect\n\ndef f(make):\n    return inspect.getmembers(make())\n"), "f").dynamic_access);
+  }
+  SECTION("vars(), globals() and eval may read anything") {
+    CHECK(symbol(extract("def f():\n    return vars()\n"), "f").dynamic_access);
+    CHECK(extract("NAMES = dict(globals())\n").module_dynamic_access);
+  }
+}
