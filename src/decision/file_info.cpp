@@ -350,7 +350,7 @@ const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       if (ref->find("__dict__") == std::string_view::npos) continue;
       auto parts = split_chain(*ref);
-      if (parts[0] == "self" || parts[0] == "cls") continue;
+      if (parts[0] == "self") continue; // an instance's own attributes: data, not code
       for (size_t i = 1; i < parts.size(); ++i) {
         if (parts[i] == "__dict__") out.push_back(Read{symbol, &prefix_target(*info, parts, i - 1)});
       }

@@ -85,7 +85,7 @@ public:
   // gives its getattr(self, computed) reads. Computed once per file and name.
   const std::vector<Read>& reads(uint32_t h, uint32_t id, std::string_view name);
   // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the
-  // part before `__dict__` denotes; `self.__dict__` and `cls.__dict__` (an object's own) are left out.
+  // part before `__dict__` denotes; `self.__dict__` (an instance's own attributes) is left out.
   const std::vector<Read>& namespace_reads(uint32_t h);
   // Whether a reference whose prefix denotes `t` may denote symbol `qualname` of file `g`: itself, or a
   // symbol defined inside what it denotes.

@@ -391,6 +391,8 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool s
     std::vector<uint32_t> files = m_facts.files_mentioning(k_any_setter_name); // setattr(obj, computed, v)
     out.insert(out.end(), files.begin(), files.end());
   }
+  std::vector<uint32_t> namespaces = m_facts.files_mentioning("__dict__"); // vars(cls), getmembers(cls)
+  out.insert(out.end(), namespaces.begin(), namespaces.end());
   for (const auto& n : names) {
     std::vector<uint32_t> files = m_facts.files_mentioning(n);
     out.insert(out.end(), files.begin(), files.end());
@@ -517,14 +519,17 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
         if (scan == Scan::gone || m_index.may_denote(*r.target, key.node, key.qualname)) mark(r);
       }
     }
-    if (!member) {
-      // `module.__dict__` and inspect.getmembers(module) read every name of the module.
-      for (const Read& r : m_index.namespace_reads(h)) {
-        const Target& t = *r.target;
-        bool this_module = t.kind == Target::module &&
-                           std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
-        if (t.kind == Target::unknown || this_module) mark(r);
+    // `module.__dict__`, vars(module) and inspect.getmembers(module) read every name of the module;
+    // vars(cls) and getmembers(cls) every member of the class.
+    std::string_view owner_class = member ? parent_part(key.qualname) : std::string_view();
+    for (const Read& r : m_index.namespace_reads(h)) {
+      const Target& t = *r.target;
+      bool reads_it = t.kind == Target::unknown;
+      if (!member && t.kind == Target::module) {
+        reads_it = std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
       }
+      if (member && t.kind == Target::definition) reads_it = m_index.may_denote(t, key.node, owner_class);
+      if (reads_it) mark(r);
     }
     if (scan == Scan::gone) {
       // `from module import gone_name` fails when the module is imported.

@@ -115,6 +115,12 @@ private:
   std::string_view text(const Token& t) const { return m_src.substr(t.begin, t.end - t.begin); }
 
   void token(const Token& t) {
+    // A name that reads anything when called (globals, eval, ...): only if the call follows.
+    if (m_pending_dynamic) {
+      if (t.kind == Tok::lparen) state(m_owner).dynamic = true;
+      m_pending_dynamic = false;
+    }
+    if (t.kind != Tok::lparen) m_pending_call = Call::none; // getattr without a call is a value
     int32_t owner = owner_of(t.begin);
     if (owner != m_owner) {
       finish_chain();
@@ -250,7 +256,11 @@ private:
   // The end of one argument of such a call: what it names, or that it names anything.
   void end_argument(Owner& o) {
     if (m_call.kind == Call::members) {
-      if (m_call.argument != 0 || m_call.tokens == 0) return;
+      if (m_call.argument != 0) return;
+      if (m_call.tokens == 0) {
+        if (m_call.owner == -1) o.dynamic = true; // vars() at module level: globals()
+        return;                                   // in a function: its locals
+      }
       if (!m_call.dotted) {
         o.dynamic = true; // the members of a computed value: anything
         return;
@@ -271,6 +281,9 @@ private:
       } else if (m_call.kind == Call::setattr) {
         // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
         if (o.seen.insert(std::string(k_any_setter)).second) o.chains.emplace_back(k_any_setter);
+      } else if (m_call.kind == Call::getattr && forwards_lookup()) {
+        // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
+        // named, and the caller's code names it.
       } else if (m_call.kind == Call::getattr && m_call.on_self) {
         // getattr(self, "visit_" + kind): any member of the object, but no module-level name.
         if (o.seen.insert(std::string(k_any_member)).second) o.chains.emplace_back(k_any_member);
@@ -288,6 +301,17 @@ private:
     std::string attr(1, '.');
     attr.append(value);
     if (o.seen.insert(attr).second) o.chains.push_back(attr);
+  }
+
+  // Inside __getattr__ / __getattribute__, whether the current argument is exactly the name being
+  // looked up (the parameter after self; the first one for a module's __getattr__).
+  bool forwards_lookup() const {
+    if (m_call.owner < 0 || m_call.tokens != 1 || !m_call.dotted) return false;
+    const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
+    std::string_view fn = s.name();
+    if (fn != "__getattr__" && fn != "__getattribute__") return false;
+    size_t index = s.kind == SymbolKind::method ? 1 : 0;
+    return s.params.size() > index && m_src.substr(m_call.begin, m_call.end - m_call.begin) == s.params[index];
   }
 
   void name(const Token& t, Owner& o) {
@@ -363,8 +387,10 @@ private:
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
-    else if (n == "getmembers") m_pending_call = Call::members;
-    if (n == "globals" || n == "locals" || n == "vars" || n == "eval" || n == "exec") o.dynamic = true;
+    else if (n == "getmembers" || n == "vars") m_pending_call = Call::members;
+    // globals(), eval() and exec() may read any name; locals() too at module level, where it is
+    // globals(). Only called: a parameter named `globals` is a value.
+    if (n == "globals" || n == "eval" || n == "exec" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
     m_chain.assign(n);
     m_chain_owner = m_owner;
     m_chain_open = true;
@@ -436,6 +462,7 @@ private:
   bool m_lambda_params = false;
   uint32_t m_lambda_depth = 0;
   bool m_prev_text_star = false;
+  bool m_pending_dynamic = false; // the last name reads anything if it is called
   bool m_def_is_function = false;
   bool m_chain_after_separator = false; // the chain began right after '(' or ',': maybe a keyword name
 };

@@ -69,8 +69,26 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
   SECTION("getmembers of a computed value may read anything") {
     CHECK(symbol(extract("import inspect\n\ndef f(make):\n    return inspect.getmembers(make())\n"), "f").dynamic_access);
   }
-  SECTION("vars(), globals() and eval may read anything") {
-    CHECK(symbol(extract("def f():\n    return vars()\n"), "f").dynamic_access);
+  SECTION("globals(), eval() and exec() may read anything; so do locals() and vars() at module level") {
+    CHECK(symbol(extract("def f(src):\n    return eval(src)\n"), "f").dynamic_access);
     CHECK(extract("NAMES = dict(globals())\n").module_dynamic_access);
+    CHECK(extract("NAMES = dict(vars())\n").module_dynamic_access);
+    CHECK(extract("NAMES = dict(locals())\n").module_dynamic_access);
+  }
+  SECTION("in a function, locals() and vars() are its own local values") {
+    CHECK_FALSE(symbol(extract("def f(a):\n    return dict(locals())\n"), "f").dynamic_access);
+    CHECK_FALSE(symbol(extract("def f(a):\n    return vars()\n"), "f").dynamic_access);
+  }
+  SECTION("vars(module) reads the module's namespace") {
+    CHECK(reads(symbol(extract("from app import ops\n\ndef f():\n    return vars(ops)\n"), "f"), "ops.__dict__"));
+  }
+  SECTION("a parameter named like a builtin is a value, not a call") {
+    CHECK_FALSE(symbol(extract("def f(self, globals):\n    return self.make(globals)\n"), "f").dynamic_access);
+  }
+  SECTION("a __getattr__ that forwards the name it was asked for reads what its caller names") {
+    auto facts = extract("class Proxy:\n    def __getattr__(self, name):\n        return getattr(self._wrapped, name)\n\n"
+                         "    def __getattribute__(self, item):\n        return getattr(self._wrapped, 'x_' + item)\n");
+    CHECK_FALSE(symbol(facts, "Proxy.__getattr__").dynamic_access);
+    CHECK(symbol(facts, "Proxy.__getattribute__").dynamic_access); // a name of its own making
   }
 }
