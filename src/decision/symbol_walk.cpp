@@ -331,16 +331,18 @@ void SymbolWalk::visit(const Key& key) {
       return file_level(key.node, self, "special_method", sym.def_line);
     }
     // Builtins and the standard library call these by protocol, not by a name in the code: dict(obj) and
-    // **obj call keys(), print(file=obj) and json.dump call write(), and so on.
-    if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
-      return file_level(key.node, self, "protocol_method", sym.def_line);
+    // **obj call keys(), print(file=obj) and json.dump call write(), and so on. Like a special method,
+    // such a method runs wherever an instance is, which is reached from the code that names the class.
+    if (sym.kind == SymbolKind::method && is_protocol_method(name) && sym.parent != -1) {
+      reach(key.node, std::string(parent_part(key.qualname)), self, "protocol_method", sym.def_line);
     }
     if (sym.kind == SymbolKind::method && is_dunder(name)) {
-      if (name != "__init__" && name != "__new__" && name != "__post_init__" && name != "__init_subclass__") {
-        return file_level(key.node, self, "special_method", sym.def_line); // called by operators, implicitly
-      }
-      // A constructor runs wherever the class is called.
-      reach(key.node, std::string(parent_part(key.qualname)), self, "constructor", sym.def_line);
+      bool constructor = name == "__init__" || name == "__new__" || name == "__post_init__" || name == "__init_subclass__";
+      // A constructor runs wherever the class is called. Any other special method runs, without its
+      // name, wherever an instance is used by an operator or a builtin (`==`, `str()`, `for`, `with`):
+      // in code that gets its instances from code that makes them, which names the class.
+      reach(key.node, std::string(parent_part(key.qualname)), self, constructor ? "constructor" : "special_method",
+            sym.def_line);
     }
     if (sym.parent != -1) {
       const SymbolView& parent = info->at(sym.parent);
