@@ -87,6 +87,7 @@ struct Symbol {
   std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too
   bool usefixtures_dynamic = false;     // a usefixtures argument that cannot be read
   uint32_t body_begin = 0, body_end = 0; // byte range of the body: the symbol's own scope
+  uint32_t header_begin = 0; // byte where the def/class statement starts (extraction only, not cached)
   // The dotted names the symbol's own code reads (not its nested definitions'): "helper",
   // "models.Order.save", "self.total"; ".name" for an attribute of a computed value (`f().name`).
   // Names bound locally (assigned, parameters other than self/cls) are left out.

@@ -220,6 +220,51 @@ bool SymbolWalk::has_external_base(uint32_t node, int32_t class_index, int depth
   return false;
 }
 
+std::vector<std::pair<uint32_t, int32_t>> SymbolWalk::subclasses(uint32_t node, std::string_view qualname) {
+  std::vector<std::pair<uint32_t, int32_t>> out;
+  std::string_view name = last_part(qualname);
+  for (uint32_t h : m_facts.files_mentioning(name)) {
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
+      const SymbolView& c = info->facts.symbols[i];
+      if (c.kind != SymbolKind::class_ || (h == node && c.qualname == qualname)) continue;
+      for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+        std::string_view base = b->substr(0, b->find('['));
+        if (base.find('=') != std::string_view::npos) continue;
+        // The base names the class (under an alias, too: `from x import Base as B`), or is bound in a
+        // way resolution does not follow; a base proved to be something else is not it.
+        std::string_view root = base.substr(0, base.find('.'));
+        if (info->binding(root) == nullptr && last_part(base) != name) continue; // a builtin
+        Target t = m_index.resolve(h, base);
+        bool may = t.kind == Target::unknown ||
+                   (t.kind == Target::definition && t.qualname == qualname && m_index.may_denote(t, node, qualname));
+        if (may) {
+          out.emplace_back(h, static_cast<int32_t>(i));
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+void SymbolWalk::inherited_by_tests(WalkKey class_key) {
+  Key key = key_from(class_key);
+  for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
+    const SymbolView& s = m_index.get(h)->at(sub);
+    if (m_graph.nodes[h].test) {
+      whole_file(h, class_key, "subclass");
+      continue;
+    }
+    // A subclass in another module may itself be the base of a test class.
+    WalkKey sub_key = key_of(h, s.qualname);
+    if (m_via.contains(sub_key) || m_member_of.contains(sub_key)) continue;
+    m_member_of[sub_key] = Via{class_key, "subclass", s.def_line, via_of(class_key)->depth + 1};
+    inherited_by_tests(sub_key);
+  }
+}
+
 bool SymbolWalk::is_setter(const Key& key) {
   const FileInfo* info = m_index.get(key.node);
   if (info == nullptr || info->symbol(key.qualname) < 0) return true; // gone: it may have been one
@@ -326,6 +371,14 @@ void SymbolWalk::visit(const Key& key) {
     if (sym.kind == SymbolKind::class_ && registers_subclasses(key.node, index, 0)) {
       return file_level(key.node, self, "registered_class", sym.def_line);
     }
+    // What a reached class does (its constructor, its special methods), its subclasses do too.
+    if (sym.kind == SymbolKind::class_) {
+      for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
+        const SymbolView& s = m_index.get(h)->at(sub);
+        if (m_graph.nodes[h].test) whole_file(h, self, "subclass");
+        reach(h, std::string(s.qualname), self, "subclass", s.def_line);
+      }
+    }
     // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
     if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
       return file_level(key.node, self, "special_method", sym.def_line);
@@ -355,12 +408,13 @@ void SymbolWalk::visit(const Key& key) {
         if (has_external_base(key.node, sym.parent)) {
           reach(key.node, std::string(parent.qualname), self, "overrides_external_base", parent.def_line);
         }
-        // Subclasses inherit the method: their definitions (module-level code) name the class. Once per
-        // class; a class that is reached itself is searched whole anyway.
+        // Subclasses inherit the method, and their callers call it by its name (found below); a test
+        // subclass also runs the tests it inherits. Once per class; a class that is reached itself hands
+        // itself to its subclasses anyway.
         WalkKey class_key = key_of(key.node, parent.qualname);
         if (!m_via.contains(class_key) && !m_member_of.contains(class_key)) {
           m_member_of[class_key] = Via{self, "member_of", parent.def_line, via_of(self)->depth + 1};
-          referrers(key_from(class_key), parent.name(), Scan::definitions);
+          inherited_by_tests(class_key);
         }
       }
     }
@@ -488,11 +542,10 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   for (const auto& n : names) ids.push_back(m_index.intern(n));
   const uint32_t any_member = m_index.intern(k_any_member_name);
   const uint32_t any_setter = m_index.intern(k_any_setter_name);
-  bool definitions_only = scan == Scan::definitions;
   bool test_like = !member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
-    if (test_like && !definitions_only && h != key.node && m_graph.nodes[h].test && star_imports(h, key.node)) {
+    if (test_like && h != key.node && m_graph.nodes[h].test && star_imports(h, key.node)) {
       whole_file(h, self, "imports_test"); // `from test_a import *` collects test_a's tests here too
     }
     if (!member) {
@@ -554,11 +607,9 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
       const SymbolView& s = info->at(i);
       if (h == key.node && s.qualname == key.qualname) continue;
       bool class_body = s.kind == SymbolKind::class_;
-      if (definitions_only && !class_body) continue;
       if (class_body) file_level(h, self, "class_body", s.def_line);
       else reach(h, std::string(s.qualname), self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
     }
-    if (definitions_only) continue;
     // A test module that imports a test function or class collects it as its own.
     if (m_graph.nodes[h].test && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name))) {
       for (const auto& imp : info->imports.imports) {

@@ -103,7 +103,7 @@ private:
   const Via* via_of(WalkKey key) const; // m_via, else m_member_of
   void file_level(uint32_t node, WalkKey from, std::string relation, uint32_t line);
   void whole_file(uint32_t node, WalkKey from, std::string relation);
-  enum class Scan { all, definitions, gone }; // definitions: class bodies only (subclasses); gone: no resolution
+  enum class Scan { all, gone }; // gone: a symbol no longer defined, whose users resolution cannot rule out
   void referrers(const Key& key, std::string_view name, Scan scan);
   std::vector<std::string> aliases(const std::vector<uint32_t>& files, std::string_view name);
   void fixture_consumers(uint32_t node, const SymbolView& fixture, WalkKey from);
@@ -114,6 +114,11 @@ private:
   const std::vector<uint32_t>& all_files();
   std::vector<uint32_t> candidates(const Key& key, bool member, bool setter, const std::vector<std::string>& names);
   bool is_setter(const Key& key); // a property's setter or deleter (@x.setter, @x.deleter)
+  // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
+  std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);
+  // A changed method's class: the test classes deriving from it, at any depth, run the tests they
+  // inherit (their files are selected whole).
+  void inherited_by_tests(WalkKey class_key);
   const std::vector<uint32_t>& dynamic_files(); // files reading names by computed strings
   bool is_dynamic(uint32_t node);               // whether `node` is one of them
   bool star_imports(uint32_t importer, uint32_t node) const; // `from node import *` in importer

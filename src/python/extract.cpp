@@ -209,6 +209,7 @@ private:
     TSNode body = ts_node_child_by_field_id(def, m_g.f_body);
     sym.body_line = ts_node_is_null(body) ? sym.def_line : python::line_of(ts_node_start_point(body));
     sym.body_begin = ts_node_is_null(body) ? ts_node_end_byte(def) : ts_node_start_byte(body);
+    sym.header_begin = ts_node_start_byte(def);
     sym.body_end = ts_node_end_byte(def);
     if (!ts_node_eq(def, outer)) decorators(outer, sym);
     if (is_class) {

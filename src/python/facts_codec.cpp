@@ -61,6 +61,7 @@ util::Writer name_table(const FileFacts& facts) {
   for (const auto& s : facts.symbols) {
     for (const auto& r : s.refs) add_components(r);
     for (const auto& p : s.params) hashes.push_back(name_hash(p));
+    for (const auto& b : s.bases) add_components(b.substr(0, b.find('['))); // subclasses name their bases
     for (const auto& u : s.usefixtures) hashes.push_back(name_hash(u));
   }
   for (const auto& r : facts.module_refs) add_components(r);

@@ -114,7 +114,29 @@ private:
 
   std::string_view text(const Token& t) const { return m_src.substr(t.begin, t.end - t.begin); }
 
+  // Whether `pos` is in the header of a class statement (`class Sub(Base, metaclass=M):`), between the
+  // `class` keyword and the body. Tokens come in order, and headers do not nest.
+  bool in_class_header(uint32_t pos) {
+    while (m_header < m_facts.symbols.size()) {
+      const Symbol& s = m_facts.symbols[m_header];
+      if (s.kind == SymbolKind::class_ && pos < s.body_begin) return pos >= s.header_begin;
+      ++m_header;
+    }
+    return false;
+  }
+
   void token(const Token& t) {
+    // A base class in a class header (`class Sub(Base):`, `Generic[T]`) names the class, it calls
+    // nothing: Symbol::bases has it. A call there (`class X(make_base()):`) and a keyword's value
+    // (`metaclass=M`) run at import and stay reads.
+    if (m_chain_is_base && t.kind != Tok::name && t.kind != Tok::dot) {
+      if (t.kind == Tok::comma || t.kind == Tok::rparen || t.kind == Tok::lbracket) {
+        m_chain.clear();
+        m_chain_open = false;
+      }
+      m_chain_is_base = false;
+    }
+    if (t.kind == Tok::lparen && m_header_depth == 0 && in_class_header(t.begin)) m_header_depth = t.depth + 1;
     // A name that reads anything when called (globals, eval, ...): only if the call follows.
     if (m_pending_dynamic) {
       if (t.kind == Tok::lparen) state(m_owner).dynamic = true;
@@ -395,6 +417,8 @@ private:
     m_chain_owner = m_owner;
     m_chain_open = true;
     m_chain_after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
+    if (m_header_depth != 0 && !in_class_header(t.begin)) m_header_depth = 0; // past the header
+    m_chain_is_base = m_header_depth != 0 && t.depth == m_header_depth && m_chain_after_separator;
     if (t.depth == 0 && !o.annotation) o.candidate.assign(n);
   }
 
@@ -463,6 +487,9 @@ private:
   uint32_t m_lambda_depth = 0;
   bool m_prev_text_star = false;
   bool m_pending_dynamic = false; // the last name reads anything if it is called
+  size_t m_header = 0;             // in_class_header(): the first class whose body may still come
+  uint32_t m_header_depth = 0;     // inside a class header's parentheses: their depth, else 0
+  bool m_chain_is_base = false;    // the open chain is a base class of a class header
   bool m_def_is_function = false;
   bool m_chain_after_separator = false; // the chain began right after '(' or ',': maybe a keyword name
 };

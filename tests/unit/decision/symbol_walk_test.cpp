@@ -62,19 +62,42 @@ TEST_CASE("the symbol walk selects only the tests that call a changed function",
   CHECK(edit(calls(), "app/ops.py", "return a + b", "return b + a") == Strings{"tests/test_ops.py::test_add"});
 }
 
-TEST_CASE("the symbol walk selects every importer for methods that builtins call by protocol", "[symbol_walk]") {
+TEST_CASE("the symbol walk reaches the makers of instances for methods that builtins call by protocol", "[symbol_walk]") {
   Project p;
   p.file("app/__init__.py")
       .file("app/record.py", "class Record:\n    def keys(self):\n        return ['a']\n\n"
                              "    def __getitem__(self, k):\n        return 1\n\n    def size(self):\n        return 1\n")
       .file("tests/test_record.py", "from app.record import Record\n\ndef test_dict():\n    assert dict(Record())\n\n"
-                                    "def test_size():\n    assert Record().size() == 1\n");
-  SECTION("keys(), read by dict(obj)") {
-    CHECK(edit(p, "app/record.py", "return ['a']", "return ['a', 'b']") == Strings{"tests/test_record.py"});
+                                    "def test_size():\n    assert Record().size() == 1\n\ndef test_other():\n    pass\n");
+  SECTION("keys(), read by dict(obj): the tests that make a Record") {
+    CHECK(edit(p, "app/record.py", "return ['a']", "return ['a', 'b']") ==
+          Strings{"tests/test_record.py::test_dict", "tests/test_record.py::test_size"});
   }
   SECTION("an ordinary method still reaches its callers only") {
     CHECK(edit(p, "app/record.py", "def size(self):\n        return 1", "def size(self):\n        return 1 + 0") ==
           Strings{"tests/test_record.py::test_size"});
+  }
+}
+
+TEST_CASE("the symbol walk hands a reached class on to its subclasses, and a method to inheriting tests", "[symbol_walk]") {
+  Project p;
+  p.file("app/__init__.py")
+      .file("app/shapes.py", "class Shape:\n    def __init__(self, n):\n        self.n = n\n\n    def area(self):\n        return self.n\n\n"
+                             "class Square(Shape):\n    pass\n")
+      .file("tests/checks.py", "from app.shapes import Shape\n\nclass ShapeChecks(Shape):\n    def test_area(self):\n"
+                               "        assert self.area() >= 0\n")
+      .file("tests/test_square.py", "from app.shapes import Square\n\ndef test_square():\n    assert Square(2).n == 2\n\n"
+                                    "def test_nothing():\n    pass\n")
+      .file("tests/test_inherit.py", "from checks import ShapeChecks\n\nclass TestShape(ShapeChecks):\n    n = 1\n")
+      .file("tests/test_other.py", "from app import shapes\n\ndef test_other():\n    assert shapes\n");
+  p.config.pythonpath = {"tests"};
+  SECTION("a changed __init__ reaches the callers of the subclasses, and the test classes deriving from it") {
+    // pytest makes an instance of each test class: TestShape runs Shape.__init__ too.
+    CHECK(edit(p, "app/shapes.py", "self.n = n", "self.n = int(n)") ==
+          Strings{"tests/test_inherit.py", "tests/test_square.py::test_square"});
+  }
+  SECTION("a changed method reaches the test classes that inherit it, through a base in another module") {
+    CHECK(edit(p, "app/shapes.py", "return self.n", "return self.n + 0") == Strings{"tests/test_inherit.py"});
   }
 }
 
