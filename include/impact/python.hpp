@@ -66,6 +66,9 @@ inline constexpr std::string_view k_any_member_name = "*";
 // setter or deleter (any object's), and reads nothing.
 inline constexpr std::string_view k_any_setter = ".*=";
 inline constexpr std::string_view k_any_setter_name = "*=";
+// The reference recorded for hasattr(obj, <computed>): it calls nothing but a property's getter.
+inline constexpr std::string_view k_any_getter = ".*?";
+inline constexpr std::string_view k_any_getter_name = "*?";
 
 // A function, method or class definition, nested ones included.
 struct Symbol {

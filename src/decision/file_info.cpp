@@ -321,8 +321,10 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
   const FactsView& facts = info->facts;
   auto scan = [&](ViewRange refs, int32_t symbol) {
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-      if (name == k_any_member_name || name == k_any_setter_name) {
-        if (*ref == (name == k_any_member_name ? k_any_member : k_any_setter)) out.push_back(Read{symbol, &k_any});
+      if (name == k_any_member_name || name == k_any_setter_name || name == k_any_getter_name) {
+        std::string_view marker = name == k_any_member_name ? k_any_member
+                                  : name == k_any_setter_name ? k_any_setter : k_any_getter;
+        if (*ref == marker) out.push_back(Read{symbol, &k_any});
         continue;
       }
       if (ref->find(name) == std::string_view::npos) continue;
@@ -350,9 +352,14 @@ const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       if (ref->find("__dict__") == std::string_view::npos) continue;
       auto parts = split_chain(*ref);
-      if (parts[0] == "self") continue; // an instance's own attributes: data, not code
       for (size_t i = 1; i < parts.size(); ++i) {
-        if (parts[i] == "__dict__") out.push_back(Read{symbol, &prefix_target(*info, parts, i - 1)});
+        if (parts[i] != "__dict__") continue;
+        // The namespace of a class: `cls.__dict__`, `self.__class__.__dict__`. Of `self` (or any other
+        // instance), its own attributes: data, not code.
+        std::string_view of = parts[i - 1];
+        bool class_like = of == "cls" || of == "mcs" || of == "klass" || of == "__class__";
+        if (parts[0] == "self" && !class_like) continue;
+        out.push_back(Read{symbol, &prefix_target(*info, parts, i - 1), class_like});
       }
     }
   };

@@ -41,6 +41,7 @@ struct Target {
 struct Read {
   int32_t symbol = -1;
   const Target* target = nullptr;
+  bool class_like = false; // namespace_reads(): the namespace of a class (`cls.__dict__`, `x.__class__.__dict__`)
 };
 
 struct FileInfo {

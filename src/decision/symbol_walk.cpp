@@ -278,6 +278,19 @@ bool SymbolWalk::is_setter(const Key& key) {
   return false;
 }
 
+bool SymbolWalk::is_property(const Key& key) {
+  const FileInfo* info = m_index.get(key.node);
+  if (info == nullptr || info->symbol(key.qualname) < 0) return true; // gone: it may have been one
+  for (const SymbolView& s : info->facts.symbols) {
+    if (s.qualname != key.qualname) continue;
+    for (auto d = info->facts.begin(s.decorators); d != info->facts.end(s.decorators); ++d) {
+      // A getter, or something like one whose call a lookup runs (cached_property, abstractproperty).
+      if (d->ends_with("property") || d->ends_with(".getter") || !is_transparent_decorator(*d)) return true;
+    }
+  }
+  return false;
+}
+
 bool SymbolWalk::is_protocol_method(std::string_view name) {
   static constexpr std::array<std::string_view, 17> k_names = {
       "keys",     "read",     "readline", "readlines", "readinto", "write",    "writelines", "flush",   "close",
@@ -427,7 +440,7 @@ void SymbolWalk::visit(const Key& key) {
 // travel anywhere, so every file that mentions one of its names (or any member, by a computed getattr)
 // is a candidate. Files that read names by computed strings could reach anything: they always are.
 // Tests are still bounded by the file level later.
-std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool setter,
+std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool setter, bool getter,
                                              const std::vector<std::string>& names) {
   const std::vector<uint32_t>& dynamic = dynamic_files();
   if (!member) {
@@ -445,6 +458,10 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool s
   std::vector<uint32_t> out = m_facts.files_mentioning(k_any_member_name); // getattr(self, computed)
   if (setter) {
     std::vector<uint32_t> files = m_facts.files_mentioning(k_any_setter_name); // setattr(obj, computed, v)
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  if (getter) {
+    std::vector<uint32_t> files = m_facts.files_mentioning(k_any_getter_name); // hasattr(obj, computed)
     out.insert(out.end(), files.begin(), files.end());
   }
   std::vector<uint32_t> namespaces = m_facts.files_mentioning("__dict__"); // vars(cls), getmembers(cls)
@@ -536,12 +553,14 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   std::vector<std::string> names{std::string(name)};
   // A property's setter or deleter also runs where setattr/delattr stores a computed name.
   bool setter = member && is_setter(key);
-  std::vector<uint32_t> files = candidates(key, member, setter, names);
+  bool getter = member && is_property(key);
+  std::vector<uint32_t> files = candidates(key, member, setter, getter, names);
   if (!member) names = aliases(files, name);
   std::vector<uint32_t> ids;
   for (const auto& n : names) ids.push_back(m_index.intern(n));
   const uint32_t any_member = m_index.intern(k_any_member_name);
   const uint32_t any_setter = m_index.intern(k_any_setter_name);
+  const uint32_t any_getter = m_index.intern(k_any_getter_name);
   bool test_like = !member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
@@ -567,6 +586,9 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
       if (setter) {
         for (const Read& r : m_index.reads(h, any_setter, k_any_setter_name)) mark(r);
       }
+      if (getter) {
+        for (const Read& r : m_index.reads(h, any_getter, k_any_getter_name)) mark(r);
+      }
     }
     for (size_t k = 0; k < names.size(); ++k) {
       for (const Read& r : m_index.reads(h, ids[k], names[k])) {
@@ -575,15 +597,20 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
       }
     }
     // `module.__dict__`, vars(module) and inspect.getmembers(module) read every name of the module;
-    // vars(cls) and getmembers(cls) every member of the class.
+    // vars(cls), cls.__dict__ and type(obj).__dict__ every member of a class. An instance's __dict__
+    // (`other.__dict__`, a plain name) holds its data, not the methods of its class.
     std::string_view owner_class = member ? parent_part(key.qualname) : std::string_view();
     for (const Read& r : m_index.namespace_reads(h)) {
       const Target& t = *r.target;
-      bool reads_it = t.kind == Target::unknown;
-      if (!member && t.kind == Target::module) {
-        reads_it = std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
+      bool reads_it = false;
+      if (!member) {
+        reads_it = t.kind == Target::unknown ||
+                   (t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end());
+      } else if (t.kind == Target::definition) {
+        reads_it = m_index.may_denote(t, key.node, owner_class);
+      } else if (t.kind == Target::unknown) {
+        reads_it = r.class_like;
       }
-      if (member && t.kind == Target::definition) reads_it = m_index.may_denote(t, key.node, owner_class);
       if (reads_it) mark(r);
     }
     if (scan == Scan::gone) {

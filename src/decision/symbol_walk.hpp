@@ -112,7 +112,9 @@ private:
   std::vector<Hop> chain(WalkKey key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& all_files();
-  std::vector<uint32_t> candidates(const Key& key, bool member, bool setter, const std::vector<std::string>& names);
+  std::vector<uint32_t> candidates(const Key& key, bool member, bool setter, bool getter,
+                                   const std::vector<std::string>& names);
+  bool is_property(const Key& key); // a property's getter (or a decorated member a lookup may run)
   bool is_setter(const Key& key); // a property's setter or deleter (@x.setter, @x.deleter)
   // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
   std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);

@@ -255,7 +255,7 @@ private:
   // attribute (a computed name could read any); operator.attrgetter("a", "b.c") and methodcaller("m")
   // too; request.getfixturevalue("db") requests a fixture.
   // inspect.getmembers(module) reads every name of its argument, like `module.__dict__`.
-  enum class Call : uint8_t { none, getattr, setattr, attrgetter, methodcaller, fixture_value, members };
+  enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members };
   struct CallState {
     Call kind = Call::none;
     uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
@@ -293,7 +293,7 @@ private:
       if (o.seen.insert(chain).second) o.chains.push_back(std::move(chain));
       return;
     }
-    bool by_name = m_call.kind == Call::getattr || m_call.kind == Call::setattr;
+    bool by_name = m_call.kind == Call::getattr || m_call.kind == Call::hasattr || m_call.kind == Call::setattr;
     bool named = m_call.kind == Call::attrgetter || (by_name && m_call.argument == 1) ||
                  ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
     if (!named || m_call.tokens == 0) return;
@@ -303,6 +303,9 @@ private:
       } else if (m_call.kind == Call::setattr) {
         // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
         if (o.seen.insert(std::string(k_any_setter)).second) o.chains.emplace_back(k_any_setter);
+      } else if (m_call.kind == Call::hasattr) {
+        // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
+        if (o.seen.insert(std::string(k_any_getter)).second) o.chains.emplace_back(k_any_getter);
       } else if (m_call.kind == Call::getattr && forwards_lookup()) {
         // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
         // named, and the caller's code names it.
@@ -405,7 +408,8 @@ private:
       return;
     }
     if (t.depth == 0 && o.in_for) o.locals.insert(std::string(n));
-    if (n == "getattr" || n == "hasattr") m_pending_call = Call::getattr;
+    if (n == "getattr") m_pending_call = Call::getattr;
+    else if (n == "hasattr") m_pending_call = Call::hasattr;
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;

@@ -61,6 +61,15 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
       CHECK_FALSE(s.dynamic_access);
     }
   }
+  SECTION("hasattr with a computed name calls only a property's getter") {
+    for (const char* code : {"def f(self, n):\n    return hasattr(self, n)\n", "def f(o, n):\n    return hasattr(o, n)\n"}) {
+      auto facts = extract(code);
+      const Symbol& s = symbol(facts, "f");
+      CHECK(reads(s, std::string(k_any_getter)));
+      CHECK_FALSE(reads(s, std::string(k_any_member)));
+      CHECK_FALSE(s.dynamic_access);
+    }
+  }
   SECTION("inspect.getmembers(module) reads the module's namespace") {
     auto facts = extract("import inspect\nfrom app import ops\n\ndef table():\n"
                          "    return dict(inspect.getmembers(ops, inspect.isfunction))\n");
