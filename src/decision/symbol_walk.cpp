@@ -292,9 +292,13 @@ bool SymbolWalk::is_property(const Key& key) {
 }
 
 bool SymbolWalk::is_protocol_method(std::string_view name) {
-  static constexpr std::array<std::string_view, 17> k_names = {
-      "keys",     "read",     "readline", "readlines", "readinto", "write",    "writelines", "flush",   "close",
-      "fileno",   "seek",     "tell",     "isatty",    "readable", "writable", "seekable",   "truncate"};
+  static constexpr std::array<std::string_view, 27> k_names = {
+      // mappings (dict(obj), **obj) and files (print(file=), json.dump / json.load)
+      "keys", "read", "readline", "readlines", "readinto", "write", "writelines", "flush", "close", "fileno",
+      "seek", "tell", "isatty", "readable", "writable", "seekable", "truncate",
+      // logging filters (Filterer calls filter(record) on any object), import hooks (sys.meta_path)
+      "filter", "find_spec", "find_module", "create_module", "exec_module", "load_module", "get_source",
+      "get_data", "get_filename", "is_package"};
   return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
 }
 
@@ -303,6 +307,15 @@ bool SymbolWalk::registers_subclasses(uint32_t node, int32_t class_index, int de
   if (info == nullptr || depth > 8) return false;
   const SymbolView& c = info->at(class_index);
   if (c.has_metaclass) return true;
+  // `Base.__subclasses__()` (or `cls.__subclasses__()`) makes instances of classes it never names: a
+  // file that reads it and names this class (or, further up, a base of it) may.
+  if (m_subclass_enumerators.empty() && !m_subclass_enumerators_ready) {
+    m_subclass_enumerators = m_facts.files_mentioning("__subclasses__");
+    m_subclass_enumerators_ready = true;
+  }
+  for (uint32_t h : m_subclass_enumerators) {
+    if (h == node || m_facts.mentions(h, c.name())) return true;
+  }
   std::string init_subclass(c.qualname);
   init_subclass.append(".__init_subclass__");
   if (info->symbol(init_subclass) >= 0) return true;
@@ -360,7 +373,13 @@ void SymbolWalk::visit(const Key& key) {
   int32_t index = info->symbol(key.qualname);
   if (index < 0) {
     // Gone from the file (deleted or renamed): name resolution in the new version cannot rule users out,
-    // and a module that imports the old name fails at import.
+    // and a module that imports the old name fails at import. A special or protocol method that is gone
+    // changes what its class's instances do (bool() falls back to __len__): the class is reached.
+    std::string_view owner = parent_part(key.qualname);
+    if (!owner.empty() && (is_dunder(name) || is_protocol_method(name))) {
+      int32_t cls = info->symbol(owner);
+      if (cls >= 0 && info->at(cls).kind == SymbolKind::class_) reach(key.node, std::string(owner), self, "special_method", 0);
+    }
     referrers(key, name, Scan::gone);
     return;
   }

@@ -176,6 +176,8 @@ private:
   std::vector<std::pair<std::string_view, std::string_view>> m_renamed_pool;
   ImportScratch m_scratch;         // renamed_imports()' decoding
   NodeSet m_seen;                  // importers() and candidates()' visited set, reused
+  std::vector<uint32_t> m_subclass_enumerators; // files reading __subclasses__ (registers_subclasses)
+  bool m_subclass_enumerators_ready = false;
   std::vector<int32_t> m_reading;  // referrers()' scratch: which code of a candidate reads the name
   std::vector<std::optional<std::vector<StringRef>>> m_string_refs; // per file, on first use
   bool m_dynamic_ready = false;

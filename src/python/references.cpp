@@ -67,6 +67,8 @@ struct Owner {
   bool in_global = false;           // after `global` / `nonlocal`
   bool after_def = false;           // the next name is a nested def/class name
   bool in_import = false;               // inside an import statement
+  bool imports = false;                 // the code has an import statement (it binds other modules' code)
+  bool reads_locals = false;            // locals() / vars() with no argument
   std::vector<std::string> fixture_requests; // request.getfixturevalue("name")
   bool dynamic_fixtures = false;             // getfixturevalue(computed)
   bool statement_start_name = false;    // the previous token was a statement's first name
@@ -255,7 +257,7 @@ private:
   // attribute (a computed name could read any); operator.attrgetter("a", "b.c") and methodcaller("m")
   // too; request.getfixturevalue("db") requests a fixture.
   // inspect.getmembers(module) reads every name of its argument, like `module.__dict__`.
-  enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members };
+  enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars };
   struct CallState {
     Call kind = Call::none;
     uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
@@ -277,18 +279,26 @@ private:
 
   // The end of one argument of such a call: what it names, or that it names anything.
   void end_argument(Owner& o) {
-    if (m_call.kind == Call::members) {
+    if (m_call.kind == Call::members || m_call.kind == Call::vars) {
       if (m_call.argument != 0) return;
       if (m_call.tokens == 0) {
         if (m_call.owner == -1) o.dynamic = true; // vars() at module level: globals()
-        return;                                   // in a function: its locals
-      }
-      if (!m_call.dotted) {
-        o.dynamic = true; // the members of a computed value: anything
+        else o.reads_locals = true;               // in a function: its locals
         return;
       }
       std::string chain(m_src.substr(m_call.begin, m_call.end - m_call.begin));
       std::erase_if(chain, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; });
+      std::string_view root = std::string_view(chain).substr(0, chain.find('.'));
+      // The members of a computed value, or of a value the code was given (a module passed in), may be
+      // anything's.
+      if (!m_call.dotted || (root != "self" && root != "cls" && is_local(o, root))) {
+        o.dynamic = true;
+        return;
+      }
+      // getmembers(self) lists the class's methods too (vars(self) only the instance's attributes).
+      if (m_call.kind == Call::members && (root == "self" || root == "cls")) {
+        if (o.seen.insert(std::string(k_any_member)).second) o.chains.emplace_back(k_any_member);
+      }
       chain.append(".__dict__");
       if (o.seen.insert(chain).second) o.chains.push_back(std::move(chain));
       return;
@@ -306,7 +316,7 @@ private:
       } else if (m_call.kind == Call::hasattr) {
         // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
         if (o.seen.insert(std::string(k_any_getter)).second) o.chains.emplace_back(k_any_getter);
-      } else if (m_call.kind == Call::getattr && forwards_lookup()) {
+      } else if (m_call.kind == Call::getattr && forwards_lookup(o)) {
         // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
         // named, and the caller's code names it.
       } else if (m_call.kind == Call::getattr && m_call.on_self) {
@@ -329,14 +339,23 @@ private:
   }
 
   // Inside __getattr__ / __getattribute__, whether the current argument is exactly the name being
-  // looked up (the parameter after self; the first one for a module's __getattr__).
-  bool forwards_lookup() const {
+  // looked up (the parameter after self; the first one for a module's __getattr__), never rebound.
+  bool forwards_lookup(const Owner& o) const {
     if (m_call.owner < 0 || m_call.tokens != 1 || !m_call.dotted) return false;
     const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
     std::string_view fn = s.name();
     if (fn != "__getattr__" && fn != "__getattribute__") return false;
     size_t index = s.kind == SymbolKind::method ? 1 : 0;
-    return s.params.size() > index && m_src.substr(m_call.begin, m_call.end - m_call.begin) == s.params[index];
+    if (s.params.size() <= index || m_src.substr(m_call.begin, m_call.end - m_call.begin) != s.params[index]) return false;
+    return !o.locals.contains(s.params[index]); // `name = ALIASES.get(name, name)` looks up another name
+  }
+
+  // Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.
+  bool is_local(const Owner& o, std::string_view name) const {
+    if (m_call.owner < 0) return false;
+    const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
+    if (std::find(s.params.begin(), s.params.end(), name) != s.params.end()) return true;
+    return o.locals.contains(std::string(name));
   }
 
   void name(const Token& t, Owner& o) {
@@ -349,6 +368,7 @@ private:
     if ((n == "import" || n == "from") && o.statement_start && t.depth == 0) {
       finish_chain();
       o.in_import = true;
+      o.imports = true;
       o.candidate.clear();
       return;
     }
@@ -367,6 +387,11 @@ private:
       if (n == "attrgetter") m_pending_call = Call::attrgetter;
       if (n == "methodcaller") m_pending_call = Call::methodcaller;
       if (n == "getmembers") m_pending_call = Call::members;
+      // builtins.eval(...) and its siblings are the builtins themselves.
+      if (m_chain_open && m_chain == "builtins") {
+        if (n == "eval" || n == "exec") o.dynamic = true;
+        if (n == "globals" || n == "vars" || n == "locals") m_pending_dynamic = true;
+      }
       if (m_chain_open) {
         m_chain.push_back('.');
         m_chain.append(n);
@@ -413,10 +438,14 @@ private:
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
-    else if (n == "getmembers" || n == "vars") m_pending_call = Call::members;
-    // globals(), eval() and exec() may read any name; locals() too at module level, where it is
-    // globals(). Only called: a parameter named `globals` is a value.
-    if (n == "globals" || n == "eval" || n == "exec" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
+    else if (n == "getmembers") m_pending_call = Call::members;
+    else if (n == "vars") m_pending_call = Call::vars;
+    // eval and exec may read any name, called or passed on (`map(eval, ...)`, `run = exec`). globals()
+    // and locals() at module level (where it is globals()) too, when called: a parameter named
+    // `globals` is a value. In a function, locals() holds its own locals, which its own imports bind.
+    if (n == "eval" || n == "exec") o.dynamic = true;
+    if (n == "globals" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
+    if (n == "locals" && m_owner != -1) o.reads_locals = true;
     m_chain.assign(n);
     m_chain_owner = m_owner;
     m_chain_open = true;
@@ -464,7 +493,7 @@ private:
         }
         if (kept.insert(chain).second) sym.refs.push_back(std::move(chain));
       }
-      sym.dynamic_access = o.dynamic;
+      sym.dynamic_access = o.dynamic || (o.reads_locals && o.imports); // locals() holding what it imported
       for (auto& f : o.fixture_requests) sym.usefixtures.push_back(std::move(f));
       sym.usefixtures_dynamic |= o.dynamic_fixtures;
     }

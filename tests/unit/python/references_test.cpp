@@ -91,6 +91,24 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
   SECTION("vars(module) reads the module's namespace") {
     CHECK(reads(symbol(extract("from app import ops\n\ndef f():\n    return vars(ops)\n"), "f"), "ops.__dict__"));
   }
+  SECTION("eval and exec may read anything even when passed on, and through builtins") {
+    CHECK(symbol(extract("def f(xs):\n    return list(map(eval, xs))\n"), "f").dynamic_access);
+    CHECK(symbol(extract("import builtins\n\ndef f(x):\n    return builtins.eval(x)\n"), "f").dynamic_access);
+    CHECK_FALSE(symbol(extract("def f(model):\n    return model.eval()\n"), "f").dynamic_access);
+  }
+  SECTION("locals() of a function that imports holds the imported code") {
+    CHECK(symbol(extract("def f(name):\n    from app.ops import double\n    return locals()[name](1)\n"), "f").dynamic_access);
+  }
+  SECTION("vars() and getmembers() of a value the function was given may be anything's") {
+    CHECK(symbol(extract("def table(mod):\n    return dict(vars(mod))\n"), "table").dynamic_access);
+    CHECK(symbol(extract("import inspect\n\ndef table(mod):\n    return inspect.getmembers(mod)\n"), "table").dynamic_access);
+  }
+  SECTION("getmembers(self) lists the class's methods, vars(self) only the instance's attributes") {
+    auto facts = extract("import inspect\n\nclass V:\n    def all(self):\n        return inspect.getmembers(self)\n\n"
+                         "    def data(self):\n        return vars(self)\n");
+    CHECK(reads(symbol(facts, "V.all"), std::string(k_any_member)));
+    CHECK_FALSE(reads(symbol(facts, "V.data"), std::string(k_any_member)));
+  }
   SECTION("a parameter named like a builtin is a value, not a call") {
     CHECK_FALSE(symbol(extract("def f(self, globals):\n    return self.make(globals)\n"), "f").dynamic_access);
   }
@@ -99,5 +117,8 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
                          "    def __getattribute__(self, item):\n        return getattr(self._wrapped, 'x_' + item)\n");
     CHECK_FALSE(symbol(facts, "Proxy.__getattr__").dynamic_access);
     CHECK(symbol(facts, "Proxy.__getattribute__").dynamic_access); // a name of its own making
+    auto rebound = extract("class Proxy:\n    def __getattr__(self, name):\n        name = ALIASES.get(name, name)\n"
+                           "        return getattr(self._wrapped, name)\n");
+    CHECK(symbol(rebound, "Proxy.__getattr__").dynamic_access); // it forwards another name
   }
 }
