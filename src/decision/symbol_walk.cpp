@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 
 namespace impact::decision {
 
@@ -266,26 +267,24 @@ void SymbolWalk::inherited_by_tests(WalkKey class_key) {
 }
 
 bool SymbolWalk::is_setter(const Key& key) {
+  return has_decorator(key, [](std::string_view d) { return d.ends_with(".setter") || d.ends_with(".deleter"); });
+}
+
+bool SymbolWalk::is_property(const Key& key) {
+  // A getter, or something like one whose call a lookup runs (cached_property, abstractproperty).
+  return has_decorator(key, [](std::string_view d) {
+    return d.ends_with("property") || d.ends_with(".getter") || !is_transparent_decorator(d);
+  });
+}
+
+bool SymbolWalk::has_decorator(const Key& key, const std::function<bool(std::string_view)>& wanted) {
   const FileInfo* info = m_index.get(key.node);
-  if (info == nullptr || info->symbol(key.qualname) < 0) return true; // gone: it may have been one
+  if (info == nullptr || info->symbol(key.qualname) < 0) return true; // gone: it may have had one
   // A property and its setter share the qualified name: look at every definition of it.
   for (const SymbolView& s : info->facts.symbols) {
     if (s.qualname != key.qualname) continue;
     for (auto d = info->facts.begin(s.decorators); d != info->facts.end(s.decorators); ++d) {
-      if (d->ends_with(".setter") || d->ends_with(".deleter")) return true;
-    }
-  }
-  return false;
-}
-
-bool SymbolWalk::is_property(const Key& key) {
-  const FileInfo* info = m_index.get(key.node);
-  if (info == nullptr || info->symbol(key.qualname) < 0) return true; // gone: it may have been one
-  for (const SymbolView& s : info->facts.symbols) {
-    if (s.qualname != key.qualname) continue;
-    for (auto d = info->facts.begin(s.decorators); d != info->facts.end(s.decorators); ++d) {
-      // A getter, or something like one whose call a lookup runs (cached_property, abstractproperty).
-      if (d->ends_with("property") || d->ends_with(".getter") || !is_transparent_decorator(*d)) return true;
+      if (wanted(*d)) return true;
     }
   }
   return false;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -115,6 +116,8 @@ private:
   std::vector<uint32_t> candidates(const Key& key, bool member, bool setter, bool getter,
                                    const std::vector<std::string>& names);
   bool is_property(const Key& key); // a property's getter (or a decorated member a lookup may run)
+  // Whether a definition of `key` carries a decorator `wanted` accepts (true for a symbol gone).
+  bool has_decorator(const Key& key, const std::function<bool(std::string_view)>& wanted);
   bool is_setter(const Key& key); // a property's setter or deleter (@x.setter, @x.deleter)
   // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
   std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);
