@@ -264,7 +264,8 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view t
 using ReadSource = std::function<std::optional<std::string>(const SourceFile&)>;
 
 // Reads the facts of `files` (Python files, sorted by path): from `cache` when it has them, else by
-// parsing on `threads` threads; what was parsed is added to the cache (the caller saves it). A file
+// parsing on `threads` threads; what was parsed is added to the cache (the caller saves it while the
+// returned facts live: the cache's new entries are views of them). A file
 // that cannot be read gets empty facts with parse_error set.
 ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, python::FactsCache& cache,
                         unsigned threads);

@@ -98,7 +98,7 @@ TEST_CASE("load_facts adds what it parsed to the cache", "[load_facts]") {
   sources.content = {{"a.py", "import os\n"}};
   python::FactsCache cache(dir / "facts.bin");
   auto files = files_of(sources);
-  load_facts(files, sources.reader(), cache, 1);
+  auto facts = load_facts(files, sources.reader(), cache, 1); // the cache views these until it is saved
   cache.save();
   python::FactsCache reloaded(dir / "facts.bin");
   CHECK(reloaded.find(files[0].oid).has_value());
