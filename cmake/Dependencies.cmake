@@ -8,6 +8,7 @@ find_package(CLI11 2.1 REQUIRED)
 find_package(fmt 9 REQUIRED)
 find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 find_package(tomlplusplus 3 REQUIRED)
+find_package(tsl-robin-map 1 REQUIRED) # header-only open-addressing hash sets, for the reference pass
 find_package(Threads REQUIRED)
 # jemalloc replaces glibc's malloc in the binary: the warm path allocates many small objects and
 # glibc's consolidation dominated its profile. Sanitizer builds keep the sanitizer's allocator.

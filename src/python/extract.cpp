@@ -13,7 +13,7 @@ namespace impact {
 
 struct FactsExtractor::Impl {
   python::Parser parser;
-  std::vector<python::Token> tokens; // the reference pass's scratch, reused from file to file
+  python::ReferenceScratch references; // the reference pass's scratch, reused from file to file
 };
 
 FactsExtractor::FactsExtractor() : m_impl(new Impl) {}
@@ -533,8 +533,8 @@ FileFacts FactsExtractor::extract(std::string_view source) {
   }
   // The reference pass reads the imports' bindings, which the scans below never add to; its tokens
   // tell whether the dynamic-import walk can find anything.
-  python::collect_references(source, facts, m_impl->tokens);
-  if (python::names_dynamic_import(source, m_impl->tokens)) python::scan_dynamic_imports(root, source, facts);
+  python::collect_references(source, facts, m_impl->references);
+  if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   return facts;

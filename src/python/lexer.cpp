@@ -1,11 +1,23 @@
 #include "python/lexer.hpp"
 
+#include <array>
+
 namespace impact::python {
 
 namespace {
 
-bool ident_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
-bool ident_char(unsigned char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+// Identifier bytes by table: 1 may start an identifier, 2 may only continue one (digits).
+constexpr std::array<uint8_t, 256> k_ident = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    t[static_cast<size_t>(c)] = start ? 1 : (c >= '0' && c <= '9') ? 2 : 0;
+  }
+  return t;
+}();
+
+bool ident_start(unsigned char c) { return k_ident[c] == 1; }
+bool ident_char(unsigned char c) { return k_ident[c] != 0; }
 
 // True when `prefix` (the identifier just read) is a string prefix: r, b, u, f, rb, br, fr, rf.
 bool string_prefix(std::string_view p, bool& is_f, bool& is_raw) {
@@ -44,6 +56,11 @@ private:
     uint32_t field_depth = m_depth;
     while (m_pos < limit) {
       auto c = static_cast<unsigned char>(m_src[m_pos]);
+      if (c == ' ') { // indentation and spacing: most bytes of most files
+        do ++m_pos;
+        while (m_pos < limit && m_src[m_pos] == ' ');
+        continue;
+      }
       if (in_field && m_depth == field_depth && (c == '}' || c == ':' || (c == '!' && peek(1) != '='))) return;
       if (c == '#') {
         while (m_pos < limit && m_src[m_pos] != '\n') ++m_pos;

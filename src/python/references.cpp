@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
-#include <unordered_set>
 
 namespace impact::python {
 
@@ -51,16 +50,15 @@ bool is_builtin(std::string_view s) { return std::binary_search(k_builtins.begin
 
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
-// What one owner (a symbol, or the module) has read so far.
+// What one owner (a symbol, or the module) has read so far. Names and chains are views into the
+// source, or into the collector's arena when a chain's text is not one slice of it.
 struct Owner {
-  std::vector<std::string> chains;
-  std::unordered_set<std::string> seen;
-  std::unordered_set<std::string> locals;
-  std::unordered_set<std::string> globals; // `global x` / `nonlocal`-free names
+  int32_t id = -1; // the symbol's index, -1 for the module; its names are in the scratch's sets
+  std::vector<std::string_view> chains;
   bool dynamic = false;
   // Statement state, at bracket depth 0.
-  std::vector<std::string> targets; // bare names before an '=' of this statement
-  std::string candidate;            // the last bare name, while it may still be an assignment target
+  std::vector<std::string_view> targets; // bare names before an '=' of this statement
+  std::string_view candidate;            // the last bare name, while it may still be an assignment target
   bool statement_start = true;
   bool annotation = false;          // after `name:` at the start: the annotation, then maybe '='
   bool in_for = false;              // between `for` and `in`
@@ -77,7 +75,11 @@ struct Owner {
 
 class Collector {
 public:
-  Collector(std::string_view source, FileFacts& facts) : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1) {}
+  Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch)
+      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_seen(scratch.seen), m_locals(scratch.locals),
+        m_globals(scratch.globals), m_bound(scratch.bound), m_kept(scratch.kept), m_arena(scratch.arena) {
+    for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
+  }
 
   void run(std::vector<Token>& tokens) {
     // Symbols are in pre-order, so their body ranges open in order and nest.
@@ -105,13 +107,52 @@ private:
 
   Owner& state(int32_t owner) { return m_owners[static_cast<size_t>(owner + 1)]; }
 
-  void finish_chain() {
-    if (!m_chain.empty()) {
-      Owner& o = state(m_chain_owner);
-      if (o.seen.insert(m_chain).second) o.chains.push_back(m_chain);
+  // Adds `chain` to what `o` reads, once. `stable` says that the view outlives the collector's
+  // work (a slice of the source, a constant); anything else is copied into the arena first.
+  void read(Owner& o, std::string_view chain, bool stable) {
+    if (stable) {
+      if (m_seen.insert(OwnedName{o.id, chain}).second) o.chains.push_back(chain);
+      return;
     }
-    m_chain.clear();
+    if (m_seen.contains(OwnedName{o.id, chain})) return;
+    chain = m_arena.emplace_back(chain);
+    m_seen.insert(OwnedName{o.id, chain});
+    o.chains.push_back(chain);
+  }
+
+  // The open chain: a slice of the source while its tokens abut (`a.b.c`), else a copy.
+  std::string_view chain() const {
+    return m_chain_copied ? std::string_view(m_chain_copy) : m_src.substr(m_chain_begin, m_chain_end - m_chain_begin);
+  }
+  bool chain_dotted() const { return chain().find('.') != std::string_view::npos; }
+  void clear_chain() {
+    m_chain_begin = m_chain_end = 0;
+    m_chain_copied = false;
     m_chain_open = false;
+  }
+  void start_chain(uint32_t begin, uint32_t end) {
+    m_chain_begin = begin;
+    m_chain_end = end;
+    m_chain_copied = false;
+  }
+  // Appends `.name` (the token `t`, after a dot).
+  void extend_chain(const Token& t) {
+    if (!m_chain_copied && m_chain_end + 1 == t.begin && m_src[m_chain_end] == '.') {
+      m_chain_end = t.end;
+      return;
+    }
+    if (!m_chain_copied) {
+      m_chain_copy.assign(chain());
+      m_chain_copied = true;
+    }
+    m_chain_copy.push_back('.');
+    m_chain_copy.append(text(t));
+  }
+
+  void finish_chain() {
+    std::string_view c = chain();
+    if (!c.empty()) read(state(m_chain_owner), c, !m_chain_copied);
+    clear_chain();
   }
 
   std::string_view text(const Token& t) const { return m_src.substr(t.begin, t.end - t.begin); }
@@ -132,10 +173,7 @@ private:
     // nothing: Symbol::bases has it. A call there (`class X(make_base()):`) and a keyword's value
     // (`metaclass=M`) run at import and stay reads.
     if (m_chain_is_base && t.kind != Tok::name && t.kind != Tok::dot) {
-      if (t.kind == Tok::comma || t.kind == Tok::rparen || t.kind == Tok::lbracket) {
-        m_chain.clear();
-        m_chain_open = false;
-      }
+      if (t.kind == Tok::comma || t.kind == Tok::rparen || t.kind == Tok::lbracket) clear_chain();
       m_chain_is_base = false;
     }
     if (t.kind == Tok::lparen && m_header_depth == 0 && in_class_header(t.begin)) m_header_depth = t.depth + 1;
@@ -155,22 +193,20 @@ private:
     switch (t.kind) {
     case Tok::name: name(t, o); break;
     case Tok::dot:
-      if (t.depth == 0 && !m_chain.empty() && m_chain.find('.') == std::string::npos) o.candidate.clear();
+      if (t.depth == 0 && !chain().empty() && !chain_dotted()) o.candidate = {};
       break;
     case Tok::assign:
     case Tok::augassign:
       // `f(name=value)`: a keyword argument's name is no reference.
-      if (t.kind == Tok::assign && t.depth > 0 && m_prev == Tok::name && m_chain_after_separator &&
-          m_chain.find('.') == std::string::npos) {
-        m_chain.clear();
-        m_chain_open = false;
+      if (t.kind == Tok::assign && t.depth > 0 && m_prev == Tok::name && m_chain_after_separator && !chain_dotted()) {
+        clear_chain();
       }
       finish_chain();
       if (t.depth == 0) {
         if (!o.candidate.empty()) o.targets.push_back(o.candidate);
-        for (auto& target : o.targets) o.locals.insert(target);
+        for (auto target : o.targets) m_locals.insert(OwnedName{o.id, target});
         o.targets.clear();
-        o.candidate.clear();
+        o.candidate = {};
         o.annotation = false;
       }
       break;
@@ -178,7 +214,7 @@ private:
       finish_chain();
       if (t.depth == 0 && !o.annotation) {
         if (!o.candidate.empty()) o.targets.push_back(o.candidate);
-        o.candidate.clear();
+        o.candidate = {};
       }
       break;
     case Tok::colon:
@@ -190,7 +226,7 @@ private:
           o.annotation = true;
         } else {
           o.targets.clear();
-          o.candidate.clear();
+          o.candidate = {};
           o.statement_start = true;
           o.in_for = false;
         }
@@ -200,7 +236,7 @@ private:
       finish_chain();
       o.in_import = false;
       o.targets.clear();
-      o.candidate.clear();
+      o.candidate = {};
       o.statement_start = true;
       o.annotation = false;
       o.in_for = false;
@@ -217,7 +253,7 @@ private:
       m_pending_call = Call::none;
       [[fallthrough]];
     case Tok::lbracket:
-      if (t.depth == 0 && m_prev == Tok::name) o.candidate.clear();
+      if (t.depth == 0 && m_prev == Tok::name) o.candidate = {};
       finish_chain();
       break;
     case Tok::rparen:
@@ -297,10 +333,10 @@ private:
       }
       // getmembers(self) lists the class's methods too (vars(self) only the instance's attributes).
       if (m_call.kind == Call::members && (root == "self" || root == "cls")) {
-        if (o.seen.insert(std::string(k_any_member)).second) o.chains.emplace_back(k_any_member);
+        read(o, k_any_member, true);
       }
       chain.append(".__dict__");
-      if (o.seen.insert(chain).second) o.chains.push_back(std::move(chain));
+      read(o, chain, false);
       return;
     }
     bool by_name = m_call.kind == Call::getattr || m_call.kind == Call::hasattr || m_call.kind == Call::setattr;
@@ -312,16 +348,16 @@ private:
         o.dynamic_fixtures = true;
       } else if (m_call.kind == Call::setattr) {
         // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
-        if (o.seen.insert(std::string(k_any_setter)).second) o.chains.emplace_back(k_any_setter);
+        read(o, k_any_setter, true);
       } else if (m_call.kind == Call::hasattr) {
         // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
-        if (o.seen.insert(std::string(k_any_getter)).second) o.chains.emplace_back(k_any_getter);
+        read(o, k_any_getter, true);
       } else if (m_call.kind == Call::getattr && forwards_lookup(o)) {
         // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
         // named, and the caller's code names it.
       } else if (m_call.kind == Call::getattr && m_call.on_self) {
         // getattr(self, "visit_" + kind): any member of the object, but no module-level name.
-        if (o.seen.insert(std::string(k_any_member)).second) o.chains.emplace_back(k_any_member);
+        read(o, k_any_member, true);
       } else {
         o.dynamic = true;
       }
@@ -335,7 +371,7 @@ private:
     }
     std::string attr(1, '.');
     attr.append(value);
-    if (o.seen.insert(attr).second) o.chains.push_back(attr);
+    read(o, attr, false);
   }
 
   // Inside __getattr__ / __getattribute__, whether the current argument is exactly the name being
@@ -347,7 +383,7 @@ private:
     if (fn != "__getattr__" && fn != "__getattribute__") return false;
     size_t index = s.kind == SymbolKind::method ? 1 : 0;
     if (s.params.size() <= index || m_src.substr(m_call.begin, m_call.end - m_call.begin) != s.params[index]) return false;
-    return !o.locals.contains(s.params[index]); // `name = ALIASES.get(name, name)` looks up another name
+    return !m_locals.contains(OwnedName{o.id, s.params[index]}); // `name = ALIASES.get(name, name)` looks up another name
   }
 
   // Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.
@@ -355,7 +391,7 @@ private:
     if (m_call.owner < 0) return false;
     const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
     if (std::find(s.params.begin(), s.params.end(), name) != s.params.end()) return true;
-    return o.locals.contains(std::string(name));
+    return m_locals.contains(OwnedName{o.id, name});
   }
 
   void name(const Token& t, Owner& o) {
@@ -369,7 +405,7 @@ private:
       finish_chain();
       o.in_import = true;
       o.imports = true;
-      o.candidate.clear();
+      o.candidate = {};
       return;
     }
     bool first_of_statement = o.statement_start;
@@ -388,17 +424,21 @@ private:
       if (n == "methodcaller") m_pending_call = Call::methodcaller;
       if (n == "getmembers") m_pending_call = Call::members;
       // builtins.eval(...) and its siblings are the builtins themselves.
-      if (m_chain_open && m_chain == "builtins") {
+      if (m_chain_open && chain() == "builtins") {
         if (n == "eval" || n == "exec") o.dynamic = true;
         if (n == "globals" || n == "vars" || n == "locals") m_pending_dynamic = true;
       }
       if (m_chain_open) {
-        m_chain.push_back('.');
-        m_chain.append(n);
+        extend_chain(t);
       } else {
         finish_chain();
-        m_chain.assign(1, '.');
-        m_chain.append(n);
+        if (t.begin > 0 && m_src[t.begin - 1] == '.') {
+          start_chain(t.begin - 1, t.end);
+        } else {
+          m_chain_copy.assign(1, '.');
+          m_chain_copy.append(n);
+          m_chain_copied = true;
+        }
         m_chain_owner = m_owner;
         m_chain_open = true;
       }
@@ -419,20 +459,20 @@ private:
           m_def_is_function = n == "def";
         }
       }
-      o.candidate.clear();
+      o.candidate = {};
       return;
     }
     if (o.after_def) {
       o.after_def = false;
-      o.locals.insert(std::string(n)); // a nested definition binds its name locally
+      m_locals.insert(OwnedName{o.id, n}); // a nested definition binds its name locally
       m_expect_params = m_def_is_function;
       return;
     }
     if (o.in_global) {
-      o.globals.insert(std::string(n));
+      m_globals.insert(OwnedName{o.id, n});
       return;
     }
-    if (t.depth == 0 && o.in_for) o.locals.insert(std::string(n));
+    if (t.depth == 0 && o.in_for) m_locals.insert(OwnedName{o.id, n});
     if (n == "getattr") m_pending_call = Call::getattr;
     else if (n == "hasattr") m_pending_call = Call::hasattr;
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
@@ -446,59 +486,64 @@ private:
     if (n == "eval" || n == "exec") o.dynamic = true;
     if (n == "globals" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
     if (n == "locals" && m_owner != -1) o.reads_locals = true;
-    m_chain.assign(n);
+    start_chain(t.begin, t.end);
     m_chain_owner = m_owner;
     m_chain_open = true;
     m_chain_after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
     if (m_header_depth != 0 && !in_class_header(t.begin)) m_header_depth = 0; // past the header
     m_chain_is_base = m_header_depth != 0 && t.depth == m_header_depth && m_chain_after_separator;
-    if (t.depth == 0 && !o.annotation) o.candidate.assign(n);
+    if (t.depth == 0 && !o.annotation) o.candidate = n;
   }
 
-  // Module-level bindings: a builtin name the module rebinds is not the builtin.
-  std::unordered_set<std::string> module_bindings() const {
-    std::unordered_set<std::string> names(m_facts.module_names.begin(), m_facts.module_names.end());
+  // Module-level bindings: a builtin name the module rebinds is not the builtin. Views into m_facts,
+  // which publish() does not reshape.
+  void module_bindings() {
+    for (const auto& name : m_facts.module_names) m_bound.insert(name);
     for (const auto& s : m_facts.symbols) {
-      if (s.parent == -1) names.insert(std::string(s.name()));
+      if (s.parent == -1) m_bound.insert(s.name());
     }
     for (const auto& i : m_facts.imports) {
-      for (const auto& a : i.aliases) names.insert(a.empty() ? i.module.substr(0, i.module.find('.')) : a);
+      for (const auto& a : i.aliases) m_bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
     }
-    return names;
+  }
+
+  // Whether `name` is a parameter of `sym` other than a method's first (self / cls stay: `self.helper()`
+  // is how a method reaches its class).
+  static bool is_param(const Symbol& sym, std::string_view name) {
+    size_t first = sym.kind == SymbolKind::method ? 1 : 0;
+    for (size_t p = first; p < sym.params.size(); ++p) {
+      if (sym.params[p] == name) return true;
+    }
+    return false;
   }
 
   void publish() {
-    auto bound = module_bindings();
+    module_bindings();
     for (size_t i = 0; i < m_facts.symbols.size(); ++i) {
       Symbol& sym = m_facts.symbols[i];
       Owner& o = m_owners[i + 1];
       bool function = sym.kind != SymbolKind::class_;
-      std::unordered_set<std::string> params;
-      for (size_t p = 0; p < sym.params.size(); ++p) {
-        // self / cls stay: `self.helper()` is how a method reaches its class.
-        if (p == 0 && sym.kind == SymbolKind::method) continue;
-        params.insert(sym.params[p]);
-      }
-      std::unordered_set<std::string> kept;
-      for (auto& chain : o.chains) {
-        std::string root(root_of(chain));
+      m_kept.clear();
+      for (std::string_view chain : o.chains) {
+        std::string_view root = root_of(chain);
         if (!root.empty() && function) {
-          bool local = (o.locals.contains(root) || params.contains(root)) && !o.globals.contains(root);
-          if (local || (is_builtin(root) && !bound.contains(root))) {
+          bool local = (m_locals.contains(OwnedName{o.id, root}) || is_param(sym, root)) &&
+                       !m_globals.contains(OwnedName{o.id, root});
+          if (local || (is_builtin(root) && !m_bound.contains(root))) {
             // The root is a local value (or a builtin), but its attributes are still read: keep them
             // as attributes of an unknown value (`cart.total()` reads `.total`).
             if (root.size() == chain.size()) continue;
-            chain.erase(0, root.size());
+            chain.remove_prefix(root.size());
           }
         }
-        if (kept.insert(chain).second) sym.refs.push_back(std::move(chain));
+        if (m_kept.insert(chain).second) sym.refs.emplace_back(chain);
       }
       sym.dynamic_access = o.dynamic || (o.reads_locals && o.imports); // locals() holding what it imported
       for (auto& f : o.fixture_requests) sym.usefixtures.push_back(std::move(f));
       sym.usefixtures_dynamic |= o.dynamic_fixtures;
     }
     Owner& module = m_owners[0];
-    m_facts.module_refs = std::move(module.chains);
+    m_facts.module_refs.assign(module.chains.begin(), module.chains.end());
     m_facts.module_dynamic_access = module.dynamic;
   }
 
@@ -509,7 +554,15 @@ private:
   size_t m_next = 0;
   int32_t m_owner = -1;
   Tok m_prev = Tok::newline;
-  std::string m_chain;
+  uint32_t m_chain_begin = 0, m_chain_end = 0; // the open chain, as a slice of the source ...
+  std::string m_chain_copy;                      // ... or as a copy, when
+  bool m_chain_copied = false;                   // its tokens do not abut
+  tsl::robin_set<OwnedName, OwnedNameHash>& m_seen;
+  tsl::robin_set<OwnedName, OwnedNameHash>& m_locals;
+  tsl::robin_set<OwnedName, OwnedNameHash>& m_globals;
+  tsl::robin_set<std::string_view>& m_bound;
+  tsl::robin_set<std::string_view>& m_kept;
+  std::deque<std::string>& m_arena;
   int32_t m_chain_owner = -1;
   bool m_chain_open = false;
   Call m_pending_call = Call::none;
@@ -529,8 +582,21 @@ private:
 
 } // namespace
 
-void collect_references(std::string_view source, FileFacts& facts, std::vector<Token>& tokens) {
-  Collector(source, facts).run(tokens);
+void ReferenceScratch::reset() {
+  for (auto* set : {&seen, &locals, &globals}) {
+    if (set->bucket_count() > 8192) *set = {};
+    else set->clear();
+  }
+  for (auto* set : {&bound, &kept}) {
+    if (set->bucket_count() > 8192) *set = {};
+    else set->clear();
+  }
+  arena.clear();
+}
+
+void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch) {
+  scratch.reset();
+  Collector(source, facts, scratch).run(scratch.tokens);
 }
 
 } // namespace impact::python

@@ -3,13 +3,45 @@
 #include "impact/python.hpp"
 #include "python/lexer.hpp"
 
+#include <tsl/robin_set.h>
+
+#include <deque>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace impact::python {
 
+// A name as one owner's code has it: the owner is a symbol's index, or -1 for module-level code.
+struct OwnedName {
+  int32_t owner;
+  std::string_view name;
+  bool operator==(const OwnedName&) const = default;
+};
+struct OwnedNameHash {
+  size_t operator()(const OwnedName& k) const noexcept {
+    return std::hash<std::string_view>{}(k.name) ^ (static_cast<size_t>(static_cast<uint32_t>(k.owner)) * 0x9E3779B97F4A7C15ULL);
+  }
+};
+
+// The reference pass's working memory, reused from file to file so that a file's sets cost no
+// allocation once the tables have grown.
+struct ReferenceScratch {
+  std::vector<Token> tokens;
+  tsl::robin_set<OwnedName, OwnedNameHash> seen;    // chains each owner has read
+  tsl::robin_set<OwnedName, OwnedNameHash> locals;  // names each owner binds
+  tsl::robin_set<OwnedName, OwnedNameHash> globals; // names each owner declares global / nonlocal
+  tsl::robin_set<std::string_view> bound;           // the module's own bindings
+  tsl::robin_set<std::string_view> kept;            // one symbol's published refs
+  std::deque<std::string> arena;                    // chains that are no slice of the source
+
+  // Empties everything for the next file; a table that one large file grew is given back.
+  void reset();
+};
+
 // Fills Symbol::refs / dynamic_access for every symbol of `facts` (whose body byte ranges the
 // statement walk recorded) and FileFacts::module_refs for module-level code. Class bodies count as
-// their class's code. `tokens` is scratch space, reused from call to call.
-void collect_references(std::string_view source, FileFacts& facts, std::vector<Token>& tokens);
+// their class's code. `scratch` is reused from call to call; its tokens are the file's afterwards.
+void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch);
 
 } // namespace impact::python
