@@ -79,6 +79,10 @@ public:
       : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_seen(scratch.seen), m_locals(scratch.locals),
         m_globals(scratch.globals), m_bound(scratch.bound), m_kept(scratch.kept), m_arena(scratch.arena) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
+    m_spans.reserve(facts.symbols.size());
+    for (const Symbol& sym : facts.symbols) {
+      m_spans.push_back(Span{sym.header_begin, sym.body_begin, sym.body_end, sym.kind == SymbolKind::class_});
+    }
   }
 
   void run(std::vector<Token>& tokens) {
@@ -91,13 +95,11 @@ public:
 
 private:
   int32_t owner_of(uint32_t pos) {
-    while (!m_stack.empty() && m_facts.symbols[static_cast<size_t>(m_stack.back())].body_end <= pos) m_stack.pop_back();
-    while (m_next < m_facts.symbols.size() && m_facts.symbols[m_next].body_begin <= pos) {
-      const Symbol& s = m_facts.symbols[m_next];
+    while (!m_stack.empty() && m_spans[static_cast<size_t>(m_stack.back())].body_end <= pos) m_stack.pop_back();
+    while (m_next < m_spans.size() && m_spans[m_next].body_begin <= pos) {
+      const Span& s = m_spans[m_next];
       if (s.body_end > pos) {
-        while (!m_stack.empty() && m_facts.symbols[static_cast<size_t>(m_stack.back())].body_end <= s.body_begin) {
-          m_stack.pop_back();
-        }
+        while (!m_stack.empty() && m_spans[static_cast<size_t>(m_stack.back())].body_end <= s.body_begin) m_stack.pop_back();
         m_stack.push_back(static_cast<int32_t>(m_next));
       }
       ++m_next;
@@ -160,9 +162,9 @@ private:
   // Whether `pos` is in the header of a class statement (`class Sub(Base, metaclass=M):`), between the
   // `class` keyword and the body. Tokens come in order, and headers do not nest.
   bool in_class_header(uint32_t pos) {
-    while (m_header < m_facts.symbols.size()) {
-      const Symbol& s = m_facts.symbols[m_header];
-      if (s.kind == SymbolKind::class_ && pos < s.body_begin) return pos >= s.header_begin;
+    while (m_header < m_spans.size()) {
+      const Span& s = m_spans[m_header];
+      if (s.is_class && pos < s.body_begin) return pos >= s.header_begin;
       ++m_header;
     }
     return false;
@@ -550,6 +552,12 @@ private:
   std::string_view m_src;
   FileFacts& m_facts;
   std::vector<Owner> m_owners; // [0] is the module, [i + 1] symbol i
+  // The symbols' byte ranges, packed: every token looks them up, and a Symbol is large.
+  struct Span {
+    uint32_t header_begin, body_begin, body_end;
+    bool is_class;
+  };
+  std::vector<Span> m_spans;
   std::vector<int32_t> m_stack;
   size_t m_next = 0;
   int32_t m_owner = -1;
@@ -584,11 +592,11 @@ private:
 
 void ReferenceScratch::reset() {
   for (auto* set : {&seen, &locals, &globals}) {
-    if (set->bucket_count() > 8192) *set = {};
+    if (set->bucket_count() > 1024) *set = {};
     else set->clear();
   }
   for (auto* set : {&bound, &kept}) {
-    if (set->bucket_count() > 8192) *set = {};
+    if (set->bucket_count() > 1024) *set = {};
     else set->clear();
   }
   arena.clear();
