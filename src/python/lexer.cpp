@@ -1,6 +1,7 @@
 #include "python/lexer.hpp"
 
 #include <array>
+#include <cstring>
 
 namespace impact::python {
 
@@ -63,7 +64,8 @@ private:
       }
       if (in_field && m_depth == field_depth && (c == '}' || c == ':' || (c == '!' && peek(1) != '='))) return;
       if (c == '#') {
-        while (m_pos < limit && m_src[m_pos] != '\n') ++m_pos;
+        const void* eol = std::memchr(m_src.data() + m_pos, '\n', limit - m_pos);
+        m_pos = eol == nullptr ? limit : static_cast<size_t>(static_cast<const char*>(eol) - m_src.data());
       } else if (c == '\n') {
         if (m_depth == 0 && !in_field) emit(Tok::newline, m_pos, m_pos + 1);
         ++m_pos;
@@ -143,6 +145,8 @@ private:
     bool triple = peek(1) == quote && peek(2) == quote;
     m_pos += triple ? 3 : 1;
     while (m_pos < m_src.size()) {
+      if (!is_f) skip_plain(quote, triple);
+      if (m_pos >= m_src.size()) break;
       char c = m_src[m_pos];
       if (c == '\\') {
         m_pos += 2; // an escaped character never closes the string, raw or not
@@ -167,6 +171,20 @@ private:
     }
     (void)is_raw;
     emit(Tok::string, begin, m_pos);
+  }
+
+  // Inside a string that is no f-string: jumps to the next byte that may matter (the quote, a
+  // backslash, or, for a one-line string, the line end), by memchr rather than byte by byte.
+  void skip_plain(char quote, bool triple) {
+    const char* base = m_src.data();
+    size_t end = m_src.size();
+    const void* q = std::memchr(base + m_pos, quote, end - m_pos);
+    size_t stop = q == nullptr ? end : static_cast<size_t>(static_cast<const char*>(q) - base);
+    if (const void* b = std::memchr(base + m_pos, '\\', stop - m_pos)) stop = static_cast<size_t>(static_cast<const char*>(b) - base);
+    if (!triple) {
+      if (const void* n = std::memchr(base + m_pos, '\n', stop - m_pos)) stop = static_cast<size_t>(static_cast<const char*>(n) - base);
+    }
+    m_pos = stop;
   }
 
   // An f-string replacement field after its '{': the expression, then an optional conversion and a

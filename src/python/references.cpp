@@ -95,6 +95,7 @@ public:
 
 private:
   int32_t owner_of(uint32_t pos) {
+    if (pos < m_top_end && pos < m_next_begin) return m_top; // most tokens: the owner of the one before
     while (!m_stack.empty() && m_spans[static_cast<size_t>(m_stack.back())].body_end <= pos) m_stack.pop_back();
     while (m_next < m_spans.size() && m_spans[m_next].body_begin <= pos) {
       const Span& s = m_spans[m_next];
@@ -104,7 +105,10 @@ private:
       }
       ++m_next;
     }
-    return m_stack.empty() ? -1 : m_stack.back();
+    m_top = m_stack.empty() ? -1 : m_stack.back();
+    m_top_end = m_stack.empty() ? UINT32_MAX : m_spans[static_cast<size_t>(m_top)].body_end;
+    m_next_begin = m_next < m_spans.size() ? m_spans[m_next].body_begin : UINT32_MAX;
+    return m_top;
   }
 
   Owner& state(int32_t owner) { return m_owners[static_cast<size_t>(owner + 1)]; }
@@ -558,6 +562,9 @@ private:
     bool is_class;
   };
   std::vector<Span> m_spans;
+  int32_t m_top = -1;             // owner_of()'s last answer, valid for positions below both bounds:
+  uint32_t m_top_end = 0;         // the end of that owner's body
+  uint32_t m_next_begin = 0;      // the start of the next symbol's body
   std::vector<int32_t> m_stack;
   size_t m_next = 0;
   int32_t m_owner = -1;
