@@ -38,6 +38,21 @@ TEST_CASE("the reference pass reads names, dotted chains and attributes of local
   CHECK_FALSE(s.dynamic_access);
 }
 
+TEST_CASE("a dotted chain reads the same whether or not its tokens abut", "[references]") {
+  // A chain written in one piece is a slice of the source; one broken by spaces, a line continuation
+  // or brackets is assembled from its parts, and must read the same names.
+  auto facts = extract("def f():\n    models . Order.create()\n    models.Order \\\n        .save()\n"
+                       "    (models\n     .Order.delete)()\n    make().helper\n    make() .other\n    models.Order.create()\n");
+  const Symbol& s = symbol(facts, "f");
+  CHECK(reads(s, "models.Order.create"));
+  CHECK(reads(s, "models.Order.save"));
+  CHECK(reads(s, "models.Order.delete"));
+  CHECK(reads(s, ".helper")); // an attribute of a call's result
+  CHECK(reads(s, ".other"));
+  CHECK(reads(s, "make"));
+  CHECK(std::count(s.refs.begin(), s.refs.end(), "models.Order.create") == 1); // read twice, kept once
+}
+
 TEST_CASE("the reference pass reads names that builtins take as strings", "[references]") {
   SECTION("getattr with a literal reads that attribute") {
     CHECK(reads(symbol(extract("def f(o):\n    return getattr(o, 'size')\n"), "f"), ".size"));
