@@ -322,11 +322,14 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
   }
   std::vector<Read> out;
   const FactsView& facts = info->facts;
+  // A computed-name reader is asked for by its name table component, and recorded as its reference.
+  std::string_view marker = name == k_any_member_name   ? k_any_member
+                            : name == k_any_setter_name ? k_any_setter
+                            : name == k_any_getter_name ? k_any_getter
+                                                        : std::string_view();
   auto scan = [&](ViewRange refs, int32_t symbol) {
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
-      if (name == k_any_member_name || name == k_any_setter_name || name == k_any_getter_name) {
-        std::string_view marker = name == k_any_member_name ? k_any_member
-                                  : name == k_any_setter_name ? k_any_setter : k_any_getter;
+      if (!marker.empty()) {
         if (*ref == marker) out.push_back(Read{symbol, &k_any});
         continue;
       }

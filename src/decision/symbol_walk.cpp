@@ -308,7 +308,7 @@ bool SymbolWalk::registers_subclasses(uint32_t node, int32_t class_index, int de
   if (c.has_metaclass) return true;
   // `Base.__subclasses__()` (or `cls.__subclasses__()`) makes instances of classes it never names: a
   // file that reads it and names this class (or, further up, a base of it) may.
-  if (m_subclass_enumerators.empty() && !m_subclass_enumerators_ready) {
+  if (!m_subclass_enumerators_ready) {
     m_subclass_enumerators = m_facts.files_mentioning("__subclasses__");
     m_subclass_enumerators_ready = true;
   }
@@ -417,7 +417,7 @@ void SymbolWalk::visit(const Key& key) {
     // Builtins and the standard library call these by protocol, not by a name in the code: dict(obj) and
     // **obj call keys(), print(file=obj) and json.dump call write(), and so on. Like a special method,
     // such a method runs wherever an instance is, which is reached from the code that names the class.
-    if (sym.kind == SymbolKind::method && is_protocol_method(name) && sym.parent != -1) {
+    if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
       reach(key.node, std::string(parent_part(key.qualname)), self, "protocol_method", sym.def_line);
     }
     if (sym.kind == SymbolKind::method && is_dunder(name)) {
@@ -458,7 +458,7 @@ void SymbolWalk::visit(const Key& key) {
 // travel anywhere, so every file that mentions one of its names (or any member, by a computed getattr)
 // is a candidate. Files that read names by computed strings could reach anything: they always are.
 // Tests are still bounded by the file level later.
-std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool setter, bool getter,
+std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, const std::vector<std::string_view>& markers,
                                              const std::vector<std::string>& names) {
   const std::vector<uint32_t>& dynamic = dynamic_files();
   if (!member) {
@@ -473,21 +473,13 @@ std::vector<uint32_t> SymbolWalk::candidates(const Key& key, bool member, bool s
     }
     return out;
   }
-  std::vector<uint32_t> out = m_facts.files_mentioning(k_any_member_name); // getattr(self, computed)
-  if (setter) {
-    std::vector<uint32_t> files = m_facts.files_mentioning(k_any_setter_name); // setattr(obj, computed, v)
+  std::vector<uint32_t> out = m_facts.files_mentioning("__dict__"); // vars(cls), getmembers(cls)
+  auto add = [&](std::string_view name) {
+    std::vector<uint32_t> files = m_facts.files_mentioning(name);
     out.insert(out.end(), files.begin(), files.end());
-  }
-  if (getter) {
-    std::vector<uint32_t> files = m_facts.files_mentioning(k_any_getter_name); // hasattr(obj, computed)
-    out.insert(out.end(), files.begin(), files.end());
-  }
-  std::vector<uint32_t> namespaces = m_facts.files_mentioning("__dict__"); // vars(cls), getmembers(cls)
-  out.insert(out.end(), namespaces.begin(), namespaces.end());
-  for (const auto& n : names) {
-    std::vector<uint32_t> files = m_facts.files_mentioning(n);
-    out.insert(out.end(), files.begin(), files.end());
-  }
+  };
+  for (std::string_view m : markers) add(m); // getattr(self, computed), setattr/hasattr(obj, computed)
+  for (const auto& n : names) add(n);
   out.insert(out.end(), dynamic.begin(), dynamic.end());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -569,16 +561,20 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
   WalkKey self = key_of(key.node, key.qualname);
   bool member = key.qualname.find('.') != std::string_view::npos;
   std::vector<std::string> names{std::string(name)};
-  // A property's setter or deleter also runs where setattr/delattr stores a computed name.
-  bool setter = member && is_setter(key);
-  bool getter = member && is_property(key);
-  std::vector<uint32_t> files = candidates(key, member, setter, getter, names);
+  // A member may run where a computed name reads any member (getattr(self, name)); a property's
+  // setter or deleter also where setattr/delattr stores one, and its getter where hasattr looks one up.
+  std::vector<std::string_view> markers;
+  if (member) {
+    markers.push_back(k_any_member_name);
+    if (is_setter(key)) markers.push_back(k_any_setter_name);
+    if (is_property(key)) markers.push_back(k_any_getter_name);
+  }
+  std::vector<uint32_t> files = candidates(key, member, markers, names);
   if (!member) names = aliases(files, name);
   std::vector<uint32_t> ids;
   for (const auto& n : names) ids.push_back(m_index.intern(n));
-  const uint32_t any_member = m_index.intern(k_any_member_name);
-  const uint32_t any_setter = m_index.intern(k_any_setter_name);
-  const uint32_t any_getter = m_index.intern(k_any_getter_name);
+  std::vector<uint32_t> marker_ids;
+  for (std::string_view m : markers) marker_ids.push_back(m_index.intern(m));
   bool test_like = !member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
@@ -599,14 +595,8 @@ void SymbolWalk::referrers(const Key& key, std::string_view name, Scan scan) {
     std::vector<int32_t>& reading = m_reading;
     reading.clear();
     auto mark = [&](const Read& r) { reading.push_back(r.symbol); };
-    if (member) {
-      for (const Read& r : m_index.reads(h, any_member, k_any_member_name)) mark(r); // getattr(self, computed)
-      if (setter) {
-        for (const Read& r : m_index.reads(h, any_setter, k_any_setter_name)) mark(r);
-      }
-      if (getter) {
-        for (const Read& r : m_index.reads(h, any_getter, k_any_getter_name)) mark(r);
-      }
+    for (size_t k = 0; k < markers.size(); ++k) {
+      for (const Read& r : m_index.reads(h, marker_ids[k], markers[k])) mark(r);
     }
     for (size_t k = 0; k < names.size(); ++k) {
       for (const Read& r : m_index.reads(h, ids[k], names[k])) {

@@ -113,7 +113,8 @@ private:
   std::vector<Hop> chain(WalkKey key) const;
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& all_files();
-  std::vector<uint32_t> candidates(const Key& key, bool member, bool setter, bool getter,
+  // `markers`: the computed-name readers (k_any_member_name, ...) whose files may run the member.
+  std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string_view>& markers,
                                    const std::vector<std::string>& names);
   bool is_property(const Key& key); // a property's getter (or a decorated member a lookup may run)
   // Whether a definition of `key` carries a decorator `wanted` accepts (true for a symbol gone).

@@ -76,8 +76,7 @@ struct Owner {
 class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch)
-      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_seen(scratch.seen), m_locals(scratch.locals),
-        m_globals(scratch.globals), m_bound(scratch.bound), m_kept(scratch.kept), m_arena(scratch.arena) {
+      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_scratch(scratch) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
     m_spans.reserve(facts.symbols.size());
     for (const Symbol& sym : facts.symbols) {
@@ -117,12 +116,12 @@ private:
   // work (a slice of the source, a constant); anything else is copied into the arena first.
   void read(Owner& o, std::string_view chain, bool stable) {
     if (stable) {
-      if (m_seen.insert(OwnedName{o.id, chain}).second) o.chains.push_back(chain);
+      if (m_scratch.seen.insert(OwnedName{o.id, chain}).second) o.chains.push_back(chain);
       return;
     }
-    if (m_seen.contains(OwnedName{o.id, chain})) return;
-    chain = m_arena.emplace_back(chain);
-    m_seen.insert(OwnedName{o.id, chain});
+    if (m_scratch.seen.contains(OwnedName{o.id, chain})) return;
+    chain = m_scratch.arena.emplace_back(chain);
+    m_scratch.seen.insert(OwnedName{o.id, chain});
     o.chains.push_back(chain);
   }
 
@@ -210,7 +209,7 @@ private:
       finish_chain();
       if (t.depth == 0) {
         if (!o.candidate.empty()) o.targets.push_back(o.candidate);
-        for (auto target : o.targets) m_locals.insert(OwnedName{o.id, target});
+        for (auto target : o.targets) m_scratch.locals.insert(OwnedName{o.id, target});
         o.targets.clear();
         o.candidate = {};
         o.annotation = false;
@@ -389,7 +388,8 @@ private:
     if (fn != "__getattr__" && fn != "__getattribute__") return false;
     size_t index = s.kind == SymbolKind::method ? 1 : 0;
     if (s.params.size() <= index || m_src.substr(m_call.begin, m_call.end - m_call.begin) != s.params[index]) return false;
-    return !m_locals.contains(OwnedName{o.id, s.params[index]}); // `name = ALIASES.get(name, name)` looks up another name
+    // `name = ALIASES.get(name, name)` looks up another name.
+    return !m_scratch.locals.contains(OwnedName{o.id, s.params[index]});
   }
 
   // Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.
@@ -397,7 +397,7 @@ private:
     if (m_call.owner < 0) return false;
     const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
     if (std::find(s.params.begin(), s.params.end(), name) != s.params.end()) return true;
-    return m_locals.contains(OwnedName{o.id, name});
+    return m_scratch.locals.contains(OwnedName{o.id, name});
   }
 
   void name(const Token& t, Owner& o) {
@@ -470,15 +470,15 @@ private:
     }
     if (o.after_def) {
       o.after_def = false;
-      m_locals.insert(OwnedName{o.id, n}); // a nested definition binds its name locally
+      m_scratch.locals.insert(OwnedName{o.id, n}); // a nested definition binds its name locally
       m_expect_params = m_def_is_function;
       return;
     }
     if (o.in_global) {
-      m_globals.insert(OwnedName{o.id, n});
+      m_scratch.globals.insert(OwnedName{o.id, n});
       return;
     }
-    if (t.depth == 0 && o.in_for) m_locals.insert(OwnedName{o.id, n});
+    if (t.depth == 0 && o.in_for) m_scratch.locals.insert(OwnedName{o.id, n});
     if (n == "getattr") m_pending_call = Call::getattr;
     else if (n == "hasattr") m_pending_call = Call::hasattr;
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
@@ -504,12 +504,12 @@ private:
   // Module-level bindings: a builtin name the module rebinds is not the builtin. Views into m_facts,
   // which publish() does not reshape.
   void module_bindings() {
-    for (const auto& name : m_facts.module_names) m_bound.insert(name);
+    for (const auto& name : m_facts.module_names) m_scratch.bound.insert(name);
     for (const auto& s : m_facts.symbols) {
-      if (s.parent == -1) m_bound.insert(s.name());
+      if (s.parent == -1) m_scratch.bound.insert(s.name());
     }
     for (const auto& i : m_facts.imports) {
-      for (const auto& a : i.aliases) m_bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
+      for (const auto& a : i.aliases) m_scratch.bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
     }
   }
 
@@ -529,20 +529,20 @@ private:
       Symbol& sym = m_facts.symbols[i];
       Owner& o = m_owners[i + 1];
       bool function = sym.kind != SymbolKind::class_;
-      m_kept.clear();
+      m_scratch.kept.clear();
       for (std::string_view chain : o.chains) {
         std::string_view root = root_of(chain);
         if (!root.empty() && function) {
-          bool local = (m_locals.contains(OwnedName{o.id, root}) || is_param(sym, root)) &&
-                       !m_globals.contains(OwnedName{o.id, root});
-          if (local || (is_builtin(root) && !m_bound.contains(root))) {
+          bool local = (m_scratch.locals.contains(OwnedName{o.id, root}) || is_param(sym, root)) &&
+                       !m_scratch.globals.contains(OwnedName{o.id, root});
+          if (local || (is_builtin(root) && !m_scratch.bound.contains(root))) {
             // The root is a local value (or a builtin), but its attributes are still read: keep them
             // as attributes of an unknown value (`cart.total()` reads `.total`).
             if (root.size() == chain.size()) continue;
             chain.remove_prefix(root.size());
           }
         }
-        if (m_kept.insert(chain).second) sym.refs.emplace_back(chain);
+        if (m_scratch.kept.insert(chain).second) sym.refs.emplace_back(chain);
       }
       sym.dynamic_access = o.dynamic || (o.reads_locals && o.imports); // locals() holding what it imported
       for (auto& f : o.fixture_requests) sym.usefixtures.push_back(std::move(f));
@@ -572,12 +572,7 @@ private:
   uint32_t m_chain_begin = 0, m_chain_end = 0; // the open chain, as a slice of the source ...
   std::string m_chain_copy;                      // ... or as a copy, when
   bool m_chain_copied = false;                   // its tokens do not abut
-  tsl::robin_set<OwnedName, OwnedNameHash>& m_seen;
-  tsl::robin_set<OwnedName, OwnedNameHash>& m_locals;
-  tsl::robin_set<OwnedName, OwnedNameHash>& m_globals;
-  tsl::robin_set<std::string_view>& m_bound;
-  tsl::robin_set<std::string_view>& m_kept;
-  std::deque<std::string>& m_arena;
+  ReferenceScratch& m_scratch; // the file-wide sets and the arena
   int32_t m_chain_owner = -1;
   bool m_chain_open = false;
   Call m_pending_call = Call::none;
@@ -598,14 +593,15 @@ private:
 } // namespace
 
 void ReferenceScratch::reset() {
-  for (auto* set : {&seen, &locals, &globals}) {
-    if (set->bucket_count() > 1024) *set = {};
-    else set->clear();
-  }
-  for (auto* set : {&bound, &kept}) {
-    if (set->bucket_count() > 1024) *set = {};
-    else set->clear();
-  }
+  auto empty = [](auto& set) {
+    if (set.bucket_count() > 1024) set = {};
+    else set.clear();
+  };
+  empty(seen);
+  empty(locals);
+  empty(globals);
+  empty(bound);
+  empty(kept);
   arena.clear();
 }
 
