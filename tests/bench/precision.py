@@ -6,6 +6,7 @@ any of the three miss a test the edit breaks?
     /usr/bin/python3 tests/bench/precision.py /tmp/prec/toolz --impact /work/baseline/impact \\
         --operators all --mutants 1 --seed 1 --json /tmp/prec/toolz.json
     /usr/bin/python3 tests/bench/precision.py --table /tmp/prec/*.json     # the docs/precision.md table
+    /usr/bin/python3 tests/bench/precision.py --chains /tmp/prec/toolz.json # why impact selected more
 
 It reuses mutate_project.py's edits (every operator: `--list-operators`) and its suite runner. For a git
 repository with a clean work tree it
@@ -25,8 +26,9 @@ stands for its whole statement (a compound statement: its header, decorators inc
 coverage records a multi-line statement under any of its lines. The oracle selects the tests whose
 `|run` context executed one of those lines; it selects **everything** when one of them ran under any
 other context (the empty context: import and collection; a `|setup` or `|teardown` phase: fixtures), or
-when one of them is not inside a function body (module level, a class body, a `def` line, its
-decorators and defaults: they run at import, whichever test imported the module first). When the
+when one of them ran and is not inside a function body (module level, a class body, a `def` line,
+its decorators and defaults: they run at import, and a module imported during one test's call is
+used by later tests too). A line that never ran selects nothing. When the
 inserted line has no executable neighbour in its block (a body that is only a docstring) the oracle
 cannot tell and selects everything (`oracle_note` says so).
 
@@ -215,9 +217,9 @@ def oracle_select(path: str, base: str, new: str, contexts: dict[str, dict[int, 
     by_line = contexts.get(path, {})
     tests: set[str] = set()
     for s in stmts:
-        a, _ = header_span(s)
-        if not bf.in_function_body(a):
-            return OracleAnswer("run_all", set(), lines, f"line {a} runs at import (not in a function body)")
+        a, b = header_span(s)
+        if not bf.in_function_body(a) and any(by_line.get(ln) for ln in range(a, b + 1)):
+            return OracleAnswer("run_all", set(), lines, f"line {a} ran at import (not in a function body)")
     for ln in lines:
         for ctx in by_line.get(ln, ()):
             if not ctx.endswith("|run"):
@@ -392,6 +394,32 @@ def print_table(paths: list[Path]) -> None:
               f"{f('median share')} | {s['ratio static/oracle (means)']} | {s['ratio index/oracle (means)']} |")
 
 
+def print_chains(paths: list[Path], gap: float) -> None:
+    """Why impact selected more than the oracle: per edit where its share exceeds the oracle's by `gap` or
+    more, each changed file's effect and fallback, and the evidence chains' relations, most frequent first."""
+    for p in paths:
+        d = json.loads(p.read_text(encoding="utf-8"))
+        print(f"== {Path(d['repo']).name}")
+        for e in d["edits"]:
+            if e.get("error"):
+                continue
+            for mode in ("static", "index"):
+                sel = e[mode]
+                if sel["share"] - e["oracle"]["share"] < gap:
+                    continue
+                doc = sel["document"] or {}
+                print(f"-- {e['edit']} ({e['desc']}): {mode} {sel['share']:.3f}, oracle {e['oracle']['share']:.3f}")
+                for cf in doc.get("changed_files", []):
+                    print(f"   {cf.get('path')}: {cf.get('effect')} [fallback: {cf.get('fallback')}]")
+                tally: dict[str, int] = {}
+                for t in doc.get("selected", []):
+                    hops = t.get("chain") or []
+                    key = " > ".join(f"{h['relation']}({h.get('symbol') or h['path']})" for h in hops[-3:])
+                    tally[key] = tally.get(key, 0) + 1
+                for key, n in sorted(tally.items(), key=lambda kv: -kv[1])[:5]:
+                    print(f"   {n:5d} ...{key}")
+
+
 # ---------------------------------------------------------------------------------------------- main
 
 
@@ -439,6 +467,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repo", type=Path, nargs="?", help="a git repository with a clean work tree")
     ap.add_argument("--table", type=Path, nargs="+", help="print the markdown table of these --json files and exit")
+    ap.add_argument("--chains", type=Path, nargs="+",
+                    help="print why impact selected more than the oracle (evidence chains) in these --json files")
+    ap.add_argument("--gap", type=float, default=0.15, help="--chains: share above the oracle's to explain")
     ap.add_argument("--impact", default=str(Path(__file__).resolve().parents[2] / "build" / "src" / "impact"))
     ap.add_argument("--operators", default="all", help="comma-separated operators of mutate_project.py (default all)")
     ap.add_argument("--mutants", type=int, default=1, help="edits per operator (default 1)")
@@ -452,8 +483,8 @@ def main() -> int:
     ap.add_argument("--alone-cap", type=int, default=25, help="uncovered broken tests re-run one by one per edit")
     ap.add_argument("--json", type=Path, help="write the full results here")
     args = ap.parse_args()
-    if args.table:
-        print_table(args.table)
+    if args.table or args.chains:
+        print_table(args.table) if args.table else print_chains(args.chains, args.gap)
         return 0
     if args.repo is None:
         ap.error("the repository is required")
