@@ -352,6 +352,11 @@ def summarize(results: list[EditResult], baseline: dict) -> dict:
         out[f"run_all {mode}"] = sum(1 for r in ok if getattr(r, mode).decision == "run_all")
     out["ratio static/oracle (means)"] = ratio(out["mean share static"], out["mean share oracle"])
     out["ratio index/oracle (means)"] = ratio(out["mean share index"], out["mean share oracle"])
+    narrow = [r for r in ok if r.oracle.decision != "run_all"]
+    out["edits the oracle narrows"] = len(narrow)
+    for mode in MODES:
+        shares = [getattr(r, mode).share for r in narrow]
+        out[f"mean share {mode}, oracle narrows"] = round(statistics.mean(shares), 4) if shares else None
     out["session-only failures (not misses)"] = sum(len(r.session_only) for r in ok)
     out["unverified uncovered failures"] = sum(len(r.unverified) for r in ok)
     for mode in ("static", "index"):
@@ -382,16 +387,21 @@ def print_results(results: list[EditResult], summary: dict, out=sys.stdout) -> N
 
 def print_table(paths: list[Path]) -> None:
     """The markdown table of docs/precision.md, one row per project's JSON."""
-    print("| project | commit | tests | edits | breaking | misses static / index / oracle | mean share static / index "
-          "/ oracle | median share static / index / oracle | static/oracle | index/oracle |")
-    print("| --- | --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |")
+    print("| project | tests | edits | breaking | misses static / index / oracle | mean share static / index / oracle "
+          "| median share static / index / oracle | static/oracle | index/oracle | oracle narrows: edits, mean share "
+          "static / index / oracle |")
+    print("| --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: | --- |")
     for p in paths:
         d = json.loads(p.read_text(encoding="utf-8"))
-        s = d["summary"]
-        f = lambda key: "/".join(f"{s[f'{key} {m}']:.2f}" for m in MODES)  # noqa: E731
-        print(f"| {Path(d['repo']).name} | {d['commit'][:12]} | {s['suite tests (passing at baseline)']} | {s['edits']} | "
-              f"{s['breaking edits']} | {' / '.join(str(s[f'misses {m}']) for m in MODES)} | {f('mean share')} | "
-              f"{f('median share')} | {s['ratio static/oracle (means)']} | {s['ratio index/oracle (means)']} |")
+        results = [EditResult(**{k: v for k, v in e.items() if k not in MODES},
+                              **{m: Selection(**e[m]) for m in MODES}) for e in d["edits"]]
+        s = summarize(results, {"passing": d["baseline"]["passing"], "seconds": d["baseline"]["seconds"]})
+        f = lambda key: " / ".join(f"{s[key.format(m)]:.2f}" if s[key.format(m)] is not None else "-"  # noqa: E731
+                                   for m in MODES)
+        print(f"| {Path(d['repo']).name} | {s['suite tests (passing at baseline)']} | {s['edits']} | "
+              f"{s['breaking edits']} | {' / '.join(str(s[f'misses {m}']) for m in MODES)} | {f('mean share {}')} | "
+              f"{f('median share {}')} | {s['ratio static/oracle (means)']} | {s['ratio index/oracle (means)']} | "
+              f"{s['edits the oracle narrows']}: {f('mean share {}, oracle narrows')} |")
 
 
 def print_chains(paths: list[Path], gap: float) -> None:
