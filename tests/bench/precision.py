@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import difflib
 import json
 import os
@@ -512,6 +513,21 @@ def main() -> int:
         ap.error(f"impact binary not found: {impact_bin}")
     env = dict(item.partition("=")[::2] for item in args.env)
     workdir = Path(tempfile.mkdtemp(prefix="impact-precision-"))
+    atexit.register(shutil.rmtree, workdir, True)  # also on a signal before the edits start
+    current: dict[str, str] = {}  # a file currently edited -> its base text
+
+    def restore(*_):
+        for path, text in current.items():
+            (repo / path).write_text(text, encoding="utf-8")
+            mp.drop_bytecode(repo / path)
+        current.clear()
+
+    def on_signal(signum, frame):
+        restore()
+        sys.exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     runner = mp.Runner(repo, workdir, args.pytest_arg, [], env, args.timeout or 1200)
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
 
@@ -543,20 +559,6 @@ def main() -> int:
     log(f"edits: {len(chosen)} (" + ", ".join(f"{op} {sum(1 for m in chosen if m.op == op)}/{pool_sizes[op]}"
                                               for op in operators) + ")")
     results: list[EditResult] = []
-    current: dict[str, str] = {}
-
-    def restore(*_):
-        for path, text in current.items():
-            (repo / path).write_text(text, encoding="utf-8")
-            mp.drop_bytecode(repo / path)
-        current.clear()
-
-    def on_signal(signum, frame):
-        restore()
-        sys.exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
     try:
         for i, m in enumerate(chosen, 1):
             original = texts[m.path]
@@ -578,7 +580,6 @@ def main() -> int:
         restore()
         if mp.git_dirty(repo):
             log("warning: the work tree is not clean after the run")
-        shutil.rmtree(workdir, ignore_errors=True)
 
     summary = summarize(results, baseline)
     print_results(results, summary)
