@@ -25,7 +25,9 @@ namespace {
 
 void read_blob(std::string_view blob) {
   impact::ProjectFacts project;
-  project.add(impact::SourceFile{impact::RepoPath("a.py"), "0", false}, blob);
+  impact::SourceFile file;
+  file.path = impact::RepoPath("a.py");
+  project.add(file, blob);
   impact::FactsHeader header = project.header(0);
   impact::ImportScratch scratch;
   project.imports(0, scratch);
