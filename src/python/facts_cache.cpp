@@ -29,7 +29,8 @@ FactsCache::Oid to_binary(const std::string& hex) {
 
 FactsCache::Oid oid_of(std::string_view raw) {
   FactsCache::Oid out{};
-  std::memcpy(out.data(), raw.data(), std::min(raw.size(), out.size()));
+  // A truncated file gives an empty view whose data() is null, which memcpy must not be given.
+  if (!raw.empty()) std::memcpy(out.data(), raw.data(), std::min(raw.size(), out.size()));
   return out;
 }
 

@@ -37,6 +37,13 @@ FactsHeader header_of(uint64_t flags) {
   return h;
 }
 
+// A symbol's parent as encoded (its index + 1, 0 at module level), checked against the symbol count
+// before it becomes an int32_t: a corrupt value such as 2^31 must not overflow on the way.
+constexpr int32_t k_bad_parent = -2;
+int32_t parent_of(uint64_t encoded, size_t symbols) {
+  return encoded > symbols ? k_bad_parent : static_cast<int32_t>(encoded) - 1;
+}
+
 // Reads a list of strings as views into the blob.
 bool read_views(util::Reader& in, std::vector<std::string_view>& out) {
   size_t n = in.count();
@@ -249,7 +256,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.def_line = rest.u32();
     rest.u64(); // body line
     s.last_line = rest.u32();
-    s.parent = static_cast<int32_t>(rest.u64()) - 1;
+    s.parent = parent_of(rest.u64(), n);
     s.decorators = range(rest);
     s.params = range(rest);
     s.bases = range(rest);
@@ -260,7 +267,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.has_metaclass = (bits & 16) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
-    if (!rest.ok() || s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;
+    if (!rest.ok() || s.parent == k_bad_parent) return false;
   }
   read_views(rest, view.module_names);
   for (int k = 0; k < 3; ++k) { // __all__, collect_ignore, collect_ignore_glob: not read here
@@ -318,7 +325,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.def_line = rest.u32();
     s.body_line = rest.u32();
     s.last_line = rest.u32();
-    s.parent = static_cast<int32_t>(rest.u64()) - 1;
+    s.parent = parent_of(rest.u64(), n);
     s.decorators = rest.strings();
     s.params = rest.strings();
     s.bases = rest.strings();
@@ -330,7 +337,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.has_metaclass = (bits & 16) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
-    if (s.parent >= static_cast<int32_t>(n) || s.parent < -1) return false;
+    if (s.parent == k_bad_parent) return false;
   }
   facts.module_names = rest.strings();
   auto all = rest.strings();

@@ -1,5 +1,6 @@
 #include "python/lexer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -149,7 +150,9 @@ private:
       if (m_pos >= m_src.size()) break;
       char c = m_src[m_pos];
       if (c == '\\') {
-        m_pos += 2; // an escaped character never closes the string, raw or not
+        // An escaped character never closes the string, raw or not; a backslash at the very end of
+        // the file escapes nothing, and the token must not end past the source.
+        m_pos = std::min(m_pos + 2, m_src.size());
         continue;
       }
       if (!triple && c == '\n') break; // unterminated: stop at the line end
@@ -164,7 +167,7 @@ private:
           continue;
         }
         ++m_pos;
-        field();
+        if (m_fields < k_max_fields) field();
         continue;
       }
       ++m_pos;
@@ -190,6 +193,7 @@ private:
   // An f-string replacement field after its '{': the expression, then an optional conversion and a
   // format spec that may hold nested fields.
   void field() {
+    ++m_fields;
     uint32_t saved = m_depth;
     m_depth = 1; // inside the braces: newlines do not end statements
     code(m_src.size(), true);
@@ -197,19 +201,26 @@ private:
     while (m_pos < m_src.size() && m_src[m_pos] != '}') {
       if (m_src[m_pos] == '{') {
         ++m_pos;
-        field();
+        if (m_fields < k_max_fields) field();
         continue;
       }
       if (m_src[m_pos] == '\n' || m_src[m_pos] == '"' || m_src[m_pos] == '\'') break;
       ++m_pos;
     }
     if (m_pos < m_src.size() && m_src[m_pos] == '}') ++m_pos;
+    --m_fields;
   }
+
+  // Replacement fields nest by recursion: past this depth the lexer reads no deeper, so that a file
+  // of `f"{f"{f"{...` cannot overflow the stack. CPython rejects f-strings nested past 150 levels
+  // ("too many nested f-strings"), so no file that compiles loses a name.
+  static constexpr uint32_t k_max_fields = 200;
 
   std::string_view m_src;
   std::vector<Token>& m_out;
   size_t m_pos = 0;
   uint32_t m_depth = 0;
+  uint32_t m_fields = 0; // replacement fields open
 };
 
 } // namespace

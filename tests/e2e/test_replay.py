@@ -199,6 +199,9 @@ INVALID = {
     "not_an_object": (lambda doc: json.dumps([doc]), "$", "expected the decision object, found array"),
     "repeated_key": (lambda doc: '{"decision": "nothing", ' + json.dumps(doc)[1:], "$.decision",
                      "appears more than once"),
+    # Found by tests/fuzz/replay_fuzz: nlohmann's out_of_range escaped as an "internal error".
+    "number_too_large": (lambda doc: json.dumps(doc).replace('"version": 1', '"version": 1e999', 1), None,
+                         "a number too large to read"),
 }
 
 

@@ -1,0 +1,5 @@
+"""Plane shapes, and a canvas to collect them."""
+from .circle import Circle
+from .rect import Rect, Square
+
+__all__ = ["Circle", "Rect", "Square"]

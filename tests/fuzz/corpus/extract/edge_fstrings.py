@@ -1,0 +1,3 @@
+x = f"{a!r:>{width}} {f'{b}'} {{lit}} {c.d[e]}"
+y = rb"\\" u"x" Rb'''
+multi'''

@@ -1,0 +1,6 @@
+if TYPE_CHECKING:
+    import t
+try:
+    import u
+except ImportError:
+    u = None

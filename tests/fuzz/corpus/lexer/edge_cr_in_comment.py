@@ -1,0 +1,1 @@
+# noteBROKEN = 1 / 0
