@@ -51,6 +51,7 @@ struct UnboundedImport {
   uint32_t node = 0;
   uint32_t line = 0;
   std::string call;
+  std::string literal; // a literal name that resolves to no file (`import_module("pkg.my mod")`), else ""
 };
 
 class ImportGraph {

@@ -298,6 +298,9 @@ struct FileShape {
   uint64_t with_comments = 0; // the whole file, comments included
   uint64_t tokens = 0;        // the whole file without comments
   bool parse_error = false;
+  // Bytes between tokens that tree-sitter skips and CPython rejects (a vertical tab, a no-break or
+  // zero-width space, a NUL, a stray backslash): the hashes ignore layout, so they cannot see these.
+  bool layout_error = false;
 };
 
 // Computes the shape of `source` (parses it; one call per side of a changed file).

@@ -1,5 +1,6 @@
 #include "app/coverage_evidence.hpp"
 
+#include "python/source_view.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>
@@ -138,6 +139,12 @@ public:
     size_t at = m_facts.find(path);
     auto current = at == ProjectFacts::npos ? std::nullopt : m_repo.read_current(m_facts.files[at]);
     if (!current) return fallback("not_indexed", fmt::format("{} cannot be read", path));
+    // A lone '\r' ends a line for CPython (so for coverage.py's line numbers) but not for git's hunks.
+    if (python::has_lone_carriage_return(*base) || python::has_lone_carriage_return(*current)) {
+      return fallback("line_endings", fmt::format("{}: a carriage return not followed by a line feed makes git's line "
+                                                  "numbers differ from Python's",
+                                                  path));
+    }
     if (auto cached = memoized(at, *sem)) {
       return fallback("memoized", fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
                                               path, cached->first, cached->second));

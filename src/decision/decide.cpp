@@ -195,18 +195,19 @@ private:
                                [&](uint32_t n) { return m_in.graph.nodes[n].test; });
       if (!tests) continue;
       const std::string& path = m_in.graph.nodes[u.node].path.str;
-      m_decision.uncertainties.push_back(
-          Uncertainty{path, u.line, fmt::format("{}() with a computed name may load any module", u.call)});
+      std::string what = u.literal.empty() ? fmt::format("{}() with a computed name", u.call)
+                                           : fmt::format("the literal module name \"{}\" names no file of the "
+                                                         "repository: it",
+                                                         u.literal);
+      m_decision.uncertainties.push_back(Uncertainty{path, u.line, fmt::format("{} may load any module", what)});
       if (m_in.mode == Mode::fast) {
-        m_decision.warnings.push_back(fmt::format(
-            "{}:{}: {}() with a computed name may load the change; fast mode does not select for it", path, u.line,
-            u.call));
+        m_decision.warnings.push_back(
+            fmt::format("{}:{}: {} may load the change; fast mode does not select for it", path, u.line, what));
         continue;
       }
       if (m_in.strict) {
         m_triggers.push_back(Trigger{"uncertain_dynamic_import",
-                                     fmt::format("{}:{}: {}() with a computed name may load the change", path,
-                                                 u.line, u.call)});
+                                     fmt::format("{}:{}: {} may load the change", path, u.line, what)});
         continue;
       }
       m_walk.link(u.node, m_seeds.front(), std::string(k_may_load), u.line);

@@ -223,6 +223,7 @@ public:
   }
 
   void resolve(const ImportView& imp, const ImportScratch& scratch) {
+    if (imp.kind == ImportKind::dynamic) unresolved_literal(imp);
     EdgeKind kind = edge_kind(imp.kind);
     if (imp.kind == ImportKind::string_ref) return string_ref(imp, scratch);
     if (imp.level > 0) return resolve_relative(imp, scratch, kind);
@@ -258,6 +259,47 @@ public:
       append_dotted_as_path(module_dir, imp.module);
       follow_names(imp, scratch, module_dir, EdgeKind::name_match);
     }
+  }
+
+  // A literal dynamic import of a name that no import statement could spell (a dash, a space, a
+  // non-ASCII letter: importlib takes any text) loads the file of that name; when there is none it is
+  // no third-party module that `pip` could have installed either, so it may load anything.
+  void unresolved_literal(const ImportView& imp) {
+    if (imp.level == 0 && plain_dotted(imp.module)) return; // third-party when not the repository's
+    std::string_view base = parent_of(m_graph.nodes[m_current].path.view());
+    for (int up = 1; up < imp.level; ++up) base = parent_of(base);
+    if (imp.level > 0 ? names_file_under(base, imp.module) : names_file(imp.module, base)) return;
+    m_unbounded.push_back(UnboundedImport{m_current, imp.line, "import_module", std::string(imp.module)});
+  }
+
+  static bool plain_dotted(std::string_view name) {
+    bool start = true;
+    for (char c : name) {
+      bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      if (c == '.' && !start) start = true;
+      else if (letter || (!start && c >= '0' && c <= '9')) start = false;
+      else return false;
+    }
+    return !start;
+  }
+
+  // Whether `name` is a module of the project, a neighbour of the importing file, or a module of that
+  // name anywhere in the repository (the three places resolve() looks).
+  bool names_file(std::string_view name, std::string_view dir) {
+    if (!m_index.find(name).empty() || names_file_under(dir, name)) return true;
+    auto found = m_by_name.find(name.substr(0, name.find('.')));
+    if (found == m_by_name.end()) return false;
+    return std::any_of(found->second.begin(), found->second.end(),
+                       [&](std::string_view parent) { return names_file_under(parent, name); });
+  }
+
+  bool names_file_under(std::string_view dir, std::string_view dotted) {
+    std::string path(dir);
+    append_dotted_as_path(path, dotted);
+    m_probe.assign(path).append(".py");
+    if (node_at(m_probe) != k_none) return true;
+    join_into(m_probe, path, "__init__.py");
+    return node_at(m_probe) != k_none;
   }
 
   void resolve_relative(const ImportView& imp, const ImportScratch& scratch, EdgeKind kind) {
@@ -311,7 +353,7 @@ public:
 
   void uncertain(const UncertainImport& u) {
     if (u.prefix.empty() && u.level == 0) {
-      m_unbounded.push_back(UnboundedImport{m_current, u.line, u.call});
+      m_unbounded.push_back(UnboundedImport{m_current, u.line, u.call, {}});
       return;
     }
     if (u.level > 0) {

@@ -7,25 +7,19 @@ namespace impact::graph {
 
 namespace {
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || (s.front() >= '0' && s.front() <= '9')) return false;
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    // Non-ASCII letters are valid in Python identifiers; accept any byte >= 0x80.
-    bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' || u >= 0x80;
-    if (!ok) return false;
-  }
-  return true;
-}
+// Whether importlib can find a module file named `s`: any name without a dot. An import statement
+// needs an identifier, but importlib.import_module("pkg.my-mod") and pytest's `-p my-plugin` take any
+// text, so a file named like that is a module of the project too, reachable only by a literal name.
+bool importable_part(std::string_view s) { return !s.empty() && s.find('.') == std::string_view::npos; }
 
-// The dotted name of `rel` (a '/'-separated path without ".py"), or "" when a part is no identifier.
+// The dotted name of `rel` (a '/'-separated path without ".py"), or "" when a part holds a dot.
 std::string dotted_name(std::string_view rel) {
   std::string name;
   size_t start = 0;
   for (;;) {
     size_t slash = rel.find('/', start);
     std::string_view part = rel.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
-    if (!is_identifier(part)) return {};
+    if (!importable_part(part)) return {};
     if (!name.empty()) name.push_back('.');
     name.append(part);
     if (slash == std::string_view::npos) return name;

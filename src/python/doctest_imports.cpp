@@ -2,12 +2,16 @@
 // import line scan as a Python file that does not parse.
 #include "impact/python.hpp"
 #include "python/scan.hpp"
+#include "python/source_view.hpp"
 
 #include <algorithm>
 
 namespace impact::python {
 
-std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text) {
+std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view raw) {
+  // pytest reads the file with universal newlines, and the prompts' code is compiled: CPython's view.
+  std::string text_buffer, code_buffer;
+  std::string_view text = cpython_source(raw, text_buffer);
   // The prompts' code, one statement per line (`a; import b` is split), and the file line of each.
   std::string code;
   std::vector<uint32_t> lines;
@@ -29,7 +33,7 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view t
     }
   }
   FileFacts facts;
-  scan_import_lines(code, facts);
+  scan_import_lines(cpython_source(code, code_buffer), facts);
   std::vector<std::pair<std::string, uint32_t>> out;
   for (const auto& imp : facts.imports) {
     if (imp.level != 0) continue; // relative to nothing: a text file is no package

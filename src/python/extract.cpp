@@ -6,6 +6,7 @@
 #include "python/literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
+#include "python/source_view.hpp"
 
 #include <memory>
 
@@ -14,6 +15,7 @@ namespace impact {
 struct FactsExtractor::Impl {
   python::Parser parser;
   python::ReferenceScratch references; // the reference pass's scratch, reused from file to file
+  std::string source;                  // the file as CPython reads it, when that differs from its bytes
 };
 
 FactsExtractor::FactsExtractor() : m_impl(new Impl) {}
@@ -516,8 +518,10 @@ private:
 
 } // namespace
 
-FileFacts FactsExtractor::extract(std::string_view source) {
+FileFacts FactsExtractor::extract(std::string_view raw) {
   FileFacts facts;
+  // Every reader below sees CPython's tokens: its line ends and its normalised identifiers.
+  std::string_view source = python::cpython_source(raw, m_impl->source);
   std::unique_ptr<TSTree, python::TreeDeleter> tree(m_impl->parser.parse(source));
   if (!tree) {
     facts.parse_error = true;

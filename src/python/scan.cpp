@@ -18,9 +18,14 @@ constexpr std::array<std::string_view, 7> k_dynamic_callees = {
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// True for "a.b", "a.b.c", "a.b:c" and "a:b.c" with identifier components.
+// A part of a module name in a string: importlib takes file names that are no identifiers, so a
+// dash and non-ASCII letters count (mock.patch("pkg.round-half.apply") imports pkg/round-half.py).
+bool is_name_start(char c) { return is_ident_start(c) || static_cast<unsigned char>(c) >= 0x80; }
+bool is_name_char(char c) { return is_ident_char(c) || c == '-' || static_cast<unsigned char>(c) >= 0x80; }
+
+// True for "a.b", "a.b.c", "a.b:c" and "a:b.c" with name components.
 bool looks_dotted(std::string_view s) {
-  if (s.empty() || s.size() > 200 || !is_ident_start(s.front())) return false;
+  if (s.empty() || s.size() > 200 || !is_name_start(s.front())) return false;
   bool separator = false, colon = false;
   char prev = 0;
   for (char c : s) {
@@ -31,9 +36,9 @@ bool looks_dotted(std::string_view s) {
         colon = true;
       }
       separator = true;
-    } else if (!is_ident_char(c)) {
+    } else if (!is_name_char(c)) {
       return false;
-    } else if ((prev == '.' || prev == ':') && !is_ident_start(c)) {
+    } else if ((prev == '.' || prev == ':') && !is_name_start(c)) {
       return false;
     }
     prev = c;
@@ -263,7 +268,7 @@ void scan_string_references(std::string_view source, FileFacts& facts) {
     char c = source[i];
     // Content up to the same quote on this line, if it is made of identifier characters, dots and ':'.
     size_t j = i + 1;
-    while (j < n && (is_ident_char(source[j]) || source[j] == '.' || source[j] == ':')) ++j;
+    while (j < n && (is_name_char(source[j]) || source[j] == '.' || source[j] == ':')) ++j;
     if (j < n && source[j] == c && j > i + 1) {
       std::string_view content = source.substr(i + 1, j - i - 1);
       if (looks_dotted(content) && !looks_like_file_name(content)) {

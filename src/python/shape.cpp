@@ -3,7 +3,9 @@
 // every hash but `with_comments`.
 #include "impact/python.hpp"
 #include "python/grammar.hpp"
+#include "python/source_view.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace impact {
@@ -89,6 +91,46 @@ public:
     m_shape.with_comments = hash_of(root, true);
     m_shape.tokens = hash_of(root, false);
     m_shape.parse_error = ts_node_has_error(root);
+    m_shape.layout_error = !layout_is_cpythons(root);
+  }
+
+  // Whether every byte outside the tokens (and outside strings and comments) is layout to CPython:
+  // spaces, tabs, form feeds, line ends and backslash continuations, and a UTF-8 BOM at the start.
+  bool layout_is_cpythons(TSNode root) const {
+    size_t at = m_src.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    bool ok = true;
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    for (bool more = true; ok && more;) {
+      TSNode node = ts_tree_cursor_current_node(&cursor);
+      // A string is one token: its contents are no layout (an f-string's fields are left unchecked).
+      bool leaf = ts_node_child_count(node) == 0 || ts_node_symbol(node) == m_g.string;
+      if (leaf && ts_node_end_byte(node) > ts_node_start_byte(node)) {
+        ok = layout_only(at, ts_node_start_byte(node));
+        at = std::max<size_t>(at, ts_node_end_byte(node));
+      }
+      if (!leaf && ts_tree_cursor_goto_first_child(&cursor)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+        if (!ts_tree_cursor_goto_parent(&cursor)) {
+          more = false;
+          break;
+        }
+      }
+    }
+    ts_tree_cursor_delete(&cursor);
+    return ok && layout_only(at, m_src.size());
+  }
+
+  bool layout_only(size_t begin, size_t end) const {
+    for (size_t i = begin; i < end && i < m_src.size(); ++i) {
+      char c = m_src[i];
+      if (c == ' ' || c == '\t' || c == '\f' || c == '\n') continue;
+      if (c == '\\' && i + 1 < end && m_src[i + 1] == '\n') {
+        ++i;
+        continue;
+      }
+      return false;
+    }
+    return true;
   }
 
 private:
@@ -250,8 +292,10 @@ private:
 
 } // namespace
 
-FileShape shape_of(std::string_view source) {
+FileShape shape_of(std::string_view raw) {
   FileShape shape;
+  std::string buffer;
+  std::string_view source = python::cpython_source(raw, buffer);
   python::Parser parser;
   std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
   if (!tree) {

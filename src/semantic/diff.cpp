@@ -1,6 +1,7 @@
 // diff_semantics(): both versions' shapes, matched by qualified name (and occurrence, for names
 // defined twice such as a property and its setter), then compared part by part.
 #include "impact/semantic.hpp"
+#include "python/source_view.hpp"
 
 #include <cctype>
 #include <map>
@@ -107,12 +108,17 @@ FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std:
 
   FileShape before = shape_of(*old_text);
   FileShape after = shape_of(*new_text);
-  if (before.parse_error || after.parse_error) {
+  // A file tree-sitter cannot read, or whose layout CPython would reject, is no mere edit.
+  if (before.parse_error || after.parse_error || before.layout_error || after.layout_error) {
     FileSemantics out = whole_file(change, ChangeKind::unclassifiable);
     out.confidence = "low";
     return out;
   }
-  if (coding_declaration(*old_text) != coding_declaration(*new_text)) return whole_file(change, ChangeKind::module_code);
+  std::string old_buffer, new_buffer; // the declaration is read from the lines CPython sees
+  if (coding_declaration(python::cpython_source(*old_text, old_buffer)) !=
+      coding_declaration(python::cpython_source(*new_text, new_buffer))) {
+    return whole_file(change, ChangeKind::module_code);
+  }
   FileSemantics out;
   out.path = change.path();
   if (before.tokens == after.tokens) {

@@ -404,3 +404,54 @@ TEST_CASE("build_import_graph gives the same graph on any number of threads", "[
     }
   }
 }
+
+TEST_CASE("build_import_graph links a literal dynamic import of a file whose name is no identifier",
+          "[import_graph]") {
+  Project p;
+  p.file("app/__init__.py")
+      .file("app/my-plugin.py")
+      .file("app/plugins/__init__.py")
+      .file("app/plugins/my stats.py")
+      .file("app/ｓｃａｌｅ.py")
+      .file("app/loader.py", "import importlib\n"
+                             "def load():\n"
+                             "    importlib.import_module('app.my-plugin')\n"
+                             "    importlib.import_module('.plugins.my stats', package='app')\n"
+                             "    importlib.import_module('app.ｓｃａｌｅ')\n"
+                             "    __import__('json')\n")
+      .file("app/missing.py", "import importlib\n"
+                              "def load():\n"
+                              "    return importlib.import_module('app.not-here')\n")
+      .file("app/relative_missing.py", "import importlib\n"
+                                       "def load():\n"
+                                       "    return importlib.import_module('.gone away', package=__name__)\n");
+  auto b = testing::build(p);
+  const auto& g = b->graph;
+  SECTION("the file of that name") {
+    CHECK(has_edge(g, "app/loader.py", "app/my-plugin.py", EdgeKind::dynamic_import));
+    CHECK(has_edge(g, "app/loader.py", "app/plugins/my stats.py", EdgeKind::dynamic_import));
+    CHECK(has_edge(g, "app/loader.py", "app/ｓｃａｌｅ.py", EdgeKind::dynamic_import));
+  }
+  SECTION("a name no file has is unbounded, unless it is a plain identifier (third-party)") {
+    REQUIRE(g.unbounded.size() == 2);
+    CHECK(g.nodes[g.unbounded[0].node].path.str == "app/missing.py");
+    CHECK(g.unbounded[0].literal == "app.not-here");
+    CHECK(g.unbounded[0].line == 3);
+    CHECK(g.nodes[g.unbounded[1].node].path.str == "app/relative_missing.py");
+    CHECK(g.unbounded[1].literal == "gone away");
+  }
+}
+
+TEST_CASE("build_import_graph links pytest plugins whose module names are no identifiers", "[import_graph]") {
+  Project p;
+  p.file("app/__init__.py")
+      .file("app/my-fixtures.py")
+      .file("app/session-plugin.py")
+      .file("tests/conftest.py", "pytest_plugins = ['app.my-fixtures']\n")
+      .file("tests/test_a.py", "def test_a():\n    pass\n");
+  p.config.plugins = {"app.session-plugin"};
+  auto b = testing::build(p);
+  const auto& g = b->graph;
+  CHECK(has_edge(g, "tests/conftest.py", "app/my-fixtures.py", EdgeKind::pytest_plugin));
+  CHECK(has_edge(g, "tests/test_a.py", "app/session-plugin.py", EdgeKind::pytest_plugin));
+}

@@ -29,6 +29,15 @@ TEST_CASE("module_names_of names modules and packages from the import roots", "[
     CHECK(names("app/sub/__init__.py", root) == Strings{"app.sub"});
   }
   SECTION("an __init__.py at a root names nothing") { CHECK(names("__init__.py", root).empty()); }
+  SECTION("a file name that is no identifier is a module to importlib") {
+    CHECK(names("app/my-plugin.py", root) == Strings{"app.my-plugin"});
+    CHECK(names("app/my stats/__init__.py", root) == Strings{"app.my stats"});
+    CHECK(names("app/ｓｃａｌｅ.py", root) == Strings{"app.ｓｃａｌｅ"});
+  }
+  SECTION("a part holding a dot names nothing: the dot would split it") {
+    CHECK(names("app/v1.2.py", root).empty());
+    CHECK(names("app.old/x.py", root).empty());
+  }
   SECTION("files that are not Python name nothing") {
     CHECK(names("app/data.json", root).empty());
     CHECK(names("app/models.pyc", root).empty());
@@ -50,20 +59,24 @@ TEST_CASE("module_names_of gives one name per import root above the file", "[mod
   }
 }
 
-TEST_CASE("module_names_of leaves out names with components that are no identifiers", "[module_index]") {
+TEST_CASE("module_names_of names files importlib can load, identifiers or not", "[module_index]") {
+  // import_module("my-scripts.run") and `-p my-plugin` take any text; an import statement cannot
+  // spell these names, so only a literal string reaches them.
   SECTION("a dash in a folder") {
-    CHECK(names("my-scripts/run.py", StringSet{""}).empty());
-    CHECK(names("my-scripts/run.py", StringSet{"", "my-scripts"}) == Strings{"run"});
+    CHECK(names("my-scripts/run.py", StringSet{""}) == Strings{"my-scripts.run"});
+    CHECK(names("my-scripts/run.py", StringSet{"", "my-scripts"}) == Strings{"my-scripts.run", "run"});
   }
-  SECTION("a dash or a dot in the file name") {
-    CHECK(names("app/my-module.py", StringSet{""}).empty());
+  SECTION("a dash in the file name, a leading digit") {
+    CHECK(names("app/my-module.py", StringSet{""}) == Strings{"app.my-module"});
+    CHECK(names("app/1st.py", StringSet{""}) == Strings{"app.1st"});
+  }
+  SECTION("a dot in a part names nothing: importlib would split the name there") {
     CHECK(names("app/v1.2.py", StringSet{""}).empty());
   }
-  SECTION("a leading digit") { CHECK(names("app/1st.py", StringSet{""}).empty()); }
   SECTION("underscores and digits elsewhere are fine") {
     CHECK(names("_private/mod_2.py", StringSet{""}) == Strings{"_private.mod_2"});
   }
-  SECTION("non-ASCII identifiers are kept") {
+  SECTION("non-ASCII names are kept as written (importlib does not normalise a literal)") {
     CHECK(names("app/caf\xc3\xa9.py", StringSet{""}) == Strings{"app.caf\xc3\xa9"});
   }
 }

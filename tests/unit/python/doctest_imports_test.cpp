@@ -24,3 +24,13 @@ TEST_CASE("doctest_imports of a text without prompts is empty", "[doctest]") {
   CHECK(python::doctest_imports("import os\nfrom a import b\n").empty());
   CHECK(python::doctest_imports("").empty());
 }
+
+TEST_CASE("doctest_imports reads the prompts as CPython does: universal newlines, NFKC names", "[doctest]") {
+  SECTION("a lone carriage return ends a line") {
+    Imports got = python::doctest_imports(">>> import app.one\r>>> import app.two\r\n");
+    CHECK(got == Imports{{"app.one", 1}, {"app.two", 2}});
+  }
+  SECTION("a fullwidth module name is the ASCII name") {
+    CHECK(python::doctest_imports(">>> import ａｐｐ.ｏｎｅ\n") == Imports{{"app.one", 1}});
+  }
+}

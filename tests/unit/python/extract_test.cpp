@@ -499,9 +499,14 @@ TEST_CASE("FactsExtractor records dotted string literals as string references", 
   SECTION("a settings value in single quotes") {
     CHECK(has_string_ref(extract("DJANGO_SETTINGS_MODULE = 'app.settings'\n"), "app.settings"));
   }
+  SECTION("a module whose file name is no identifier (mock.patch imports it with importlib)") {
+    auto facts = extract("mock.patch('app.round-half.apply')\nmock.patch('app.ｓｃａｌｅ.FACTOR')\n");
+    CHECK(has_string_ref(facts, "app.round-half.apply"));
+    CHECK(has_string_ref(facts, "app.ｓｃａｌｅ.FACTOR"));
+  }
   SECTION("file names, plain words, versions and sentences are not references") {
     auto facts = extract("a = 'data.json'\nb = 'config.yaml'\nc = 'word'\nd = '1.2.3'\ne = 'v1.2'\n"
-                         "f = 'not a.module'\ng = '.hidden'\nh = 'trailing.'\ni = 'a..b'\n");
+                         "f = 'not a.module'\ng = '.hidden'\nh = 'trailing.'\ni = 'a..b'\nj = '-x.y'\nk = 'x.-y'\n");
     Strings refs;
     for (const auto& i : facts.imports) {
       if (i.kind == ImportKind::string_ref) refs.push_back(i.module);

@@ -136,3 +136,58 @@ TEST_CASE("diff_semantics classifies module-level changes and symbols that come 
     CHECK(s.confidence == "low");
   }
 }
+
+TEST_CASE("diff_semantics decides on the tokens CPython reads, not on the bytes", "[semantic]") {
+  SECTION("a lone carriage return ends a comment: the code after it is code") {
+    auto s = diff(k_module, std::string(k_module) + "# note\rBROKEN = 1 / 0\n");
+    CHECK(s.kind == ChangeKind::module_code);
+    CHECK(s.runs_at_import);
+  }
+  SECTION("inside a function, it changes the function") {
+    auto c = only_symbol(diff(k_module, edited("# sum\n", "# sum\r    raise ValueError\n")));
+    CHECK(c.qualname == "f");
+    CHECK(c.change == ChangeKind::implementation);
+  }
+  SECTION("a backslash followed by a lone carriage return continues the line") {
+    auto s = diff(k_module, edited("return a + b", "return a + \\\r        b"));
+    CHECK(s.kind == ChangeKind::formatting_only);
+  }
+  SECTION("CRLF or CR line endings throughout are layout") {
+    std::string crlf, cr;
+    for (char ch : k_module) {
+      crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+      cr += ch == '\n' ? '\r' : ch;
+    }
+    CHECK(diff(k_module, crlf).kind == ChangeKind::formatting_only);
+    CHECK(diff(k_module, cr).kind == ChangeKind::formatting_only);
+  }
+  SECTION("a string's CRLF is LF to CPython: the same value") {
+    CHECK(diff("S = '''a\nb'''\n", "S = '''a\r\nb'''\n").kind == ChangeKind::formatting_only);
+  }
+  SECTION("a coding declaration on a line that a lone CR starts is read") {
+    CHECK(diff("#!/usr/bin/env python\r# coding: utf-8\rX = 1\r", "#!/usr/bin/env python\r# coding: latin-1\rX = 1\r").kind ==
+          ChangeKind::module_code);
+  }
+  SECTION("a fullwidth name is its NFKC name: renaming mul to ｍｕｌ changes nothing") {
+    CHECK(diff("def mul(a):\n    return a\n", "def ｍｕｌ(a):\n    return a\n").kind == ChangeKind::formatting_only);
+  }
+  SECTION("but a string's fullwidth text is its value") {
+    CHECK(diff("S = 'mul'\n", "S = 'ｍｕｌ'\n").kind == ChangeKind::module_code);
+  }
+}
+
+TEST_CASE("diff_semantics calls layout only what CPython takes as layout", "[semantic]") {
+  auto unclassifiable = [](const FileSemantics& s) { return s.kind == ChangeKind::unclassifiable; };
+  SECTION("spaces, tabs, form feeds and continuations are layout") {
+    CHECK(diff(k_module, edited("return a + b", "return a +\tb")).kind == ChangeKind::formatting_only);
+    CHECK(diff(k_module, edited("LIMIT = 3", "LIMIT =\f3")).kind == ChangeKind::formatting_only);
+    CHECK(diff(k_module, "\xEF\xBB\xBF" + std::string(k_module)).kind == ChangeKind::formatting_only);
+  }
+  SECTION("characters tree-sitter skips and CPython rejects make the file unclassifiable") {
+    CHECK(unclassifiable(diff(k_module, edited("return a + b", "return a +\u00a0b"))));  // no-break space
+    CHECK(unclassifiable(diff(k_module, edited("return a + b", "return a\u200b + b")))); // zero-width space
+    CHECK(unclassifiable(diff(k_module, edited("return a + b", "return a +\vb"))));      // vertical tab
+    CHECK(unclassifiable(diff(k_module, edited("LIMIT = 3", "LIMIT = 3 \\ "))));         // a stray backslash
+    CHECK(unclassifiable(diff(k_module, std::string(k_module) + "\u2060")));             // word joiner at the end
+  }
+}

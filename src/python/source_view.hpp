@@ -1,0 +1,19 @@
+#pragma once
+// The source text as CPython's tokenizer reads it, so that every reader of a Python file (the syntax
+// tree, the reference pass, the byte scans, the semantic diff) sees the tokens the interpreter sees.
+#include <string>
+#include <string_view>
+
+namespace impact::python {
+
+// `raw` with CPython's universal newlines (`\r\n` and a lone `\r` each end a line, as `\n`; inside
+// strings too, where the interpreter's value changes the same way) and every non-ASCII identifier in
+// code NFKC-normalised (PEP 3131). Returns `raw` itself when neither applies: a file with no '\r' and
+// no byte >= 0x80 costs two scans and no copy. Otherwise the text is built in `buffer` and viewed.
+std::string_view cpython_source(std::string_view raw, std::string& buffer);
+
+// True when `text` has a '\r' not followed by '\n': a line end to CPython that git and coverage
+// line numbers disagree about (git counts only '\n').
+bool has_lone_carriage_return(std::string_view text);
+
+} // namespace impact::python
