@@ -1,6 +1,7 @@
 #include "app/index_trust.hpp"
 
 #include "changes/history.hpp"
+#include "util/files.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -75,13 +76,32 @@ std::function<bool(const MeasuredFile&)> vouch(Repository& repo, const TrustRule
   return [](const MeasuredFile&) { return false; };
 }
 
+// True when `f`'s data cannot be of the content at `root`: a recorded line beyond the file's end. Such a
+// check can only reject data (data that fits proves nothing), so it runs after the rule vouched.
+bool beyond_the_end(const std::filesystem::path& root, const MeasuredFile& f) {
+  if (f.lines.empty()) return false;
+  auto content = util::read_file(root / f.path.str);
+  if (!content) return true;
+  // Python's lines end at \n, \r\n or a lone \r.
+  uint32_t lines = 0;
+  for (size_t i = 0; i < content->size(); ++i) {
+    char c = (*content)[i];
+    if (c == '\n' || (c == '\r' && (i + 1 == content->size() || (*content)[i + 1] != '\n'))) ++lines;
+  }
+  if (!content->empty() && content->back() != '\n' && content->back() != '\r') ++lines;
+  return f.lines.rbegin()->first > lines;
+}
+
 } // namespace
 
 TrustReport mark_untrusted(CoverageIndex& index, Repository& repo, const TrustRule& rule) {
   auto trusted = vouch(repo, rule);
   TrustReport report;
   for (auto& f : index.files) {
-    if (trusted(f)) continue;
+    if (trusted(f)) {
+      if (!beyond_the_end(repo.root(), f)) continue;
+      ++report.beyond_the_end;
+    }
     f.trusted = false;
     // The lines are kept out of the store: nothing may read them as this content's.
     f.lines.clear();
@@ -96,6 +116,9 @@ std::string describe_untrusted(const TrustReport& report, const TrustRule& rule,
   if (report.untrusted == 0) return {};
   std::string which = fmt::format("{}{}", fmt::join(report.examples, ", "),
                                   report.untrusted > report.examples.size() ? ", ..." : "");
+  if (report.beyond_the_end > 0) {
+    which += fmt::format("; {} of them with recorded lines beyond their end", report.beyond_the_end);
+  }
   switch (rule.kind) {
   case TrustRule::Kind::run:
     return fmt::format("impact: warning: {} file(s) changed while the suite ran ({}): their coverage is not used (the "

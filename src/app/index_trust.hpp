@@ -26,10 +26,13 @@ struct TrustRule {
 // The files an untrusting pass marked, for the summary.
 struct TrustReport {
   size_t untrusted = 0;
+  size_t beyond_the_end = 0; // of them: vouched for, but the data records lines past the file's end
   std::vector<std::string> examples; // the first few paths, sorted
 };
 
-// Marks every file of `index` (measured or only hashed) that `rule` cannot vouch for as untrusted.
+// Marks every file of `index` (measured or only hashed) that `rule` cannot vouch for as untrusted, and
+// any whose data records a line beyond the file's end (data that fits proves nothing; data that does
+// not fit disproves).
 // Throws impact::Error when --measured-at names no commit.
 TrustReport mark_untrusted(CoverageIndex& index, Repository& repo, const TrustRule& rule);
 

@@ -59,6 +59,7 @@ void finish(CoverageIndex& index, Repository& repo, const std::vector<SourceFile
   // Then what nothing proves was measured as hashed: its lines are not used.
   TrustReport untrusted = mark_untrusted(index, repo, trust);
   util::ensure_cache_dir(path.parent_path());
+  util::remove_stale_temporaries(path.parent_path());
   write_index(index, path);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(stderr, "impact: indexed {} test(s) over {} measured file(s) in {:.1f} s\n", index.tests.size(),

@@ -219,3 +219,18 @@ def test_a_test_file_changed_after_the_data_keeps_its_static_answer_even_when_on
     assert file_entry(warm, SIGNS)["source"] == "coverage"  # the other tests still narrow
     assert "tests/test_pretty.py::test_show_negative" in selected_ids(warm)
     assert "(tests/test_pretty.py)" in run.stderr, run.stderr
+
+
+def test_data_with_lines_beyond_a_files_end_is_rejected_whatever_vouched_for_it(tmp_path):
+    # Measured with signs.py whole; then it lost its last function and that was committed; the user
+    # names HEAD as the commit measured, which is wrong: the data records lines past the file's end.
+    repo = make_repo(tmp_path, files=CALC)
+    measure(repo)
+    text = repo.read(SIGNS)
+    repo.write(SIGNS, text[: text.index("\n\ndef describe")] + "\n")
+    repo.write("tests/test_positive.py", "from calc.signs import classify\n\n\ndef test_positive(small):\n"
+               "    assert classify(5 + small) == \"positive\"\n")
+    repo.git("commit", "-qam", "no describe")
+    run = ingest(repo, "--measured-at", "HEAD")
+    assert f"({SIGNS}, tests/test_positive.py; 2 of them with recorded lines beyond their end)" in run.stderr, run.stderr
+    assert SIGNS in repo.impact("index", "status", "--format", "json").json["untrusted"]
