@@ -27,6 +27,11 @@ struct MeasuredFile {
   // False for a Python file coverage.py did not measure (outside --cov, or never imported), kept with
   // its hashes so that a later run can tell whether it changed since the index was built.
   bool measured = true;
+  // False when nothing proves that the content hashed here is the content coverage.py measured (data
+  // read with --from, the file changed since it was written, or changed during the run): its lines are
+  // not used, and it counts as differing from every content, so the tests that load it keep their
+  // static answer.
+  bool trusted = true;
   std::map<uint32_t, std::vector<uint32_t>> lines;
 };
 
@@ -39,6 +44,7 @@ struct IndexMeta {
   size_t tests = 0;
   size_t files = 0;  // measured files
   size_t hashed = 0; // Python files only hashed (not measured)
+  size_t untrusted = 0; // files, measured or hashed, whose measured content is not proven
 };
 
 // A whole index in memory, as built or merged (lookups read the store file instead).
@@ -86,9 +92,9 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path);
 // naming the file and the fix when it is missing, corrupt, foreign or from another schema.
 CoverageIndex read_index(const std::filesystem::path& path, bool with_lines);
 
-// Unions indexes of shards of one run: files whose hashes agree union their line maps; where they
-// differ, the newer index's file wins (built in the same second: the greater hash, so that the order of
-// the inputs does not matter).
+// Unions indexes of shards of one run: files whose hashes agree union their line maps (untrusted if
+// any part is: a union with unproven lines can miss); where they differ, the newer index's file wins
+// (built in the same second: the greater hash, so that the order of the inputs does not matter).
 CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts);
 
 // A lookup into the store for one run: opens the file, answers per-file questions reading only that
@@ -103,7 +109,8 @@ public:
   const IndexMeta& meta() const;
   // The measured file at `path`, or std::nullopt when the index never measured it.
   std::optional<MeasuredFile> file(const RepoPath& path);
-  // path -> git blob id of every measured file (to find files that changed since the index).
+  // path -> git blob id of every file the index holds (to find files that changed since the index);
+  // an untrusted file's id is "", which matches no content.
   std::vector<std::pair<std::string, std::string>> file_oids();
   // The node id of test `id`, or "" when there is none.
   std::string test_name(uint32_t id);
@@ -114,6 +121,10 @@ private:
   struct Impl;
   Impl* m_impl;
 };
+
+// True when `path` holds an impact coverage index (of any schema, readable or not): what
+// `impact index merge -o` may overwrite.
+bool is_index_file(const std::filesystem::path& path);
 
 // The store's file name under the cache folder.
 std::string index_file_name();

@@ -9,6 +9,7 @@
 #include "python/facts_cache.hpp"
 #include "util/cache_dir.hpp"
 #include "util/glob.hpp"
+#include "util/temp_files.hpp"
 
 #include <fmt/format.h>
 
@@ -52,6 +53,8 @@ public:
       try {
         util::ensure_cache_dir(dir);
         cache.save();
+        // The cache is being written anyway: the temporaries of runs that were killed go with it.
+        util::remove_stale_temporaries(dir);
       } catch (const std::exception& e) {
         m_problem = e.what();
       }
@@ -204,7 +207,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
-    if (!options.no_cache && facts.parsed > 0) saving.start(cache, dir);
+    // Written when something was parsed, or when entries no run uses any more outweigh the rest.
+    if (!options.no_cache && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, dir);
   }
   ProjectLayout layout(pytest, inventory, facts);
   // 2. semantic diff of every changed Python file

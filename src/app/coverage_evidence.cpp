@@ -132,6 +132,11 @@ public:
     if (!measured || !measured->measured) {
       return fallback("not_indexed", fmt::format("{} was never measured by the index", path));
     }
+    if (!measured->trusted) {
+      return fallback("untrusted", fmt::format("{}: nothing proves the coverage data was measured on the content the "
+                                               "index holds (it changed after the data was written)",
+                                               path));
+    }
     const auto& base = m_base.read(change.old_path);
     if (!base || util::sha256_hex(*base) != measured->sha256) {
       return fallback("drift", fmt::format("{} changed since the index was built", path));

@@ -1,6 +1,7 @@
 // `impact index`: run the suite under coverage with per-test contexts (or read a coverage file), and
 // write the index; `status` and `merge`.
 #include "app/commands.hpp"
+#include "app/index_trust.hpp"
 #include "app/pytest_command.hpp"
 #include "impact/config.hpp"
 #include "impact/coverage.hpp"
@@ -11,13 +12,13 @@
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 #include "util/subprocess.hpp"
+#include "util/temp_files.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <unistd.h>
 
 namespace impact::app {
 
@@ -50,11 +51,15 @@ std::vector<RepoPath> python_paths(const std::vector<SourceFile>& files) {
 }
 
 void finish(CoverageIndex& index, Repository& repo, const std::vector<SourceFile>& files,
-            const std::filesystem::path& path, const IngestStats& stats, std::chrono::steady_clock::time_point start) {
+            const std::filesystem::path& path, const IngestStats& stats, std::chrono::steady_clock::time_point start,
+            const TrustRule& trust) {
   index.meta.commit = repo.head_commit();
   // Every other Python file, hashed: a later run tells a file changed since from one never measured.
   add_hashed_files(index, files, [&](const SourceFile& f) { return repo.read_current(f); });
+  // Then what nothing proves was measured as hashed: its lines are not used.
+  TrustReport untrusted = mark_untrusted(index, repo, trust);
   util::ensure_cache_dir(path.parent_path());
+  util::remove_stale_temporaries(path.parent_path());
   write_index(index, path);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(stderr, "impact: indexed {} test(s) over {} measured file(s) in {:.1f} s\n", index.tests.size(),
@@ -68,7 +73,25 @@ void finish(CoverageIndex& index, Repository& repo, const std::vector<SourceFile
     fmt::print(stderr, "impact: {} measured file(s) outside the repository and {} no longer present were left out\n",
                stats.outside_files, stats.missing_files);
   }
+  if (auto line = describe_untrusted(untrusted, trust, index.meta.source); !line.empty()) {
+    fmt::print(stderr, "{}\n", line);
+  }
   fmt::print(stderr, "impact: wrote {}\n", path.string());
+}
+
+// The rule that vouches for a --from file's content: the commit named, or the data file's age.
+TrustRule data_file_trust(const cli::Options& options, const std::filesystem::path& from) {
+  TrustRule rule;
+  if (!options.measured_at.empty()) {
+    rule.kind = TrustRule::Kind::measured_at;
+    rule.rev = options.measured_at;
+    return rule;
+  }
+  rule.kind = TrustRule::Kind::data_file;
+  std::error_code ec;
+  rule.since = std::filesystem::last_write_time(from, ec);
+  if (ec) rule.since = std::filesystem::file_time_type::min(); // unreadable: vouches for nothing
+  return rule;
 }
 
 } // namespace
@@ -90,15 +113,19 @@ int run_index(const cli::Options& options) {
     if (from.is_relative()) from = options.directory / from;
     auto files = project_files(*repo);
     CoverageIndex index = ingest_coverage(from, repo->root(), pytest.rootdir, python_paths(files), stats);
-    finish(index, *repo, files, path, stats, start);
+    finish(index, *repo, files, path, stats, start, data_file_trust(options, from));
     return 0;
   }
 
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   Command command = configured_pytest(config, env, repo->root());
   util::ensure_cache_dir(cache);
-  auto data = cache / fmt::format("coverage-run-{}.sqlite", ::getpid());
+  util::remove_stale_temporaries(cache);
+  auto data = cache / fmt::format("coverage-run{}.sqlite", util::temp_tag());
   std::vector<std::string> argv = command.argv;
+  // pytest-cov by name, as its entry point is called: loaded even where PYTEST_DISABLE_PLUGIN_AUTOLOAD
+  // turns entry points off, and a no-op where autoload already loaded it.
+  argv.insert(argv.end(), {"-p", "pytest_cov"});
   // Every file of the repository is measured (tests included: their hashes tell which changed since);
   // no report, and no coverage threshold to fail the run.
   for (const char* arg : {"--cov-context=test", "--cov-report=", "--cov-fail-under=0"}) argv.emplace_back(arg);
@@ -106,6 +133,9 @@ int run_index(const cli::Options& options) {
   argv.insert(argv.end(), options.passthrough.begin(), options.passthrough.end());
   fmt::print(stderr, "impact: running the suite under coverage: {}\n", fmt::join(argv, " "));
   std::error_code ec;
+  // A file written from here on may not be what the suite measured (file times are the file system's:
+  // the clock read back from a file written now, so that a coarse or skewed clock errs towards distrust).
+  TrustRule trust{TrustRule::Kind::run, util::file_system_now(cache), {}};
   int code = util::run_and_wait(argv, repo->root(), {{"COVERAGE_FILE", data.string()}});
   if (!std::filesystem::exists(data, ec)) {
     throw Error("pytest exited with {} and wrote no coverage data: is pytest-cov installed for {}? install it (pip "
@@ -117,7 +147,7 @@ int run_index(const cli::Options& options) {
     auto files = project_files(*repo);
     CoverageIndex index = ingest_coverage(data, repo->root(), pytest.rootdir, python_paths(files), stats);
     index.meta.source = "pytest";
-    finish(index, *repo, files, path, stats, start);
+    finish(index, *repo, files, path, stats, start, trust);
   } catch (...) {
     std::filesystem::remove(data, ec);
     throw;
@@ -135,8 +165,9 @@ int run_index_status(const cli::Options& options) {
   auto repo = open_git_repository(options.directory);
   auto path = util::cache_dir(repo->root()) / index_file_name();
   CoverageIndex index = read_index(path, false);
-  std::vector<std::string> drifted, missing;
+  std::vector<std::string> drifted, missing, untrusted;
   for (const auto& f : index.files) {
+    if (!f.trusted) untrusted.push_back(f.path.str);
     auto content = util::read_file(repo->root() / f.path.str);
     if (!content) missing.push_back(f.path.str);
     else if (util::git_blob_id(*content) != f.oid) drifted.push_back(f.path.str);
@@ -154,6 +185,7 @@ int run_index_status(const cli::Options& options) {
                           {"tests", index.meta.tests},
                           {"files", index.meta.files},
                           {"hashed", index.meta.hashed},
+                          {"untrusted", untrusted},
                           {"drifted", drifted},
                           {"missing", missing}};
     fmt::print("{}\n", doc.dump(2));
@@ -165,6 +197,11 @@ int run_index_status(const cli::Options& options) {
   fmt::print("from: {}\n", index.meta.source);
   fmt::print("holds: {} test(s), {} measured file(s), {} more Python file(s) hashed\n", index.meta.tests,
              index.meta.files, index.meta.hashed);
+  if (!untrusted.empty()) {
+    fmt::print("untrusted: {} file(s) (nothing proves the coverage data measured them as hashed; they use the "
+               "static analysis)\n",
+               untrusted.size());
+  }
   fmt::print("drifted since: {} file(s){}\n", drifted.size(),
              drifted.empty() ? "" : " (changes to them, and the tests that load them, use the static analysis)");
   for (size_t i = 0; i < drifted.size() && i < 50; ++i) fmt::print("  {}\n", drifted[i]);
@@ -183,6 +220,12 @@ int run_index_merge(const cli::Options& options) {
   CoverageIndex merged = merge_indexes(parts);
   std::filesystem::path out(options.output);
   if (out.is_relative()) out = options.directory / out;
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(out, ec)) && !is_index_file(out)) {
+    throw Error("{}: exists and is not an impact coverage index; refusing to overwrite it; pass a new file or an "
+                "index to -o",
+                out.string());
+  }
   write_index(merged, out);
   fmt::print(stderr, "impact: merged {} index(es): {} test(s) over {} measured file(s) into {}\n", parts.size(),
              merged.tests.size(), merged.meta.files, out.string());

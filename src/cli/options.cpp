@@ -172,6 +172,8 @@ Options parse(int argc, char** argv) {
   CLI::App* index_cmd = app.add_subcommand("index", "Build the coverage index by running the suite under coverage");
   index_cmd->add_option("--from", o.from, "Read an existing coverage.py data file instead of running anything")
       ->type_name("FILE");
+  index_cmd->add_option("--measured-at", o.measured_at, "With --from: the commit the coverage data was measured at")
+      ->type_name("REV");
   CLI::App* status_cmd = index_cmd->add_subcommand("status", "Say when and at which commit the index was built, and what drifted");
   CLI::App* merge_cmd = index_cmd->add_subcommand("merge", "Union the indexes of the shards of one run");
   merge_cmd->add_option("inputs", o.inputs, "Index files")->required();
@@ -212,6 +214,11 @@ Options parse(int argc, char** argv) {
   if (status_cmd->parsed()) o.command = Command::index_status;
   if (merge_cmd->parsed()) o.command = Command::index_merge;
   if (select_cmd->parsed()) o.command = Command::select;
+  if (index_cmd->get_option("--measured-at")->count() > 0 && (o.measured_at.empty() || o.from.empty())) {
+    usage_error(o.from.empty() ? "--measured-at names the commit a coverage file read with --from was measured at; "
+                                 "add --from FILE"
+                               : "--measured-at needs a commit; pass the revision the coverage data was measured at");
+  }
   if (audit_cmd->parsed()) o.command = Command::audit;
   o.dry_run = o.dry_run || o.command == Command::select; // select is the dry run by its own name
   check_replay_flags(o, app);

@@ -30,6 +30,7 @@ struct Options {
   unsigned jobs = 0;                      // 0: one per core
   bool file_level = false;                // --file-level: no symbol-level narrowing
   std::string from;                       // index --from FILE
+  std::string measured_at;                // index --from FILE --measured-at REV
   std::vector<std::string> inputs;        // index merge A B ...
   std::string output;                     // index merge -o OUT
   uint32_t max_depth = 100;               // --max-depth

@@ -6,6 +6,7 @@
 #include "util/binary.hpp"
 #include "util/hex.hpp"
 #include "util/sqlite.hpp"
+#include "util/temp_files.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -17,7 +18,6 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
-#include <random>
 #include <unordered_map>
 
 namespace impact {
@@ -25,8 +25,9 @@ namespace impact {
 namespace {
 
 // 2: line maps (and content hashes) in their own table, binary hashes: the `file` table, which every
-// lookup scans for drift, stays small (1 kept everything in one row per file).
-constexpr int k_schema = 2;
+// lookup scans for drift, stays small (1 kept everything in one row per file). 3: a file's `trusted`
+// flag; a schema 2 index may hold line maps read from another commit's data, so it is not read.
+constexpr int k_schema = 3;
 constexpr std::string_view k_application = "impact-coverage-index";
 
 [[noreturn]] void corrupt(const std::filesystem::path& path, std::string_view what) {
@@ -154,6 +155,7 @@ IndexMeta read_meta(util::Database& db) {
     else if (key == "tests") meta.tests = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "files") meta.files = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "hashed") meta.hashed = static_cast<size_t>(std::atoll(value.c_str()));
+    else if (key == "untrusted") meta.untrusted = static_cast<size_t>(std::atoll(value.c_str()));
   }
   return meta;
 }
@@ -171,11 +173,28 @@ void sync_file(const std::filesystem::path& path) {
 
 std::string index_file_name() { return "coverage-index.sqlite"; }
 
+bool is_index_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  char header[16] = {};
+  std::ifstream in(path, std::ios::binary);
+  in.read(header, sizeof header);
+  if (in.gcount() < 16 || std::string_view(header, 16) != std::string_view("SQLite format 3\0", 16)) return false;
+  try {
+    util::Database db(path, util::Database::Mode::read_only);
+    if (!db.has_table("meta")) return false;
+    auto s = db.prepare("SELECT value FROM meta WHERE key = 'application'");
+    return s.step() && s.text(0) == k_application;
+  } catch (const util::SqliteError&) {
+    return false; // damaged past reading its meta table: not provably an index
+  }
+}
+
 void write_index(const CoverageIndex& index, const std::filesystem::path& path) {
   std::error_code ec;
   if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
   std::filesystem::path temp = path;
-  temp += fmt::format(".tmp-{}-{:x}", ::getpid(), std::random_device{}());
+  temp += util::temp_suffix();
   try {
     {
       util::Database db(temp, util::Database::Mode::create);
@@ -183,7 +202,7 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
               "CREATE TABLE test (id INTEGER PRIMARY KEY, node_id TEXT NOT NULL);"
               "CREATE TABLE file (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, oid BLOB NOT NULL, "
-              "measured INTEGER NOT NULL);"
+              "measured INTEGER NOT NULL, trusted INTEGER NOT NULL);"
               "CREATE TABLE lines (file_id INTEGER PRIMARY KEY, sha256 BLOB NOT NULL, map BLOB NOT NULL);");
       db.exec("BEGIN");
       auto meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
@@ -203,18 +222,21 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
           std::count_if(index.files.begin(), index.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
       put("files", std::to_string(index.files.size() - hashed));
       put("hashed", std::to_string(hashed));
+      put("untrusted", std::to_string(std::count_if(index.files.begin(), index.files.end(),
+                                                    [](const MeasuredFile& f) { return !f.trusted; })));
       auto test = db.prepare("INSERT INTO test (id, node_id) VALUES (?, ?)");
       for (size_t i = 0; i < index.tests.size(); ++i) {
         test.bind(1, static_cast<int64_t>(i + 1)).bind(2, index.tests[i]);
         test.step();
         test.reset();
       }
-      auto file = db.prepare("INSERT INTO file (id, path, oid, measured) VALUES (?, ?, ?, ?)");
+      auto file = db.prepare("INSERT INTO file (id, path, oid, measured, trusted) VALUES (?, ?, ?, ?, ?)");
       auto lines = db.prepare("INSERT INTO lines (file_id, sha256, map) VALUES (?, ?, ?)");
       for (size_t i = 0; i < index.files.size(); ++i) {
         const auto& f = index.files[i];
         auto id = static_cast<int64_t>(i + 1);
         file.bind(1, id).bind(2, f.path.str).bind_blob(3, to_bytes(f.oid)).bind(4, int64_t{f.measured ? 1 : 0});
+        file.bind(5, int64_t{f.trusted ? 1 : 0});
         file.step();
         file.reset();
         lines.bind(1, id).bind_blob(2, to_bytes(f.sha256)).bind_blob(3, encode_lines(f.lines));
@@ -247,19 +269,20 @@ CoverageIndex read_index(const std::filesystem::path& path, bool with_lines) {
       if (tests.integer(0) != static_cast<int64_t>(index.tests.size() + 1)) corrupt(path, "test ids out of sequence");
       index.tests.push_back(tests.text(1));
     }
-    auto files = db.prepare(with_lines ? "SELECT f.path, f.oid, f.measured, l.sha256, l.map FROM file f LEFT JOIN lines l "
-                                         "ON l.file_id = f.id ORDER BY f.id"
-                                       : "SELECT path, oid, measured FROM file ORDER BY id");
+    auto files = db.prepare(with_lines ? "SELECT f.path, f.oid, f.measured, f.trusted, l.sha256, l.map FROM file f "
+                                         "LEFT JOIN lines l ON l.file_id = f.id ORDER BY f.id"
+                                       : "SELECT path, oid, measured, trusted FROM file ORDER BY id");
     while (files.step()) {
       MeasuredFile f;
       f.path = RepoPath(files.text(0));
       f.oid = util::to_hex(files.blob(1));
       f.measured = files.integer(2) != 0;
-      if (with_lines) f.sha256 = util::to_hex(files.blob(3));
+      f.trusted = files.integer(3) != 0;
+      if (with_lines) f.sha256 = util::to_hex(files.blob(4));
       if (f.oid.size() != 40 || (with_lines && f.sha256.size() != 64)) {
         corrupt(path, fmt::format("the hashes of {}", f.path));
       }
-      if (with_lines && (files.is_null(4) || !decode_lines(files.blob(4), f.lines))) {
+      if (with_lines && (files.is_null(5) || !decode_lines(files.blob(5), f.lines))) {
         corrupt(path, fmt::format("the line map of {}", f.path));
       }
       for (const auto& [line, ids] : f.lines) {
@@ -304,6 +327,7 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
         copy.sha256 = f.sha256;
         copy.oid = f.oid;
         copy.measured = f.measured;
+        copy.trusted = f.trusted;
         copy_lines(copy, f, remap);
         out.files.push_back(std::move(copy));
         continue;
@@ -311,12 +335,14 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
       MeasuredFile& kept = out.files[slot->second];
       if (kept.sha256 == f.sha256) {
         kept.measured = kept.measured || f.measured;
+        kept.trusted = kept.trusted && f.trusted;
         copy_lines(kept, f, remap);
       } else if (file_epoch[slot->second] == part->meta.built_epoch && f.sha256 > kept.sha256) {
         // Built in the same second: the greater hash wins, whatever the order of the inputs.
         kept.sha256 = f.sha256;
         kept.oid = f.oid;
         kept.measured = f.measured;
+        kept.trusted = f.trusted;
         kept.lines.clear();
         copy_lines(kept, f, remap);
       }
@@ -337,6 +363,8 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
   out.meta.hashed = static_cast<size_t>(
       std::count_if(out.files.begin(), out.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
   out.meta.files = out.files.size() - out.meta.hashed;
+  out.meta.untrusted = static_cast<size_t>(
+      std::count_if(out.files.begin(), out.files.end(), [](const MeasuredFile& f) { return !f.trusted; }));
   return out;
 }
 
@@ -363,17 +391,18 @@ const IndexMeta& IndexReader::meta() const { return m_impl->meta; }
 
 std::optional<MeasuredFile> IndexReader::file(const RepoPath& path) {
   return guarded(m_impl->db.path(), [&]() -> std::optional<MeasuredFile> {
-    auto s = m_impl->db.prepare("SELECT f.oid, f.measured, l.sha256, l.map FROM file f LEFT JOIN lines l ON "
-                                "l.file_id = f.id WHERE f.path = ?");
+    auto s = m_impl->db.prepare("SELECT f.oid, f.measured, f.trusted, l.sha256, l.map FROM file f LEFT JOIN lines l "
+                                "ON l.file_id = f.id WHERE f.path = ?");
     s.bind(1, path.str);
     if (!s.step()) return std::nullopt;
     MeasuredFile f;
     f.path = path;
     f.oid = util::to_hex(s.blob(0));
     f.measured = s.integer(1) != 0;
-    f.sha256 = util::to_hex(s.blob(2));
+    f.trusted = s.integer(2) != 0;
+    f.sha256 = util::to_hex(s.blob(3));
     if (f.oid.size() != 40 || f.sha256.size() != 64) corrupt(m_impl->db.path(), fmt::format("the hashes of {}", path));
-    if (s.is_null(3) || !decode_lines(s.blob(3), f.lines)) corrupt(m_impl->db.path(), fmt::format("the line map of {}", path));
+    if (s.is_null(4) || !decode_lines(s.blob(4), f.lines)) corrupt(m_impl->db.path(), fmt::format("the line map of {}", path));
     return f;
   });
 }
@@ -381,8 +410,8 @@ std::optional<MeasuredFile> IndexReader::file(const RepoPath& path) {
 std::vector<std::pair<std::string, std::string>> IndexReader::file_oids() {
   return guarded(m_impl->db.path(), [&] {
     std::vector<std::pair<std::string, std::string>> out;
-    auto s = m_impl->db.prepare("SELECT path, oid FROM file");
-    while (s.step()) out.emplace_back(s.text(0), util::to_hex(s.blob(1)));
+    auto s = m_impl->db.prepare("SELECT path, oid, trusted FROM file");
+    while (s.step()) out.emplace_back(s.text(0), s.integer(2) != 0 ? util::to_hex(s.blob(1)) : std::string());
     return out;
   });
 }

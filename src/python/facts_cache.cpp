@@ -84,22 +84,48 @@ void FactsCache::put(const std::string& oid_hex, std::string_view encoded) {
   m_added[key] = encoded;
 }
 
-void FactsCache::save() {
-  if (m_file.empty() || m_added.empty()) return;
-  // Keep what this run used and what it added, then older entries up to as many again, so that
-  // switching branches stays warm without the file growing without bound.
-  size_t used = static_cast<size_t>(std::count(m_used.begin(), m_used.end(), 1));
-  size_t budget = (used + m_added.size()) * 2 + 1000;
-  std::vector<std::pair<std::string_view, std::string_view>> entries;
-  entries.reserve(std::min(budget, m_index.size() + m_added.size()));
-  auto key = [](const Oid& oid) { return std::string_view(oid.data(), oid.size()); };
-  for (const auto& [oid, payload] : m_added) entries.emplace_back(key(oid), payload);
+bool FactsCache::worth_saving() const {
+  if (m_file.empty()) return false;
+  if (!m_added.empty()) return true;
+  size_t unused = 0, total = 0;
   for (const auto& [oid, entry] : m_index) {
-    if (m_used[entry.ordinal] != 0) entries.emplace_back(key(oid), entry.payload);
+    total += entry.payload.size();
+    if (m_used[entry.ordinal] == 0) unused += entry.payload.size();
+  }
+  return unused > dead_weight() && unused * 2 > total;
+}
+
+void FactsCache::save() {
+  if (!worth_saving()) return;
+  // Keep what this run used and what it added, then unused entries (another branch's files, a
+  // deleted file's), smallest first, up to as many entries again and as many bytes again (at least
+  // dead_weight()): switching branches stays warm, and the file neither grows without bound nor
+  // carries a large dead entry for ever.
+  auto key = [](const Oid& oid) { return std::string_view(oid.data(), oid.size()); };
+  std::vector<std::pair<std::string_view, std::string_view>> entries, unused;
+  size_t bytes = 0;
+  for (const auto& [oid, payload] : m_added) {
+    entries.emplace_back(key(oid), payload);
+    bytes += payload.size();
   }
   for (const auto& [oid, entry] : m_index) {
-    if (entries.size() >= budget) break;
-    if (m_used[entry.ordinal] == 0) entries.emplace_back(key(oid), entry.payload);
+    if (m_used[entry.ordinal] != 0) {
+      entries.emplace_back(key(oid), entry.payload);
+      bytes += entry.payload.size();
+    } else {
+      unused.emplace_back(key(oid), entry.payload);
+    }
+  }
+  size_t budget = entries.size() * 2 + 1000;
+  size_t byte_budget = std::max(bytes, dead_weight());
+  std::sort(unused.begin(), unused.end(), [](const auto& a, const auto& b) {
+    return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.first < b.first;
+  });
+  size_t kept_bytes = 0;
+  for (const auto& e : unused) {
+    if (entries.size() >= budget || kept_bytes + e.second.size() > byte_budget) break;
+    entries.push_back(e);
+    kept_bytes += e.second.size();
   }
   util::Writer out;
   out.raw(k_magic);

@@ -28,8 +28,15 @@ public:
   std::optional<std::string_view> find(const std::string& oid_hex) const;
   // Adds an entry. The cache keeps the view, not a copy: `encoded` must stay alive until save().
   void put(const std::string& oid_hex, std::string_view encoded);
-  // Writes the cache when something was added. Throws impact::Error when it cannot be written.
+  // True when save() would write: something was added, or entries this run did not look up weigh more
+  // than the rest and more than dead_weight() (a deleted 50 MB file's facts, read by every run). Call
+  // after the run's lookups; it costs one pass over the loaded entries' sizes.
+  bool worth_saving() const;
+  // Writes the cache when worth_saving(): what this run used and added, then unused entries, smallest
+  // first, up to as many entries and as many bytes again (at least dead_weight() bytes). Throws
+  // impact::Error when it cannot be written.
   void save();
+  static constexpr size_t dead_weight() { return size_t{4} << 20; }
 
   const std::shared_ptr<const util::MappedFile>& storage() const { return m_data; } // null without a file
   const std::string& warning() const { return m_warning; }

@@ -1,6 +1,7 @@
 #include "util/files.hpp"
 
 #include "impact/error.hpp"
+#include "util/temp_files.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -9,7 +10,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <random>
 
 namespace impact::util {
 
@@ -65,11 +65,6 @@ std::optional<std::string> read_file(const std::filesystem::path& path) {
 }
 
 namespace {
-
-std::string temp_suffix() {
-  static thread_local std::mt19937_64 rng{std::random_device{}() ^ static_cast<uint64_t>(::getpid())};
-  return fmt::format(".tmp-{}-{:x}", ::getpid(), rng());
-}
 
 void write_all(int fd, std::string_view content, const std::filesystem::path& path) {
   while (!content.empty()) {

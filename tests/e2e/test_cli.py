@@ -313,6 +313,29 @@ class TestCache:
         repo.decide("--no-cache")
         assert not (repo.path / ".impact_cache").exists()
 
+    def test_the_facts_of_deleted_files_stop_weighing_on_every_run(self, tmp_path):
+        # Generated modules whose facts outweigh the rest of the cache are deleted: the next run rewrites
+        # the cache without them (it used to keep them, read by every run, for ever), later runs leave it.
+        repo = shop(tmp_path)
+        body = "".join(f"def f{i}(a, b):\n    return helper_{i}(a) + b.attr_{i}\n\n\n" for i in range(2500))
+        for n in range(60):
+            repo.write(f"src/shop/generated/g{n}.py", body.replace("def f", f"def g{n}_"))
+        repo.commit()
+        edit_stock(repo)
+        repo.decide()
+        cache = next((repo.path / ".impact_cache").glob("facts-*.bin"))
+        full = cache.stat().st_size
+        assert full > 8 << 20
+        repo.git("rm", "-rq", "src/shop/generated")
+        repo.git("commit", "-qm", "no generated code")
+        assert repo.decide()["project"]["parsed"] == 0
+        pruned = cache.stat()
+        # What the run used, and unused entries up to as many bytes again, at least 4 MiB (a branch
+        # switch stays warm): the dead weight is bounded, not carried whole.
+        assert pruned.st_size < min(full // 2, (4 << 20) + (256 << 10))
+        repo.decide()
+        assert cache.stat().st_mtime_ns == pruned.st_mtime_ns  # nothing more to drop: not rewritten
+
 
 def test_timings_go_to_stderr(tmp_path):
     repo = shop(tmp_path)

@@ -576,9 +576,9 @@ def break_index(repo, how):
             db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
             db.execute("INSERT INTO meta VALUES ('application', 'something else')")
         db.close()
-    elif how == "newer":
+    elif how in ("newer", "older"):
         with sqlite3.connect(path) as db:
-            db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", ("99" if how == "newer" else "2",))
         db.close()
     elif how == "damaged":
         data = bytearray(path.read_bytes())
@@ -592,7 +592,9 @@ BAD_INDEX = {
     "empty": "corrupt coverage index (empty file); delete it and rebuild it with impact index",
     "truncated": "corrupt coverage index (truncated: ",
     "foreign": "not an impact coverage index; delete it and rebuild it with impact index",
-    "newer": "written by a newer impact (index schema 99, this one reads 2); rebuild it with impact index or upgrade impact",
+    "newer": "written by a newer impact (index schema 99, this one reads 3); rebuild it with impact index or upgrade impact",
+    # Schema 2 recorded no trust: its line maps may be another commit's (docs/coverage.md, "Trust").
+    "older": "an older index schema 2 (this impact reads 3); rebuild it with impact index",
     "damaged": "corrupt coverage index (",
 }
 

@@ -244,3 +244,46 @@ TEST_CASE("reading a bad index throws one error naming the file and the fix", "[
     CHECK(read_error(path).find(name, 1) == std::string::npos); // SQLite's own words, not its "path: " again
   }
 }
+
+TEST_CASE("an untrusted file round-trips, matches no content and makes a merge with it untrusted", "[coverage]") {
+  TempDir dir;
+  auto path = dir / "coverage-index.sqlite";
+  CoverageIndex index = sample();
+  index.files[1].trusted = false; // tests/test_a.py
+  index.files[1].lines.clear();
+  impact::write_index(index, path);
+  CoverageIndex back = impact::read_index(path, true);
+  CHECK(back.meta.untrusted == 1);
+  CHECK(file_of(back, "src/a.py").trusted);
+  CHECK_FALSE(file_of(back, "tests/test_a.py").trusted);
+  IndexReader reader(path);
+  CHECK_FALSE(reader.file(RepoPath("tests/test_a.py"))->trusted);
+  CHECK(reader.file(RepoPath("src/a.py"))->trusted);
+  for (const auto& [file, oid] : reader.file_oids()) CHECK(oid.empty() == (file == "tests/test_a.py"));
+
+  SECTION("a union with an untrusted shard of the same content is untrusted, whatever the order") {
+    CoverageIndex other = sample(1000);
+    other.files[0].trusted = false; // src/a.py, same hash as the trusted one
+    for (bool reversed : {false, true}) {
+      CoverageIndex merged = impact::merge_indexes(reversed ? std::vector{other, sample(1000)} : std::vector{sample(1000), other});
+      CHECK_FALSE(file_of(merged, "src/a.py").trusted);
+      CHECK(file_of(merged, "tests/test_a.py").trusted);
+      CHECK(merged.meta.untrusted == 1);
+    }
+  }
+}
+
+TEST_CASE("only an impact index is taken for one: what merge -o may overwrite", "[coverage]") {
+  TempDir dir;
+  impact::write_index(sample(), dir / "index.sqlite");
+  CHECK(impact::is_index_file(dir / "index.sqlite"));
+  CHECK_FALSE(impact::is_index_file(dir / "absent.sqlite"));
+  CHECK_FALSE(impact::is_index_file(dir.write("src/calc.py", "def f():\n    return 1\n")));
+  CHECK_FALSE(impact::is_index_file(dir.write("src/__init__.py", "")));
+  CHECK_FALSE(impact::is_index_file(dir.path()));
+  {
+    impact::util::Database db(dir / "other.sqlite", impact::util::Database::Mode::create);
+    db.exec("CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('application', 'else')");
+  }
+  CHECK_FALSE(impact::is_index_file(dir / "other.sqlite"));
+}

@@ -164,3 +164,42 @@ TEST_CASE("facts_cache_file_name names the format version", "[facts_cache]") {
   CHECK(name.starts_with("facts-v"));
   CHECK(name.ends_with(".bin"));
 }
+
+TEST_CASE("FactsCache drops a large entry no run uses, without rewriting for small ones", "[facts_cache]") {
+  TempDir dir;
+  auto file = dir / "facts.bin";
+  const std::string big(FactsCache::dead_weight() + 1, 'x'); // a deleted generated file's facts
+  {
+    FactsCache first(file);
+    first.put(k_a, "a");
+    first.put(k_b, "b");
+    first.put(k_c, big);
+    first.save();
+  }
+  SECTION("a warm run that uses it does not rewrite") {
+    FactsCache warm(file);
+    CHECK(warm.find(k_c).has_value());
+    CHECK_FALSE(warm.worth_saving());
+  }
+  SECTION("small unused entries (another branch's files) are not worth a rewrite and are kept") {
+    FactsCache warm(file);
+    CHECK(warm.find(k_c).has_value());
+    CHECK(warm.find(k_a).has_value());
+    CHECK_FALSE(warm.worth_saving()); // k_b unused: a byte, nothing to gain
+  }
+  SECTION("once no run uses it, the next run rewrites without it and keeps the small ones") {
+    auto before = std::filesystem::file_size(file);
+    {
+      FactsCache warm(file);
+      CHECK(warm.find(k_a).has_value()); // nothing added, nothing parsed
+      CHECK(warm.worth_saving());
+      warm.save();
+    }
+    CHECK(std::filesystem::file_size(file) < before / 100);
+    FactsCache after(file);
+    CHECK(after.find(k_a).has_value());
+    CHECK(after.find(k_b).has_value()); // unused, but small: kept for a branch switch
+    CHECK_FALSE(after.find(k_c).has_value());
+    CHECK_FALSE(after.worth_saving());
+  }
+}
