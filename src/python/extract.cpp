@@ -7,6 +7,7 @@
 #include "python/references.hpp"
 #include "python/scan.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace impact {
@@ -514,10 +515,30 @@ private:
   FileFacts& m_facts;
 };
 
+// A file too large to parse is not walked for dynamic imports: any call that may import by name is
+// taken as one that could load any module.
+void unbounded_dynamic_imports(std::string_view source, FileFacts& facts) {
+  for (std::string_view call : {"import_module", "__import__", "run_module", "run_path", "resolve_name",
+                                "spec_from_file_location"}) {
+    size_t at = source.find(call);
+    if (at == std::string_view::npos) continue;
+    auto line = static_cast<uint32_t>(std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+    facts.uncertain_imports.push_back(UncertainImport{line, std::string(call), {}, 0});
+  }
+}
+
 } // namespace
 
 FileFacts FactsExtractor::extract(std::string_view source) {
   FileFacts facts;
+  if (source.size() > k_max_parsed_bytes) {
+    facts.oversized = true;
+    facts.parse_error = true;
+    python::scan_import_lines(source, facts);
+    python::scan_string_references(source, facts);
+    unbounded_dynamic_imports(source, facts);
+    return facts;
+  }
   std::unique_ptr<TSTree, python::TreeDeleter> tree(m_impl->parser.parse(source));
   if (!tree) {
     facts.parse_error = true;
