@@ -26,6 +26,7 @@ struct ChangedFile {
   bool untracked = false;
   bool submodule = false; // a gitlink (submodule commit) changed
   bool symlink = false;   // either side is a symbolic link
+  bool mode_changed = false; // both sides are files and the executable bit differs (chmod +x / -x)
 
   // The path on the current side, or the old one for a deleted file.
   const RepoPath& path() const { return new_path.empty() ? old_path : new_path; }
@@ -80,7 +81,14 @@ public:
   virtual std::string head_commit() = 0;
   // True when `rev` names an object of this repository.
   virtual bool has_revision(const std::string& rev) = 0;
+  // True in a shallow clone (history cut at a depth).
+  virtual bool is_shallow() = 0;
 };
+
+// The git command that fetches `rev` (and, when `shallow`, the whole history behind it), as a message
+// suggests it: `origin/main` gives `git fetch origin main:refs/remotes/origin/main`, which creates the
+// remote-tracking branch even in a single-branch clone; any other revision gives `git fetch origin`.
+std::string fetch_command(std::string_view rev, bool shallow);
 
 // Opens the git repository containing `start` (searching upwards). Throws impact::Error when `start`
 // is not inside a git working tree, naming the directory and the fix.

@@ -69,6 +69,8 @@ public:
   // True when a full run reaches `path`'s folder: under a collection root, not excluded by
   // norecursedirs, --ignore or collect_ignore. (Where --doctest-modules looks for doctests.)
   bool is_collected_path(const RepoPath& path) const;
+  // Files pytest would collect if they were on disk, left out by a sparse checkout (not_checked_out).
+  std::vector<std::string> tests_not_checked_out() const;
   // True when `facts` define something pytest collects from a test module.
   bool has_collectible_items(const FileFacts& facts) const;
   bool is_test_name(std::string_view function_name) const;
@@ -82,6 +84,9 @@ public:
 
 private:
   bool in_collection_root(std::string_view path) const;
+  bool is_not_checked_out(std::string_view path) const;
+  bool matches_name(const RepoPath& path) const; // python_files, or named in testpaths
+
   bool excluded_by_norecurse(std::string_view path) const;
   bool excluded_by_ignores(std::string_view path) const;
 
@@ -96,6 +101,7 @@ private:
   };
   std::vector<Ignore> m_conftest_ignores;
   std::vector<std::string> m_venv_dirs;
+  std::vector<std::string> m_not_checked_out; // sorted
 };
 
 bool is_conftest(const RepoPath& path);

@@ -116,6 +116,9 @@ struct FileFacts {
   bool pytest_plugins_dynamic = false; // pytest_plugins that cannot be read literally
   bool has_doctest = false;  // some string contains ">>> " (doctests, when --doctest-modules is on)
   bool parse_error = false;  // tree-sitter found syntax errors; imports were also read by a line scan
+  // Larger than k_max_parsed_bytes: not parsed, only its import lines and dotted strings read (and
+  // parse_error set, so that every rule treats it at file level).
+  bool oversized = false;
   bool defines_module_getattr = false; // module-level __getattr__: any attribute may exist
   // What module-level code reads: statements outside definitions, decorators and default values of
   // module-level definitions. Everything here runs when the module is imported.
@@ -125,6 +128,10 @@ struct FileFacts {
   std::vector<std::string> module_usefixtures;
   bool module_usefixtures_dynamic = false;
 };
+
+// A Python file larger than this is not parsed (a 50 MB generated module took a minute and 3 GB): its
+// imports are read by a line scan and it is analysed at file level (docs/selection.md, `large-files`).
+constexpr size_t k_max_parsed_bytes = size_t{2} << 20;
 
 // Reads the facts of one Python source file. Never throws: unparseable input yields what could be read
 // and parse_error = true.
@@ -206,6 +213,7 @@ struct FactsHeader {
   bool has_uncertain_imports = false;
   bool has_collect_ignore = false;
   bool has_dynamic_access = false; // some code reads attributes or names by computed strings
+  bool oversized = false;          // too large to parse: read at file level (FileFacts::oversized)
 };
 
 // The facts of every Python file of the state under test, kept in their encoded form (as in the

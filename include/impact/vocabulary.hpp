@@ -50,6 +50,9 @@ struct SourceFile {
   std::string oid;
   bool symlink = false;
   RepoPath link_target; // for a symlink to a file inside the repository: that file
+  // Skip-worktree in a sparse checkout and absent from disk: git still tracks it (the index speaks for
+  // it), but pytest cannot collect or import it.
+  bool not_checked_out = false;
 };
 
 // An inclusive range of 1-based lines.

@@ -108,6 +108,25 @@ std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& la
   return out;
 }
 
+// Files the analysis read only in part, each said once on stderr and in the decision's warnings.
+std::vector<std::string> partial_reads(const ProjectFacts& facts, const ProjectLayout& layout) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < facts.files.size(); ++i) {
+    if (!facts.header(i).oversized) continue;
+    out.push_back(fmt::format("{} is larger than {} MB: only its imports were read, and it is analysed at file level",
+                              facts.files[i].path, k_max_parsed_bytes >> 20));
+  }
+  auto absent = layout.tests_not_checked_out();
+  if (!absent.empty()) {
+    std::string names;
+    for (size_t i = 0; i < absent.size() && i < 3; ++i) names += (i > 0 ? ", " : "") + absent[i];
+    if (absent.size() > 3) names += fmt::format(" and {} more", absent.size() - 3);
+    out.push_back(fmt::format("{} test file(s) outside the sparse checkout are not on disk and are never selected: {}",
+                              absent.size(), names));
+  }
+  return out;
+}
+
 } // namespace
 
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
@@ -124,6 +143,9 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
                                  [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
       if (it != inventory.end() && it->path == change.new_path) after = repo.read_current(*it);
     }
+    // A side too large to parse leaves the file unclassified: it is a change of the whole file.
+    if (before && before->size() > k_max_parsed_bytes) before.reset();
+    if (after && after->size() > k_max_parsed_bytes) after.reset();
     out.push_back(diff_semantics(change, before, after));
   }
   return out;
@@ -162,14 +184,14 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   bool strict = config.strict.value;
 
   if (choice.request.rev && choice.request.rev_source != "--changed" && !repo.has_revision(*choice.request.rev)) {
+    bool shallow = repo.is_shallow();
     if (ci.base_commit) {
-      throw Error("{} names commit {}, which is not in this clone; fetch more history (git fetch --unshallow) or "
-                  "pass --changed=REV",
-                  ci.variable, *ci.base_commit);
+      throw Error("{} names commit {}, which is not in this clone; fetch more history ({}) or pass --changed=REV",
+                  ci.variable, *ci.base_commit, fetch_command(*ci.base_commit, shallow));
     }
-    throw Error("{} names the base branch '{}', but origin/{} is not fetched; fetch it (git fetch origin {}) or pass "
-                "--changed=REV",
-                ci.variable, ci.base_branch.value_or(""), ci.base_branch.value_or(""), ci.base_branch.value_or(""));
+    throw Error("{} names the base branch '{}', but origin/{} is not fetched; fetch it ({}) or pass --changed=REV",
+                ci.variable, ci.base_branch.value_or(""), ci.base_branch.value_or(""),
+                fetch_command(*choice.request.rev, shallow));
   }
 
   // 1. changes
@@ -211,6 +233,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     if (!options.no_cache && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, dir);
   }
   ProjectLayout layout(pytest, inventory, facts);
+  std::vector<std::string> partial = partial_reads(facts, layout);
+  for (const auto& line : partial) fmt::print(stderr, "impact: warning: {}\n", line);
   // 2. semantic diff of every changed Python file
   std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory);
   clock.lap("semantic");
@@ -248,6 +272,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   out.decision = decide(input);
   if (!index_problem.empty()) out.decision.warnings.push_back(index_problem);
+  out.decision.warnings.insert(out.decision.warnings.end(), partial.begin(), partial.end());
   clock.lap("decision");
   if (saving.started()) {
     if (std::string problem = saving.wait(); !problem.empty()) {

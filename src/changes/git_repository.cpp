@@ -1,5 +1,6 @@
 #include "changes/git_repository.hpp"
 
+#include "changes/worktree_file.hpp"
 #include "impact/error.hpp"
 #include "util/files.hpp"
 
@@ -47,11 +48,7 @@ bool looks_binary(std::string_view content) {
   return content.substr(0, 8000).find('\0') != std::string_view::npos;
 }
 
-std::string blob_oid(std::string_view content) {
-  git_oid oid;
-  git_odb_hash(&oid, content.data(), content.size(), GIT_OBJECT_BLOB);
-  return git::oid_hex(oid);
-}
+bool is_file_mode(uint16_t mode) { return mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE; }
 
 FileStatus status_of(git_delta_t status) {
   switch (status) {
@@ -98,6 +95,12 @@ GitRepository::GitRepository(const std::filesystem::path& start) {
   // GIT_INDEX_FILE: that index, not .git/index, is what the commit will hold.
   if (const char* index_file = std::getenv("GIT_INDEX_FILE"); index_file != nullptr && *index_file != '\0') {
     std::filesystem::path index_path = std::filesystem::absolute(index_file);
+    // libgit2 opens a missing index as an empty one, which would read as every file deleted.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(index_path, ec)) {
+      throw Error("GIT_INDEX_FILE={} {}; unset GIT_INDEX_FILE or point it at the index file git is using",
+                  index_path.string(), std::filesystem::exists(index_path, ec) ? "is not a regular file" : "does not exist");
+    }
     git_index* index = nullptr;
     if (git_index_open(&index, index_path.c_str()) != 0) {
       throw Error("cannot read the index named by GIT_INDEX_FILE={}: {}", index_path.string(), git::last_error());
@@ -117,10 +120,11 @@ std::string GitRepository::head_commit() {
 git::CommitPtr GitRepository::resolve_commit(const std::string& rev) {
   git_object* object = nullptr;
   if (git_revparse_single(&object, m_repo.get(), rev.c_str()) != 0) {
-    if (git_repository_is_shallow(m_repo.get()) == 1) {
-      throw Error("unknown revision '{}' in this shallow clone; fetch it (git fetch origin {})", rev, rev);
+    if (is_shallow()) {
+      throw Error("unknown revision '{}' in this shallow clone; fetch it with its history ({})", rev,
+                  fetch_command(rev, true));
     }
-    throw Error("unknown revision '{}'; check the name, or fetch it (git fetch origin)", rev);
+    throw Error("unknown revision '{}'; check the name, or fetch it ({})", rev, fetch_command(rev, false));
   }
   git::ObjectPtr owner(object);
   git_object* peeled = nullptr;
@@ -135,10 +139,10 @@ git::CommitPtr GitRepository::merge_base_with_head(const std::string& rev, const
   git_oid base;
   int rc = git_merge_base(&base, m_repo.get(), git_commit_id(head.get()), git_commit_id(&target));
   if (rc != 0) {
-    if (git_repository_is_shallow(m_repo.get()) == 1) {
-      throw Error("shallow clone: the merge-base of {} and HEAD is not in the fetched history; fetch more "
-                  "history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)",
-                  rev);
+    if (is_shallow()) {
+      throw Error("shallow clone: the merge-base of {} and HEAD is not in the fetched history; fetch the rest of "
+                  "it ({}), or set fetch-depth: 0 in actions/checkout",
+                  rev, fetch_command(rev, true));
     }
     throw Error("{} and HEAD have no common history; pass a revision that HEAD's branch started from", rev);
   }
@@ -197,15 +201,14 @@ ChangedFile GitRepository::untracked_file(const std::string& path) {
   file.status = FileStatus::added;
   file.new_path = RepoPath(path);
   file.untracked = true;
-  std::error_code ec;
-  file.symlink = std::filesystem::is_symlink(m_root / path, ec);
-  auto content = util::read_file(m_root / path).value_or(std::string());
-  file.binary = looks_binary(content);
+  WorktreeFile read = read_worktree_file(m_root / path);
+  file.symlink = read.symlink;
+  file.binary = looks_binary(read.content);
   if (!file.binary) {
-    uint32_t lines = count_lines(content);
+    uint32_t lines = read.status == util::ReadStatus::too_large ? 1 : count_lines(read.content);
     if (lines > 0) file.hunks.push_back(Hunk{0, 0, 1, lines});
   }
-  m_current_oids[path] = blob_oid(content);
+  m_current_oids[path] = worktree_blob_oid(read, m_root / path);
   return file;
 }
 
@@ -300,6 +303,7 @@ ChangeSet GitRepository::changes(const ChangeRequest& request) {
                 "a base to compare with",
                 m_root.string());
   }
+  refuse_special_control_files();
   m_mode = request.mode;
   m_current_oids.clear();
   ChangeSet set;
@@ -376,6 +380,8 @@ std::optional<ChangedFile> GitRepository::describe_delta(git_diff& diff, size_t 
   if (file.status != FileStatus::deleted) file.new_path = RepoPath(delta->new_file.path);
   file.submodule = delta->old_file.mode == GIT_FILEMODE_COMMIT || delta->new_file.mode == GIT_FILEMODE_COMMIT;
   file.symlink = delta->old_file.mode == GIT_FILEMODE_LINK || delta->new_file.mode == GIT_FILEMODE_LINK;
+  file.mode_changed = is_file_mode(delta->old_file.mode) && is_file_mode(delta->new_file.mode) &&
+                      delta->old_file.mode != delta->new_file.mode;
 
   const git_index_entry* entry = git_index_get_bypath(&index, file.path().str.c_str(), 0);
   uint16_t extended = entry != nullptr ? entry->flags_extended : 0;
@@ -409,7 +415,7 @@ std::optional<ChangedFile> GitRepository::describe_delta(git_diff& diff, size_t 
   file.hunks = hunks_of(patch);
   if (delta->status == GIT_DELTA_CONFLICTED && file.hunks.empty() && mode == DiffMode::working_tree) {
     // A conflicted file has no single index entry to diff: compare the base with the working tree.
-    auto content = util::read_file(m_root / file.path().str);
+    WorktreeFile current = read_worktree_file(m_root / file.path().str);
     git_tree_entry* base_entry = nullptr;
     git_oid base_id{};
     if (git_tree_entry_bypath(&base_entry, &base_tree, file.path().str.c_str()) == 0) {
@@ -418,7 +424,7 @@ std::optional<ChangedFile> GitRepository::describe_delta(git_diff& diff, size_t 
       file.status = FileStatus::modified;
       file.old_path = file.path();
     }
-    if (content) file.hunks = hunks_against(base_id, *content);
+    if (current.status == util::ReadStatus::ok) file.hunks = hunks_against(base_id, current.content);
   }
   // A change staged and then undone in the working tree compares equal: no change at all.
   if (file.status == FileStatus::modified && file.hunks.empty() && !file.binary && valid_ids &&
@@ -462,8 +468,7 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
     if (auto known = m_current_oids.find(change.new_path.str); known != m_current_oids.end()) {
       oid = known->second;
     } else {
-      auto content = util::read_file(m_root / change.new_path.str);
-      oid = blob_oid(content.value_or(std::string()));
+      oid = worktree_blob_oid(read_worktree_file(m_root / change.new_path.str), m_root / change.new_path.str);
     }
     std::error_code ec;
     bool symlink = std::filesystem::is_symlink(m_root / change.new_path.str, ec);
@@ -472,7 +477,7 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
       walk.files[it->second].symlink = symlink;
     } else {
       position[change.new_path.str] = walk.files.size();
-      walk.files.push_back(SourceFile{change.new_path, oid, symlink, {}});
+      walk.files.push_back(SourceFile{change.new_path, oid, symlink, {}, false});
     }
   }
   std::vector<SourceFile> out;
@@ -483,6 +488,8 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
     out.push_back(std::move(f));
   }
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  key_links_by_content(out);
+  mark_not_checked_out(out);
   return out;
 }
 
@@ -521,8 +528,12 @@ std::optional<std::string> GitRepository::read_blob(const std::string& oid_hex) 
 }
 
 std::optional<std::string> GitRepository::read_current(const SourceFile& file) {
+  if (file.symlink) return read_through_link(file);
   if (m_mode == DiffMode::working_tree) {
-    if (auto content = util::read_file(m_root / file.path.str)) return content;
+    // Not through a link, and only a regular file: a FIFO where a module was must not hang the run.
+    auto read = util::read_regular_file(m_root / file.path.str, util::k_max_read_bytes, false);
+    if (read.status == util::ReadStatus::ok) return std::move(read.content);
+    if (read.status != util::ReadStatus::missing) return std::nullopt;
   }
   return read_blob(file.oid);
 }

@@ -19,6 +19,7 @@ public:
   std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) override;
   std::string head_commit() override;
   bool has_revision(const std::string& rev) override;
+  bool is_shallow() override { return git_repository_is_shallow(m_repo.get()) == 1; }
 
 private:
   git::CommitPtr resolve_commit(const std::string& rev);
@@ -33,6 +34,10 @@ private:
   ChangedFile untracked_file(const std::string& path);
   std::optional<std::string> read_blob(const std::string& oid_hex);
   RepoPath link_target_of(const SourceFile& link);
+  void key_links_by_content(std::vector<SourceFile>& files);
+  void mark_not_checked_out(std::vector<SourceFile>& files);
+  void refuse_special_control_files() const;
+  std::optional<std::string> read_through_link(const SourceFile& link);
 
   git::RepositoryPtr m_repo;
   std::filesystem::path m_root;

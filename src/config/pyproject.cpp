@@ -6,7 +6,7 @@
 namespace impact::config {
 
 std::optional<toml::table> read_pyproject(const std::filesystem::path& path, const std::string& display_name) {
-  auto text = util::read_file(path);
+  auto text = util::read_config_file(path, display_name);
   if (!text) return std::nullopt;
   try {
     return toml::parse(*text, path.string());

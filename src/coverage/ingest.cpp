@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,13 +17,8 @@ namespace impact {
 
 namespace {
 
-std::string file_header(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string header(64, '\0');
-  in.read(header.data(), static_cast<std::streamsize>(header.size()));
-  header.resize(static_cast<size_t>(in.gcount()));
-  return header;
-}
+// "" for anything but a regular file: a FIFO given to --from must not block the read.
+std::string file_header(const std::filesystem::path& path) { return util::read_head(path, 64); }
 
 std::string now_iso(int64_t& epoch) {
   auto now = std::chrono::system_clock::now();

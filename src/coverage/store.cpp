@@ -4,6 +4,7 @@
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/binary.hpp"
+#include "util/files.hpp"
 #include "util/hex.hpp"
 #include "util/sqlite.hpp"
 #include "util/temp_files.hpp"
@@ -16,7 +17,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <unordered_map>
 
@@ -71,9 +71,9 @@ void check_header(const std::filesystem::path& path) {
   auto size = std::filesystem::file_size(path, ec);
   if (ec) throw Error("{}: cannot read the coverage index ({}); check its permissions", path.string(), ec.message());
   unsigned char header[100] = {};
-  std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(header), sizeof header);
-  if (in.gcount() < 100 || std::string_view(reinterpret_cast<char*>(header), 16) != std::string_view("SQLite format 3\0", 16)) {
+  std::string head = util::read_head(path, sizeof header); // "" for a FIFO or a device: never blocks
+  std::copy(head.begin(), head.end(), reinterpret_cast<char*>(header));
+  if (head.size() < 100 || std::string_view(reinterpret_cast<char*>(header), 16) != std::string_view("SQLite format 3\0", 16)) {
     if (size == 0) corrupt(path, "empty file");
     foreign(path);
   }

@@ -131,6 +131,13 @@ private:
         return;
       }
     }
+    // The executable bit matters only to what runs the file as a program (a test's subprocess of
+    // ./tool.py, a shebang script), which no import or reference shows: run everything (rule `mode-change`).
+    if (change.mode_changed) {
+      trigger(verdict, "mode_changed", "mode", change.path());
+      m_decision.files.push_back(std::move(verdict));
+      return;
+    }
     PythonChange python;
     python.verdict = m_decision.files.size();
     python.status = change.status;
@@ -413,6 +420,13 @@ private:
     }
     decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget);
     decision::SymbolResult result = walk.run(symbol_seeds);
+    // A file too large to parse has no symbols to follow: once an import reaches it, its importers
+    // are reached whole, and as a test file it runs whole (docs/selection.md#files-impact-does-not-read-whole).
+    for (uint32_t node : m_walk.order()) {
+      if (node < m_in.facts->size() && m_in.facts->header(node).oversized) {
+        result.file_level.emplace(node, m_walk.chain(node));
+      }
+    }
     for (auto& w : result.warnings) {
       // The second walk over a spent budget says so again: once is enough.
       auto& all = m_decision.warnings;

@@ -54,7 +54,9 @@ ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>&
       m_venv_dirs.push_back(name == "pyvenv.cfg" ? dir : parent_dir(dir));
     }
     if (name == "setup.py" || name == "pyproject.toml" || name == "setup.cfg") roots.insert(dir);
+    if (file.not_checked_out) m_not_checked_out.push_back(file.path.str);
   }
+  std::sort(m_not_checked_out.begin(), m_not_checked_out.end());
   m_package_dirs.assign(packages.begin(), packages.end());
   std::sort(m_package_dirs.begin(), m_package_dirs.end());
 
@@ -161,12 +163,31 @@ bool ProjectLayout::excluded_by_ignores(std::string_view path) const {
 }
 
 bool ProjectLayout::is_collected_path(const RepoPath& path) const {
-  return in_collection_root(path.str) && !excluded_by_norecurse(path.str) && !excluded_by_ignores(path.str);
+  return !is_not_checked_out(path.str) && in_collection_root(path.str) && !excluded_by_norecurse(path.str) &&
+         !excluded_by_ignores(path.str);
+}
+
+bool ProjectLayout::is_not_checked_out(std::string_view path) const {
+  return std::binary_search(m_not_checked_out.begin(), m_not_checked_out.end(), path);
+}
+
+std::vector<std::string> ProjectLayout::tests_not_checked_out() const {
+  std::vector<std::string> out;
+  for (const auto& path : m_not_checked_out) {
+    if (in_collection_root(path) && !excluded_by_norecurse(path) && !excluded_by_ignores(path) &&
+        matches_name(RepoPath(path))) {
+      out.push_back(path);
+    }
+  }
+  return out;
 }
 
 bool ProjectLayout::matches_test_pattern(const RepoPath& path) const {
+  return is_collected_path(path) && matches_name(path);
+}
+
+bool ProjectLayout::matches_name(const RepoPath& path) const {
   if (!path.ends_with(".py") || is_conftest(path)) return false;
-  if (!is_collected_path(path)) return false;
   // A file named directly in testpaths is collected whatever its name.
   for (const auto& root : m_collection_roots) {
     if (root == path.str) return true;

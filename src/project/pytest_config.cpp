@@ -105,7 +105,7 @@ bool read_ini_section(const util::IniFile& ini, const std::string& section, Pyte
 }
 
 util::IniFile parse_ini_file(const std::filesystem::path& path, const std::string& name) {
-  auto text = util::read_file(path);
+  auto text = util::read_config_file(path, name);
   if (!text) throw Error("cannot read {}", name);
   std::string error;
   auto ini = util::parse_ini(*text, error);

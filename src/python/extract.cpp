@@ -8,6 +8,7 @@
 #include "python/scan.hpp"
 #include "python/source_view.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace impact {
@@ -516,10 +517,30 @@ private:
   FileFacts& m_facts;
 };
 
+// A file too large to parse is not walked for dynamic imports: any call that may import by name is
+// taken as one that could load any module.
+void unbounded_dynamic_imports(std::string_view source, FileFacts& facts) {
+  for (std::string_view call : {"import_module", "__import__", "run_module", "run_path", "resolve_name",
+                                "spec_from_file_location"}) {
+    size_t at = source.find(call);
+    if (at == std::string_view::npos) continue;
+    auto line = static_cast<uint32_t>(std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+    facts.uncertain_imports.push_back(UncertainImport{line, std::string(call), {}, 0});
+  }
+}
+
 } // namespace
 
 FileFacts FactsExtractor::extract(std::string_view raw) {
   FileFacts facts;
+  if (raw.size() > k_max_parsed_bytes) {
+    facts.oversized = true;
+    facts.parse_error = true;
+    python::scan_import_lines(raw, facts);
+    python::scan_string_references(raw, facts);
+    unbounded_dynamic_imports(raw, facts);
+    return facts;
+  }
   // Every reader below sees CPython's tokens: its line ends and its normalised identifiers.
   std::string_view source = python::cpython_source(raw, m_impl->source);
   std::unique_ptr<TSTree, python::TreeDeleter> tree(m_impl->parser.parse(source));

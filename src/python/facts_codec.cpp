@@ -18,6 +18,7 @@ constexpr uint64_t k_module_getattr = 32;
 constexpr uint64_t k_uncertain = 64;
 constexpr uint64_t k_collect_ignore = 128;
 constexpr uint64_t k_dynamic_access = 256;
+constexpr uint64_t k_oversized = 512;
 
 uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
 
@@ -34,6 +35,7 @@ FactsHeader header_of(uint64_t flags) {
   h.has_uncertain_imports = (flags & k_uncertain) != 0;
   h.has_collect_ignore = (flags & k_collect_ignore) != 0;
   h.has_dynamic_access = (flags & k_dynamic_access) != 0;
+  h.oversized = (flags & k_oversized) != 0;
   return h;
 }
 
@@ -182,7 +184,7 @@ std::string encode(const FileFacts& facts) {
   refs.strings(facts.module_refs);
 
   util::Writer out;
-  out.u64(bit(facts.parse_error, k_parse_error) | bit(facts.has_doctest, k_has_doctest) |
+  out.u64(bit(facts.parse_error, k_parse_error) | bit(facts.has_doctest, k_has_doctest) | bit(facts.oversized, k_oversized) |
           bit(facts.all_names.has_value(), k_all_present) | bit(facts.all_dynamic, k_all_dynamic) |
           bit(facts.pytest_plugins_dynamic, k_plugins_dynamic) | bit(facts.defines_module_getattr, k_module_getattr) |
           bit(!facts.uncertain_imports.empty(), k_uncertain) |
@@ -291,6 +293,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   util::Reader in(blob);
   FactsHeader h = header_of(in.u64());
   facts.parse_error = h.parse_error;
+  facts.oversized = h.oversized;
   facts.has_doctest = h.has_doctest;
   facts.all_dynamic = h.all_dynamic;
   facts.pytest_plugins_dynamic = h.pytest_plugins_dynamic;

@@ -14,6 +14,12 @@ namespace {
 } // namespace
 
 Database::Database(const std::filesystem::path& path, Mode mode) : m_path(path) {
+  // SQLite would open a FIFO or a device and then block or read without end.
+  std::error_code ec;
+  auto type = std::filesystem::status(path, ec).type();
+  if (type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found) {
+    refused(path, "not a regular file (a FIFO, socket, device or folder); give the path of a database file");
+  }
   int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
     std::string message = m_db != nullptr ? sqlite3_errmsg(m_db) : "out of memory";

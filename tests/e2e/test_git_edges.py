@@ -4,6 +4,7 @@ names, CRLF, binaries, untracked trees, renames, shallow clones) and the errors 
 
 Line ranges are checked against hand-computed numbers and against `git diff -U0` itself."""
 import os
+import re
 import subprocess
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from gitutil import (ALPHA, BETA, BOTH, PROJECT, assert_error, changes, clone, decision_summary, files_by_path,
                      git_hunks, paths, rev, run_git)
 # These tests are about what is compared (stage 1), so they compare the test files selected.
-from harness import Repo
+from harness import Repo, clean_env
 from harness import selected_files as selected_ids
 
 
@@ -874,3 +875,108 @@ def test_selected_tests_run_from_a_subdirectory(project):
     run = project.impact(cwd=project.path / "src" / "pkg")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout, run.stdout
+
+
+# --- git states that must not mislead (issue 11) ---------------------------------------------------
+
+def test_missing_git_index_file_is_an_error_not_an_empty_index(project):
+    # libgit2 opens a missing index as an empty one: every tracked file would read as deleted.
+    missing = project.path / ".git" / "no-such-index"
+    run = project.impact("--staged", "--dry-run", env={"GIT_INDEX_FILE": str(missing)})
+    assert_error(run, "GIT_INDEX_FILE", "does not exist", str(missing))
+    assert_error(project.impact("changes", env={"GIT_INDEX_FILE": str(missing)}), "GIT_INDEX_FILE")
+
+
+def _suggested_command(message):
+    """The `git fetch ...` command inside the parentheses of an error line, as argv."""
+    found = re.search(r"\((git fetch[^)]*)\)", message)
+    assert found, f"no git fetch command suggested in {message!r}"
+    return found.group(1).split()
+
+
+def _run_suggestion(repo, message):
+    argv = _suggested_command(message)
+    result = subprocess.run(argv, cwd=repo.path, capture_output=True, text=True, env=clean_env())
+    assert result.returncode == 0, f"the suggested {' '.join(argv)} failed: {result.stderr}"
+
+
+@pytest.mark.parametrize("rev_name", ["origin/other", "refs/remotes/origin/other"])
+def test_shallow_single_branch_clone_suggests_a_fetch_that_works(repo_factory, tmp_path, rev_name):
+    # What actions/checkout and `git clone --depth 1` make: one branch, one commit. `git fetch origin
+    # other` would only fill FETCH_HEAD, and origin/other would still be unknown.
+    origin = _diverged_origin(repo_factory)
+    shallow = clone(f"file://{origin.path}", tmp_path / "shallow", "--depth", "1")
+    assert "origin/other" not in shallow.git("branch", "-r")
+    message = assert_error(shallow.impact(f"--changed={rev_name}", "--dry-run"), "shallow", rev_name)
+    _run_suggestion(shallow, message)
+    decision = shallow.decide(f"--changed={rev_name}")
+    assert decision["base"]["merge_base"] is True
+    assert paths(decision) == [f"src/pkg/m{i}.py" for i in range(5)]  # main's side since the fork
+
+
+def test_shallow_clone_missing_the_merge_base_suggests_a_fetch_that_works(repo_factory, tmp_path):
+    origin = _diverged_origin(repo_factory)
+    shallow = clone(f"file://{origin.path}", tmp_path / "shallow", "--depth", "1", "--no-single-branch")
+    message = assert_error(shallow.impact("--changed=origin/other", "--dry-run"), "shallow", "merge-base")
+    _run_suggestion(shallow, message)
+    assert shallow.git("rev-parse", "--is-shallow-repository").strip() == "false"
+    assert paths(shallow.decide("--changed=origin/other")) == [f"src/pkg/m{i}.py" for i in range(5)]
+
+
+def test_shallow_clone_without_the_ci_base_branch_suggests_a_fetch_that_works(repo_factory, tmp_path):
+    origin = _diverged_origin(repo_factory)
+    shallow = clone(f"file://{origin.path}", tmp_path / "shallow", "--depth", "1")
+    env = {"GITHUB_ACTIONS": "true", "GITHUB_BASE_REF": "other"}
+    message = assert_error(shallow.impact("--dry-run", env=env), "GITHUB_BASE_REF", "other")
+    _run_suggestion(shallow, message)
+    decision = shallow.decide(env=env)
+    assert decision["base"]["source"] == "GITHUB_BASE_REF"
+    assert paths(decision) == [f"src/pkg/m{i}.py" for i in range(5)]
+
+
+def test_sparse_checkout_never_selects_a_test_file_that_is_not_on_disk(project):
+    project.git("sparse-checkout", "set", "--no-cone", "/src/", "/pyproject.toml", "/tests/test_beta.py")
+    assert not (project.path / "tests/test_alpha.py").exists()
+    project.replace("src/pkg/alpha.py", "return 1", "return 1 + 0")
+    project.replace("src/pkg/beta.py", "return 2", "return 2 + 0")
+    run = project.impact("--dry-run", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert selected_ids(run.json) == BETA  # test_alpha.py cannot be run: pytest would exit 4
+    assert "tests/test_alpha.py" in run.stderr and "sparse checkout" in run.stderr
+    assert any("sparse checkout" in w for w in run.json["warnings"])
+    # Not counted as deleted either: the index speaks for it.
+    assert paths(run.json) == ["src/pkg/alpha.py", "src/pkg/beta.py"]
+    real = project.impact()
+    assert real.returncode == 0, real.stdout + real.stderr
+    assert "1 passed" in real.stdout
+
+
+def test_skip_worktree_source_file_is_not_a_deletion(project):
+    project.git("sparse-checkout", "set", "--no-cone", "/tests/", "/pyproject.toml", "/src/pkg/__init__.py",
+                "/src/pkg/beta.py")
+    assert not (project.path / "src/pkg/alpha.py").exists()
+    project.replace("src/pkg/beta.py", "return 2", "return 2 + 0")
+    decision = project.decide()
+    assert paths(decision) == ["src/pkg/beta.py"]
+    assert selected_ids(decision) == BETA
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_mode_only_change_runs_everything(project, staged):
+    # An executable bit matters to whatever runs the file as a program (a test's subprocess of a
+    # script), which no import shows: it is not a formatting change.
+    (project.path / "src/pkg/alpha.py").chmod(0o755)
+    if staged:
+        project.git("add", "src/pkg/alpha.py")
+    doc = changes(project, *(["--staged"] if staged else []))
+    assert paths(doc) == ["src/pkg/alpha.py"]
+    decision = project.decide(*(["--staged"] if staged else []))
+    assert decision["decision"] == "run_all"
+    assert decision["reason"] == "mode_changed"
+    assert files_by_path(decision)["src/pkg/alpha.py"]["kind"] == "mode"
+
+
+def test_mode_and_content_change_runs_everything(project):
+    (project.path / "src/pkg/alpha.py").chmod(0o755)
+    project.replace("src/pkg/alpha.py", "return 1", "return 1 + 0")
+    assert project.decide()["reason"] == "mode_changed"

@@ -255,6 +255,20 @@ TEST_CASE("decide leaves out files matched by the ignore globs", "[decide]") {
   }
 }
 
+TEST_CASE("decide runs everything when a Python file's executable bit changes", "[decide]") {
+  // A test may run the file as a program (a subprocess of ./tool.py): no import shows that.
+  ChangedFile chmod = modified("src/app/db.py");
+  chmod.mode_changed = true;
+  auto r = decide_on(shop(), {chmod});
+  CHECK(r.decision.outcome == Outcome::run_all);
+  CHECK(r.decision.reason == "mode_changed");
+  CHECK(verdict(r.decision, "src/app/db.py").kind == "mode");
+  SECTION("an ignored file's mode is ignored too") {
+    auto s = decide_on(shop(), {chmod}, {}, {"src/app/db.py"});
+    CHECK(s.decision.reason == "only_ignored_files");
+  }
+}
+
 TEST_CASE("decide runs everything when a submodule changes", "[decide]") {
   ChangedFile sub = modified("vendor/lib");
   sub.submodule = true;

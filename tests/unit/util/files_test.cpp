@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 using impact::testing::TempDir;
 using impact::util::read_file;
 using impact::util::relative_to;
@@ -107,4 +109,52 @@ TEST_CASE("MappedFile views a file's content and outlives a rename over it", "[f
     CHECK(impact::util::MappedFile::open(dir / "missing.bin") == nullptr);
     CHECK(impact::util::MappedFile::open(dir.path()) == nullptr);
   }
+}
+
+TEST_CASE("read_regular_file never opens a special file and bounds what it reads", "[files]") {
+  using impact::util::read_regular_file;
+  using impact::util::ReadStatus;
+  TempDir dir;
+  dir.write("small.py", "x = 1\n");
+  SECTION("a regular file is read whole") {
+    auto r = read_regular_file(dir / "small.py");
+    CHECK(r.status == ReadStatus::ok);
+    CHECK(r.content == "x = 1\n");
+  }
+  SECTION("a FIFO is refused without blocking, directly or through a link") {
+    REQUIRE(::mkfifo((dir / "pipe").c_str(), 0600) == 0);
+    std::filesystem::create_symlink(dir / "pipe", dir / "link.py");
+    CHECK(read_regular_file(dir / "pipe").status == ReadStatus::not_regular);
+    CHECK(read_regular_file(dir / "link.py").status == ReadStatus::not_regular);
+    CHECK(read_file(dir / "link.py") == std::nullopt);
+  }
+  SECTION("a device is refused: /dev/zero would never end") {
+    CHECK(read_regular_file("/dev/zero").status == ReadStatus::not_regular);
+    CHECK(impact::util::read_head("/dev/zero", 16).empty());
+  }
+  SECTION("a folder is refused") { CHECK(read_regular_file(dir.path()).status == ReadStatus::not_regular); }
+  SECTION("a missing file, or a dangling link, is missing") {
+    std::filesystem::create_symlink(dir / "nowhere", dir / "dangling");
+    CHECK(read_regular_file(dir / "absent").status == ReadStatus::missing);
+    CHECK(read_regular_file(dir / "dangling").status == ReadStatus::missing);
+  }
+  SECTION("a link is not followed when asked not to") {
+    std::filesystem::create_symlink(dir / "small.py", dir / "alias.py");
+    CHECK(read_regular_file(dir / "alias.py").content == "x = 1\n");
+    CHECK(read_regular_file(dir / "alias.py", impact::util::k_max_read_bytes, false).status == ReadStatus::not_regular);
+    CHECK(impact::util::read_link(dir / "alias.py") == (dir / "small.py").string());
+    CHECK(impact::util::read_link(dir / "small.py") == std::nullopt);
+  }
+  SECTION("a file over the limit is refused, one at the limit is read") {
+    CHECK(read_regular_file(dir / "small.py", 5).status == ReadStatus::too_large);
+    CHECK(read_regular_file(dir / "small.py", 6).content == "x = 1\n");
+  }
+}
+
+TEST_CASE("read_config_file says why a configuration file cannot be read", "[files]") {
+  TempDir dir;
+  REQUIRE(::mkfifo((dir / "pyproject.toml").c_str(), 0600) == 0);
+  CHECK(impact::util::read_config_file(dir / "absent.toml", "absent.toml") == std::nullopt);
+  CHECK_THROWS_WITH(impact::util::read_config_file(dir / "pyproject.toml", "pyproject.toml"),
+                    Catch::Contains("pyproject.toml is not a regular file"));
 }

@@ -1,0 +1,55 @@
+// Symbolic links of the state under test. git stores a link's target path, not what it points to;
+// Python and pytest follow the link. So a link's changes are its target path, while its facts are those
+// of the file it reaches, keyed (in the facts cache) by that file's content, never by the link text:
+// otherwise an edit of the target would leave the link's cached facts stale.
+#include "changes/git_repository.hpp"
+#include "changes/worktree_file.hpp"
+
+#include <algorithm>
+
+namespace impact {
+
+namespace {
+
+const SourceFile* find_file(const std::vector<SourceFile>& files, const RepoPath& path) {
+  auto it = std::lower_bound(files.begin(), files.end(), path,
+                             [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
+  return it != files.end() && it->path == path ? &*it : nullptr;
+}
+
+} // namespace
+
+// `files` sorted by path. A link to a file of the repository takes its target's blob id (through a
+// chain of links, up to a bound that stops a cycle); a link that leaves the repository takes the id
+// of what reading through it gives, when that is a regular file.
+void GitRepository::key_links_by_content(std::vector<SourceFile>& files) {
+  for (auto& link : files) {
+    if (!link.symlink) continue;
+    const SourceFile* target = link.link_target.empty() ? nullptr : find_file(files, link.link_target);
+    for (int hops = 0; target != nullptr && target->symlink && hops < 40; ++hops) {
+      target = target->link_target.empty() ? nullptr : find_file(files, target->link_target);
+    }
+    if (target != nullptr && !target->symlink) {
+      link.oid = target->oid;
+      continue;
+    }
+    if (!link.link_target.empty()) continue; // dangling inside the repository, or a cycle
+    std::filesystem::path path = m_root / link.path.str;
+    auto read = util::read_regular_file(path);
+    if (read.status == util::ReadStatus::ok || read.status == util::ReadStatus::too_large) {
+      link.oid = worktree_blob_oid(WorktreeFile{read.status, false, std::move(read.content)}, path);
+    }
+  }
+}
+
+// What Python reads when it imports the link: the regular file at its end, never a FIFO or a device.
+std::optional<std::string> GitRepository::read_through_link(const SourceFile& link) {
+  bool inside = !link.link_target.empty();
+  if (m_mode == DiffMode::working_tree || !inside) {
+    auto read = util::read_regular_file(m_root / link.path.str);
+    if (read.status == util::ReadStatus::ok) return std::move(read.content);
+  }
+  return inside ? read_blob(link.oid) : std::nullopt;
+}
+
+} // namespace impact
