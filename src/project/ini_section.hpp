@@ -16,8 +16,10 @@ struct IniSection {
 };
 
 // pytest.ini, .pytest.ini, pyproject.toml with [tool.pytest.ini_options], tox.ini with [pytest],
-// setup.cfg with [tool:pytest]: the first in the root. Throws impact::Error on a malformed file.
-IniSection find_ini_section(const std::filesystem::path& repo_root);
+// setup.cfg with [tool:pytest]: the first in folder `start` (repo-relative), else in the folders
+// above it up to the root, as pytest's locate_config walks up from the common ancestor of its path
+// arguments. Throws impact::Error on a malformed file.
+IniSection find_ini_section(const std::filesystem::path& repo_root, const std::string& start = "");
 
 // The file `-c FILE` names (relative to the root, where pytest runs), read by its suffix as pytest
 // does: `.ini` [pytest], `.cfg` [tool:pytest], `.toml` [tool.pytest.ini_options]; no section, or another

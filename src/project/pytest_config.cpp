@@ -71,29 +71,49 @@ std::string repo_relative(const std::filesystem::path& repo_root, const std::str
   return s == "." ? std::string() : s;
 }
 
-IniSection find_ini_section(const std::filesystem::path& repo_root) {
-  IniSection out;
+namespace {
+
+// The configuration file of folder `dir` (repo-relative), in pytest's order, if it has one.
+bool find_in(const std::filesystem::path& repo_root, const std::string& dir, IniSection& out) {
+  std::filesystem::path base = repo_root / dir;
+  auto name_of = [&](const char* file) { return dir.empty() ? std::string(file) : dir + "/" + file; };
   for (const char* name : {"pytest.ini", ".pytest.ini"}) {
-    if (!std::filesystem::exists(repo_root / name)) continue;
-    read_ini_section(parse_ini_file(repo_root / name, name), "pytest", out);
-    out.inifile = name; // pytest.ini counts even without a [pytest] section
-    return out;
+    if (!std::filesystem::exists(base / name)) continue;
+    read_ini_section(parse_ini_file(base / name, name_of(name)), "pytest", out);
+    out.inifile = name_of(name); // pytest.ini counts even without a [pytest] section
+    return true;
   }
-  auto pyproject = config::read_pyproject(repo_root / "pyproject.toml", "pyproject.toml");
+  auto pyproject = config::read_pyproject(base / "pyproject.toml", name_of("pyproject.toml"));
   if (pyproject && read_pyproject_section(*pyproject, out)) {
-    out.inifile = "pyproject.toml";
-    return out;
+    out.inifile = name_of("pyproject.toml");
+    return true;
   }
-  if (std::filesystem::exists(repo_root / "tox.ini") &&
-      read_ini_section(parse_ini_file(repo_root / "tox.ini", "tox.ini"), "pytest", out)) {
-    out.inifile = "tox.ini";
-    return out;
+  if (std::filesystem::exists(base / "tox.ini") &&
+      read_ini_section(parse_ini_file(base / "tox.ini", name_of("tox.ini")), "pytest", out)) {
+    out.inifile = name_of("tox.ini");
+    return true;
   }
-  if (std::filesystem::exists(repo_root / "setup.cfg") &&
-      read_ini_section(parse_ini_file(repo_root / "setup.cfg", "setup.cfg"), "tool:pytest", out)) {
-    out.inifile = "setup.cfg";
+  if (std::filesystem::exists(base / "setup.cfg") &&
+      read_ini_section(parse_ini_file(base / "setup.cfg", name_of("setup.cfg")), "tool:pytest", out)) {
+    out.inifile = name_of("setup.cfg");
+    return true;
   }
-  return out;
+  return false;
+}
+
+} // namespace
+
+IniSection find_ini_section(const std::filesystem::path& repo_root, const std::string& start) {
+  IniSection out;
+  for (std::string dir = start;;) {
+    if (find_in(repo_root, dir, out)) {
+      out.dir = dir;
+      return out;
+    }
+    if (dir.empty()) return out;
+    auto slash = dir.rfind('/');
+    dir = slash == std::string::npos ? std::string() : dir.substr(0, slash);
+  }
 }
 
 IniSection read_named_ini_section(const std::filesystem::path& repo_root, const std::string& file) {

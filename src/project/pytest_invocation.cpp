@@ -8,6 +8,8 @@
 #include "project/pytest_args.hpp"
 #include "util/ini.hpp"
 
+#include <optional>
+
 namespace impact {
 
 namespace {
@@ -55,6 +57,30 @@ void add_env_plugins(PytestConfig& config, const std::string& env_plugins) {
   }
 }
 
+// Where pytest starts looking for its ini file: the common ancestor of the folders of the path
+// arguments that exist (determine_setup), the root when there are none. A path outside the
+// repository leaves the search at the root.
+std::string search_start(const std::filesystem::path& repo_root, const std::vector<std::string>& positional) {
+  std::optional<std::string> common;
+  for (const auto& arg : positional) {
+    std::string path = repo_relative(repo_root, file_part(arg));
+    if (path.starts_with("..")) return std::string();
+    std::error_code ec;
+    auto status = std::filesystem::status(repo_root / path, ec);
+    if (ec || !std::filesystem::exists(status)) continue;
+    std::string dir = std::filesystem::is_directory(status) ? path : repo_relative(repo_root, path + "/..");
+    if (!common) {
+      common = dir;
+      continue;
+    }
+    while (!common->empty() && !RepoPath(dir).is_within(*common)) {
+      auto slash = common->rfind('/');
+      *common = slash == std::string::npos ? std::string() : common->substr(0, slash);
+    }
+  }
+  return common.value_or(std::string());
+}
+
 } // namespace
 
 PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const PytestInvocation& invocation) {
@@ -68,7 +94,8 @@ PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const Py
                 first.malformed_overrides.front());
   }
   // 2. The ini file, and -o over its values (the last -o of a name wins).
-  IniSection ini = first.config_file ? read_named_ini_section(repo_root, *first.config_file) : find_ini_section(repo_root);
+  IniSection ini = first.config_file ? read_named_ini_section(repo_root, *first.config_file)
+                                     : find_ini_section(repo_root, search_start(repo_root, first.positional));
   for (const auto& [key, value] : first.overrides) ini.values[key] = util::shell_split(value);
   PytestConfig config;
   config.inifile = ini.inifile;
@@ -77,9 +104,8 @@ PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const Py
     config.values.insert(config.values.end(), words.begin(), words.end());
   }
   config.entry_point_plugins = declared_entry_points(repo_root);
-  // 3. The rootdir: --rootdir, else the folder of the file -c names, else where pytest runs.
-  if (first.rootdir) config.rootdir = repo_relative(repo_root, *first.rootdir);
-  else if (first.config_file) config.rootdir = ini.dir;
+  // 3. The rootdir: --rootdir, else the ini file's folder (the root when there is none).
+  config.rootdir = first.rootdir ? repo_relative(repo_root, *first.rootdir) : ini.dir;
   // 4. The whole argv: the ini file's addopts (as -o left them), PYTEST_ADDOPTS, the command line.
   config.addopts.insert(config.addopts.end(), early.begin(), early.end());
   apply_args(config, repo_root);
