@@ -7,22 +7,31 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace impact {
 
-// The options of pytest's ini file that decide collection and imports, with pytest's defaults.
+// Every place pytest reads its arguments from besides the ini file's addopts, in pytest's order.
+struct PytestInvocation {
+  std::string env_addopts;               // $PYTEST_ADDOPTS
+  std::string env_plugins;               // $PYTEST_PLUGINS (comma-separated modules)
+  std::vector<std::string> command_args; // the configured pytest command's own arguments, then those after `--`
+};
+
+// The options of pytest's ini file that decide collection and imports, with pytest's defaults, as
+// the arguments pytest reads (-o, -c, --rootdir, ...) leave them.
 struct PytestConfig {
-  std::string inifile;    // repo-relative path of the file read; "" when there is none
-  std::string rootdir;    // repo-relative; "" is the repository root
+  std::string inifile;    // repo-relative path of the file read (-c may name one outside); "" when there is none
+  std::string rootdir;    // repo-relative; "" is the repository root (pytest's invocation folder)
   std::vector<std::string> testpaths;
   std::vector<std::string> python_files{"test_*.py", "*_test.py"};
   std::vector<std::string> python_classes{"Test"};
   std::vector<std::string> python_functions{"test"};
   std::vector<std::string> pythonpath;
   std::vector<std::string> norecursedirs{"*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}"};
-  std::vector<std::string> addopts; // ini addopts then PYTEST_ADDOPTS, split like a shell
+  std::vector<std::string> addopts; // ini addopts, PYTEST_ADDOPTS, then the command line: pytest's whole argv
   std::vector<std::string> usefixtures; // the ini usefixtures option: fixtures every test uses
   // Read from addopts:
   bool doctest_modules = false;
@@ -31,6 +40,11 @@ struct PytestConfig {
   std::vector<std::string> plugins;        // -p NAME: modules loaded into every session
   std::vector<std::string> ignore_paths;   // --ignore=PATH (repo-relative)
   std::vector<std::string> ignore_globs;   // --ignore-glob=GLOB
+  // Positional arguments (the file part of node ids, repo-relative): collected as testpaths are, a
+  // file whatever its name. With --pyargs they may be module names instead.
+  std::vector<std::string> arg_paths;
+  bool pyargs = false;
+  std::vector<std::string> unknown_options; // options pytest itself does not define (a plugin's)
   // Every value of the ini section, so that module names in settings (DJANGO_SETTINGS_MODULE = a.b)
   // become dependencies of every test.
   std::vector<std::string> values;
@@ -38,11 +52,16 @@ struct PytestConfig {
   std::vector<std::string> entry_point_plugins;
 };
 
-// Finds pytest's configuration the way pytest does when run from the repository root with no arguments:
-// pytest.ini, .pytest.ini, pyproject.toml with [tool.pytest.ini_options], tox.ini with [pytest],
-// setup.cfg with [tool:pytest], in that order, in the root. Throws impact::Error on a malformed file,
-// naming it. `env_addopts` is $PYTEST_ADDOPTS; `env_plugins` is $PYTEST_PLUGINS (comma-separated
-// modules pytest loads into every session).
+// Finds pytest's configuration the way pytest 7 does when run from the repository root: the file
+// -c names, else pytest.ini, .pytest.ini, pyproject.toml with [tool.pytest.ini_options], tox.ini with
+// [pytest], setup.cfg with [tool:pytest], in that order, in the root; -o overrides its values; the
+// rootdir is --rootdir, else the folder of the file -c names, else the root. Options and positional
+// paths are read from the ini file's addopts, PYTEST_ADDOPTS and the command line, in that order.
+// Throws impact::Error on a malformed file, naming it, on a file -c names that cannot be read, and on
+// an -o without '=' (pytest stops on it too).
+PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const PytestInvocation& invocation);
+
+// The same with only the environment: `env_addopts` is $PYTEST_ADDOPTS, `env_plugins` $PYTEST_PLUGINS.
 PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts,
                                 const std::string& env_plugins = "");
 
@@ -83,10 +102,14 @@ public:
   bool is_test_item(const std::vector<SymbolView>& symbols, int32_t index) const;
 
 private:
+  void collection_roots(const std::set<std::string>& dirs, const std::vector<SourceFile>& inventory);
+  void add_module_roots(std::string_view name, const std::set<std::string>& dirs,
+                        const std::vector<SourceFile>& inventory);
   bool in_collection_root(std::string_view path) const;
   bool is_not_checked_out(std::string_view path) const;
   bool matches_name(const RepoPath& path) const; // python_files, or named in testpaths
 
+  std::string_view root_of(std::string_view path) const; // the longest collection root holding `path`
   bool excluded_by_norecurse(std::string_view path) const;
   bool excluded_by_ignores(std::string_view path) const;
 

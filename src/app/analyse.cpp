@@ -1,6 +1,7 @@
 #include "app/analyse.hpp"
 
 #include "app/coverage_evidence.hpp"
+#include "app/pytest_command.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "impact/project.hpp"
@@ -206,8 +207,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
 
   // The project model: pytest's configuration, then every Python file's facts (cached by content).
-  PytestConfig pytest =
-      read_pytest_config(repo.root(), env("PYTEST_ADDOPTS").value_or(""), env("PYTEST_PLUGINS").value_or(""));
+  PytestConfig pytest = read_pytest_config(repo.root(), pytest_invocation(config, env, options.passthrough));
   out.project.rootdir = pytest.rootdir;
   out.project.inifile = pytest.inifile;
   ProjectFacts facts;

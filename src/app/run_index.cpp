@@ -103,7 +103,10 @@ int run_index(const cli::Options& options) {
   if (repo->head_commit().empty()) {
     throw Error("{}: no commits yet; commit once, then build the index", repo->root().string());
   }
-  PytestConfig pytest = read_pytest_config(repo->root(), env("PYTEST_ADDOPTS").value_or(""));
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  // The rootdir the node ids in the data are relative to: as the run below (or the one that measured
+  // the data) sets it, from -c, --rootdir and PYTEST_ADDOPTS as well as the ini file.
+  PytestConfig pytest = read_pytest_config(repo->root(), pytest_invocation(config, env, options.passthrough));
   auto cache = util::cache_dir(repo->root());
   auto path = cache / index_file_name();
   IngestStats stats;
@@ -117,7 +120,6 @@ int run_index(const cli::Options& options) {
     return 0;
   }
 
-  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   Command command = configured_pytest(config, env, repo->root());
   util::ensure_cache_dir(cache);
   util::remove_stale_temporaries(cache);

@@ -60,27 +60,7 @@ ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>&
   m_package_dirs.assign(packages.begin(), packages.end());
   std::sort(m_package_dirs.begin(), m_package_dirs.end());
 
-  // Collection roots: testpaths (globs expanded against the inventory's folders), else the rootdir.
-  for (const auto& entry : m_config.testpaths) {
-    std::string path = join(m_config.rootdir, entry);
-    while (path.ends_with('/')) path.pop_back();
-    if (!has_glob_chars(path)) {
-      m_collection_roots.push_back(path);
-      continue;
-    }
-    for (const auto& d : dirs) {
-      if (util::glob_match(path, d)) m_collection_roots.push_back(d);
-    }
-    for (const auto& f : inventory) {
-      if (util::glob_match(path, f.path.str) && f.path.str.ends_with(".py")) m_collection_roots.push_back(f.path.str);
-    }
-  }
-  // pytest keeps only testpaths that exist, and falls back to the rootdir when none does.
-  std::erase_if(m_collection_roots, [&](const std::string& root) {
-    if (root.empty() || dirs.contains(root)) return false;
-    return std::none_of(inventory.begin(), inventory.end(), [&](const SourceFile& f) { return f.path.str == root; });
-  });
-  if (m_collection_roots.empty()) m_collection_roots.push_back(m_config.rootdir);
+  collection_roots(dirs, inventory);
 
   // conftest.py collect_ignore lists.
   for (size_t i = 0; i < facts.size(); ++i) {
@@ -112,6 +92,60 @@ ProjectLayout::ProjectLayout(PytestConfig config, const std::vector<SourceFile>&
   m_roots.assign(roots.begin(), roots.end());
 }
 
+void ProjectLayout::collection_roots(const std::set<std::string>& dirs, const std::vector<SourceFile>& inventory) {
+  auto add_matches = [&](const std::string& pattern) {
+    for (const auto& d : dirs) {
+      if (util::glob_match(pattern, d)) m_collection_roots.push_back(d);
+    }
+    for (const auto& f : inventory) {
+      if (util::glob_match(pattern, f.path.str) && f.path.str.ends_with(".py")) m_collection_roots.push_back(f.path.str);
+    }
+  };
+  // testpaths count only when pytest runs in its rootdir (Config.parse); their globs are expanded
+  // against the inventory's folders. With --pyargs they may be module names too.
+  if (m_config.rootdir.empty()) {
+    for (const auto& entry : m_config.testpaths) {
+      std::string path = entry;
+      while (path.ends_with('/')) path.pop_back();
+      if (has_glob_chars(path)) add_matches(path);
+      else m_collection_roots.push_back(path);
+      if (m_config.pyargs) add_module_roots(entry, dirs, inventory);
+    }
+  }
+  // pytest keeps only testpaths that exist, and falls back to where it runs when none does.
+  auto missing = [&](const std::string& root) {
+    if (root.empty() || dirs.contains(root)) return false;
+    return std::none_of(inventory.begin(), inventory.end(), [&](const SourceFile& f) { return f.path.str == root; });
+  };
+  std::erase_if(m_collection_roots, missing);
+  if (m_collection_roots.empty()) m_collection_roots.push_back(std::string());
+  // Positional arguments replace testpaths in pytest; impact adds them instead (a value of a plugin's
+  // option may have been read as one, so they only ever widen). A file named is collected whatever
+  // its name; with --pyargs a name that is not a path is a module name.
+  for (const auto& arg : m_config.arg_paths) {
+    if (m_config.pyargs) add_module_roots(arg, dirs, inventory);
+    if (!m_config.pyargs || !missing(arg)) m_collection_roots.push_back(arg);
+  }
+  std::erase_if(m_collection_roots, missing);
+}
+
+void ProjectLayout::add_module_roots(std::string_view name, const std::set<std::string>& dirs,
+                                     const std::vector<SourceFile>& inventory) {
+  // `a.b.c` is a/b/c.py or the package a/b/c under any import root: every match, which can only widen.
+  std::string path(name);
+  std::replace(path.begin(), path.end(), '.', '/');
+  auto ends_as = [&](std::string_view candidate, std::string_view tail) {
+    return candidate == tail || (candidate.ends_with(tail) && candidate[candidate.size() - tail.size() - 1] == '/');
+  };
+  for (const auto& d : dirs) {
+    if (ends_as(d, path)) m_collection_roots.push_back(d);
+  }
+  std::string file = path + ".py";
+  for (const auto& f : inventory) {
+    if (ends_as(f.path.str, file)) m_collection_roots.push_back(f.path.str);
+  }
+}
+
 bool ProjectLayout::is_package_dir(std::string_view dir) const {
   if (dir.empty()) return std::binary_search(m_package_dirs.begin(), m_package_dirs.end(), std::string());
   return std::binary_search(m_package_dirs.begin(), m_package_dirs.end(), dir,
@@ -123,12 +157,17 @@ bool ProjectLayout::in_collection_root(std::string_view path) const {
                      [&](const std::string& root) { return within(path, root); });
 }
 
-bool ProjectLayout::excluded_by_norecurse(std::string_view path) const {
-  // The folders between the collection root and the file are matched by name against norecursedirs.
+std::string_view ProjectLayout::root_of(std::string_view path) const {
   std::string_view root;
   for (const auto& r : m_collection_roots) {
     if (within(path, r) && r.size() >= root.size()) root = r;
   }
+  return root;
+}
+
+bool ProjectLayout::excluded_by_norecurse(std::string_view path) const {
+  // The folders between the collection root and the file are matched by name against norecursedirs.
+  std::string_view root = root_of(path);
   std::string dir = parent_dir(path);
   while (dir.size() > root.size()) {
     // fnmatch_ex: a pattern without '/' matches the folder's name, one with '/' the end of its path.
@@ -144,8 +183,11 @@ bool ProjectLayout::excluded_by_norecurse(std::string_view path) const {
 }
 
 bool ProjectLayout::excluded_by_ignores(std::string_view path) const {
+  // pytest asks about the folders below the argument it collects, never the argument itself: an
+  // --ignore of the collection root or of a folder above it excludes nothing.
+  std::string_view root = root_of(path);
   for (const auto& p : m_config.ignore_paths) {
-    if (within(path, p)) return true;
+    if (within(path, p) && p.size() > root.size()) return true;
   }
   for (const auto& g : m_config.ignore_globs) {
     if (util::fnmatch(g, path)) return true;
@@ -163,8 +205,10 @@ bool ProjectLayout::excluded_by_ignores(std::string_view path) const {
 }
 
 bool ProjectLayout::is_collected_path(const RepoPath& path) const {
-  return !is_not_checked_out(path.str) && in_collection_root(path.str) && !excluded_by_norecurse(path.str) &&
-         !excluded_by_ignores(path.str);
+  if (is_not_checked_out(path.str)) return false;
+  // A file named as an argument or in testpaths is collected whatever --ignore says (pytest's initpaths).
+  if (std::find(m_collection_roots.begin(), m_collection_roots.end(), path.str) != m_collection_roots.end()) return true;
+  return in_collection_root(path.str) && !excluded_by_norecurse(path.str) && !excluded_by_ignores(path.str);
 }
 
 bool ProjectLayout::is_not_checked_out(std::string_view path) const {

@@ -111,7 +111,9 @@ class Repo:
 
     def decide(self, *args, env=None):
         """impact --dry-run --format json: the decision as a dict (asserts a clean exit)."""
-        run = self.impact(*args, "--dry-run", "--format", "json", env=env)
+        args = list(args)
+        split = args.index("--") if "--" in args else len(args)  # pytest's arguments stay after `--`
+        run = self.impact(*args[:split], "--dry-run", "--format", "json", *args[split:], env=env)
         assert run.returncode == 0, f"impact failed ({run.returncode}): {run.stderr}"
         return run.json
 

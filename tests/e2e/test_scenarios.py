@@ -21,7 +21,7 @@ def test_scenario(case, tmp_path):
     apply_case(repo, case.spec)
     args = list(case.spec.get("args", []))
     if case.spec["level"] == "file":
-        args.append("--file-level")
+        args.insert(0, "--file-level")
     decision = repo.decide(*args, env=case.spec.get("env"))
     problems = check_expectations(decision, case.spec.get("expect", {}))
     assert not problems, "\n".join(problems)

@@ -307,3 +307,45 @@ TEST_CASE("ProjectLayout counts imported and assigned test names as collectible"
   SECTION("a module-level name bound to a test") { CHECK(collectible("test_alias = make_test()\n")); }
   SECTION("a file that does not parse may hold tests") { CHECK(collectible("def broken(:\n")); }
 }
+
+TEST_CASE("ProjectLayout collects pytest's positional paths as well as testpaths", "[layout]") {
+  PytestConfig c;
+  c.testpaths = {"tests"};
+  c.arg_paths = {"extra", "tools/check_db.py", "missing"};
+  auto l = layout_of({"tests/test_a.py", "extra/test_b.py", "tools/check_db.py", "tools/test_c.py"}, c);
+  CHECK(collected(l, "tests/test_a.py"));
+  CHECK(collected(l, "extra/test_b.py"));
+  CHECK(collected(l, "tools/check_db.py")); // a file named is collected whatever its name
+  CHECK_FALSE(collected(l, "tools/test_c.py"));
+  SECTION("a file named is collected whatever --ignore says") {
+    c.ignore_paths = {"tools"};
+    CHECK(collected(layout_of({"tools/check_db.py"}, c), "tools/check_db.py"));
+  }
+  SECTION("an --ignore of the folder named, or of one above it, excludes nothing below it") {
+    c.ignore_paths = {"extra", "tests/sub"};
+    auto m = layout_of({"extra/test_b.py", "tests/sub/test_d.py"}, c);
+    CHECK(collected(m, "extra/test_b.py"));
+    CHECK_FALSE(collected(m, "tests/sub/test_d.py"));
+  }
+}
+
+TEST_CASE("ProjectLayout ignores testpaths when the rootdir is not where pytest runs", "[layout]") {
+  PytestConfig c;
+  c.testpaths = {"tests"};
+  c.rootdir = "src";
+  auto l = layout_of({"tests/test_a.py", "other/test_b.py"}, c);
+  CHECK(collected(l, "tests/test_a.py"));
+  CHECK(collected(l, "other/test_b.py"));
+}
+
+TEST_CASE("ProjectLayout resolves --pyargs module names to every matching file or package", "[layout]") {
+  PytestConfig c;
+  c.testpaths = {"tests"};
+  c.pyargs = true;
+  c.arg_paths = {"app.checks", "app.check_one"};
+  auto l = layout_of({"tests/test_a.py", "src/app/checks/test_b.py", "src/app/check_one.py", "app/checks/test_c.py"}, c);
+  CHECK(collected(l, "src/app/checks/test_b.py"));
+  CHECK(collected(l, "app/checks/test_c.py"));
+  CHECK(collected(l, "src/app/check_one.py"));
+  CHECK(collected(l, "tests/test_a.py"));
+}

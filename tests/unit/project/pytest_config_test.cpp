@@ -215,3 +215,94 @@ TEST_CASE("read_pytest_config throws impact::Error naming a malformed file", "[p
     CHECK_THROWS_WITH(read_pytest_config(dir.path(), ""), Catch::Contains(name));
   }
 }
+
+TEST_CASE("read_pytest_config applies -o from PYTEST_ADDOPTS and the command line over the ini file", "[pytest_config]") {
+  TempDir dir;
+  dir.write("pytest.ini", "[pytest]\npython_files = test_*.py\ntestpaths = tests\npythonpath = src\n");
+  SECTION("from PYTEST_ADDOPTS") {
+    auto c = read_pytest_config(dir.path(), "-o python_files=check_*.py");
+    CHECK(c.python_files == Strings{"check_*.py"});
+    CHECK(c.testpaths == Strings{"tests"});
+  }
+  SECTION("from the command line, which comes after PYTEST_ADDOPTS (the last -o wins)") {
+    auto c = read_pytest_config(dir.path(), PytestInvocation{"-o python_files=a_*.py", "", {"-o", "python_files=b_*.py c_*.py"}});
+    CHECK(c.python_files == Strings{"b_*.py", "c_*.py"});
+  }
+  SECTION("-o addopts replaces the ini file's addopts") {
+    dir.write("pytest.ini", "[pytest]\naddopts = -p app.one\n");
+    auto c = read_pytest_config(dir.path(), PytestInvocation{"", "", {"-o", "addopts=-p app.two"}});
+    CHECK(c.plugins == Strings{"app.two"});
+  }
+  SECTION("-o in the ini file's own addopts is not read (pytest 7 reads -o before addopts)") {
+    dir.write("pytest.ini", "[pytest]\naddopts = -o python_files=check_*.py\n");
+    CHECK(read_pytest_config(dir.path(), "").python_files == k_default_python_files);
+  }
+  SECTION("an -o without '=' stops impact as it stops pytest") {
+    CHECK_THROWS_AS(read_pytest_config(dir.path(), "-o python_files"), Error);
+  }
+}
+
+TEST_CASE("read_pytest_config reads the file -c names, whose folder is the rootdir", "[pytest_config]") {
+  TempDir dir;
+  dir.write("pytest.ini", "[pytest]\npython_files = root_*.py\n");
+  dir.write("ci/pytest-ci.ini", "[pytest]\npython_files = check_*.py\npythonpath = ../src\n");
+  auto c = read_pytest_config(dir.path(), PytestInvocation{"", "", {"-c", "ci/pytest-ci.ini"}});
+  CHECK(c.inifile == "ci/pytest-ci.ini");
+  CHECK(c.rootdir == "ci");
+  CHECK(c.python_files == Strings{"check_*.py"});
+  CHECK(c.pythonpath == Strings{"src"});
+  SECTION("--rootdir wins") {
+    auto d = read_pytest_config(dir.path(), PytestInvocation{"--rootdir=.", "", {"-c", "ci/pytest-ci.ini"}});
+    CHECK(d.rootdir.empty());
+  }
+  SECTION("a .toml file is read for [tool.pytest.ini_options]") {
+    dir.write("ci/alt.toml", "[tool.pytest.ini_options]\ntestpaths = [\"x\"]\n");
+    CHECK(read_pytest_config(dir.path(), "-c ci/alt.toml").testpaths == Strings{"x"});
+  }
+  SECTION("a missing file is an error") {
+    CHECK_THROWS_AS(read_pytest_config(dir.path(), "-c ci/missing.ini"), Error);
+  }
+  SECTION("-c in the ini file's addopts is not read") {
+    dir.write("pytest.ini", "[pytest]\naddopts = -c ci/pytest-ci.ini\n");
+    CHECK(read_pytest_config(dir.path(), "").inifile == "pytest.ini");
+  }
+}
+
+TEST_CASE("read_pytest_config reads positional paths from addopts, PYTEST_ADDOPTS and the command line", "[pytest_config]") {
+  TempDir dir;
+  dir.write("pytest.ini", "[pytest]\naddopts = extra -k smoke\n");
+  auto c = read_pytest_config(dir.path(), PytestInvocation{"./tests/check_a.py::test_x", "", {"-m", "slow", "more/"}});
+  CHECK(c.arg_paths == Strings{"extra", "tests/check_a.py", "more"});
+  SECTION("absolute paths inside the repository are made relative") {
+    auto d = read_pytest_config(dir.path(), PytestInvocation{"", "", {(dir.path() / "abs/x.py").string()}});
+    CHECK(d.arg_paths == Strings{"extra", "abs/x.py"});
+  }
+  SECTION("-p and PYTEST_PLUGINS from every place") {
+    auto d = read_pytest_config(dir.path(), PytestInvocation{"-p one", "two", {"-pthree"}});
+    CHECK(d.plugins == Strings{"one", "three", "two"});
+  }
+}
+
+TEST_CASE("read_pytest_config looks for the ini file from the common folder of the path arguments up", "[pytest_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.pytest.ini_options]\npython_files = [\"root_*.py\"]\n");
+  dir.write("pkg/tests/pytest.ini", "[pytest]\npython_files = pkg_*.py\n");
+  dir.write("pkg/tests/unit/test_a.py", "");
+  dir.write("pkg/tests/e2e/test_b.py", "");
+  SECTION("two paths below the folder with the file") {
+    auto c = read_pytest_config(dir.path(), PytestInvocation{"", "", {"pkg/tests/unit/test_a.py::t", "pkg/tests/e2e"}});
+    CHECK(c.inifile == "pkg/tests/pytest.ini");
+    CHECK(c.rootdir == "pkg/tests");
+    CHECK(c.python_files == Strings{"pkg_*.py"});
+  }
+  SECTION("paths whose common folder is above it find the root's") {
+    dir.write("other/test_c.py", "");
+    auto c = read_pytest_config(dir.path(), PytestInvocation{"", "", {"pkg/tests/unit", "other"}});
+    CHECK(c.inifile == "pyproject.toml");
+    CHECK(c.rootdir.empty());
+  }
+  SECTION("a path that does not exist is not a folder to look in") {
+    auto c = read_pytest_config(dir.path(), PytestInvocation{"", "", {"pkg/tests/missing.py"}});
+    CHECK(c.inifile == "pyproject.toml");
+  }
+}
