@@ -2,6 +2,7 @@
 #include "app/commands.hpp"
 #include "cli/options.hpp"
 #include "impact/error.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 
@@ -26,10 +27,12 @@ int main(int argc, char** argv) {
   } catch (const impact::cli::Exit& e) {
     return e.code;
   } catch (const impact::Error& e) {
-    fmt::print(stderr, "impact: error: {}\n", e.what());
+    // One line whatever names it quotes: a file name cannot start a line of its own (util/quote.hpp).
+    fmt::print(stderr, "impact: error: {}\n", impact::util::one_line(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "impact: internal error: {}; please report it with the command that caused it\n", e.what());
+    fmt::print(stderr, "impact: internal error: {}; please report it with the command that caused it\n",
+               impact::util::one_line(e.what()));
     return 2;
   }
   return 2;

@@ -60,6 +60,13 @@ struct ChangeRequest {
   std::string rev_source = "--changed";
 };
 
+// Where a commit stands relative to HEAD (a saved decision's base must be in HEAD's history).
+enum class Ancestry {
+  head_or_ancestor, // HEAD itself, or reachable from it
+  not_ancestor,     // in this repository, but not in HEAD's history
+  missing,          // not in this repository (or beyond a shallow clone's boundary)
+};
+
 // Repository is the seam to git: change sets, the inventory of files, and file contents on both sides.
 // Every method throws impact::Error with a one-line message when git cannot answer.
 class Repository {
@@ -81,7 +88,9 @@ public:
   virtual std::string head_commit() = 0;
   // True when `rev` names an object of this repository.
   virtual bool has_revision(const std::string& rev) = 0;
-  // True in a shallow clone (history cut at a depth).
+  // Where commit `commit` (40 hex digits) stands relative to HEAD.
+  virtual Ancestry ancestry(const std::string& commit) = 0;
+  // True in a shallow clone, whose history stops at a boundary (git fetch --depth).
   virtual bool is_shallow() = 0;
 };
 

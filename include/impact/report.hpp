@@ -39,6 +39,9 @@ struct Report {
   std::string index_path;              // the coverage index used, or ""
   std::string index_built_at, index_commit;
   const ChangeSet* changes = nullptr; // null when the decision was replayed from a saved report
+  // For a replay, the base the saved decision compared (it stays the decision's base when the replay
+  // is saved again, so that the new file can be checked against HEAD too); null otherwise.
+  const DiffBase* replayed_base = nullptr;
   const Decision* decision = nullptr;
   RunPlan plan;
   ProjectSummary project;
@@ -66,7 +69,7 @@ inline constexpr int k_decision_version = 1;
 // exactly as it was decided (docs/json.md, "Replaying a saved decision").
 struct SavedReport {
   Decision decision;
-  std::optional<DiffBase> base; // what the saved decision compared; nullopt when it was itself a replay
+  std::optional<DiffBase> base; // what the saved decision compared; nullopt in a document that names none
   bool strict = false;
 };
 

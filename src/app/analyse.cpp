@@ -11,6 +11,7 @@
 #include "util/cache_dir.hpp"
 #include "util/glob.hpp"
 #include "util/temp_files.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 
@@ -176,6 +177,18 @@ ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci) {
   return choice;
 }
 
+void check_changed_is_a_revision(Repository& repo, const cli::Options& options, const ChangeChoice& choice) {
+  if (!choice.request.rev || choice.request.rev_source != "--changed" || repo.has_revision(*choice.request.rev)) return;
+  const std::string& rev = *choice.request.rev;
+  std::error_code ec;
+  if (std::filesystem::exists(options.directory / rev, ec) || std::filesystem::exists(repo.root() / rev, ec)) {
+    throw Error("--changed {}: no revision of that name, but that is a path; impact compares revisions, not files: "
+                "did you mean --changed=REV (or --changed alone, for HEAD) and pytest's arguments after --, as in "
+                "impact --changed -- {}?",
+                util::quote_name(rev), util::quote_name(rev));
+  }
+}
+
 Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env) {
   Analysis out;
   StageClock clock(out.timings);
@@ -184,6 +197,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   Mode mode = config.mode.value;
   bool strict = config.strict.value;
 
+  check_changed_is_a_revision(repo, options, choice);
   if (choice.request.rev && choice.request.rev_source != "--changed" && !repo.has_revision(*choice.request.rev)) {
     bool shallow = repo.is_shallow();
     if (ci.base_commit) {
@@ -225,7 +239,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     }
     auto dir = util::cache_dir(repo.root());
     if (!options.no_cache) cache = python::FactsCache(dir / python::facts_cache_file_name());
-    if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", cache.warning());
+    if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", util::one_line(cache.warning()));
     facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
@@ -265,7 +279,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
         out.index_path = path.string();
       } catch (const Error& e) {
         index_problem = fmt::format("{}; selecting without the coverage index", e.what());
-        fmt::print(stderr, "impact: warning: {}\n", index_problem);
+        fmt::print(stderr, "impact: warning: {}\n", util::one_line(index_problem));
       }
       clock.lap("coverage");
     }
@@ -276,7 +290,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   clock.lap("decision");
   if (saving.started()) {
     if (std::string problem = saving.wait(); !problem.empty()) {
-      fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", problem);
+      fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", util::one_line(problem));
     }
     clock.lap("cache"); // the part of the background save still running when the decision was made
   }

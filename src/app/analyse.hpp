@@ -31,6 +31,11 @@ struct ChangeChoice {
 };
 ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci);
 
+// `--changed pkg/a.py` reads the path as the revision: when `--changed` names no revision but a path
+// that exists, throws impact::Error saying so, with the fix. Otherwise returns, and git's own message
+// for an unknown revision stands.
+void check_changed_is_a_revision(Repository& repo, const cli::Options& options, const ChangeChoice& choice);
+
 // Stage 2: both versions of every changed Python file, compared symbol by symbol.
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory);

@@ -3,6 +3,7 @@
 #include "app/audit.hpp"
 #include "impact/report.hpp"
 #include "report/json_parts.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,14 +13,16 @@ namespace impact::app {
 namespace {
 
 using nlohmann::json;
+using util::one_line;
+using util::quote_name;
 
 json nullable(const std::string& s) { return report::nullable<json>(s); }
 
 std::string describe_selection(const Decision& d) {
   switch (d.outcome) {
   case Outcome::selected: return fmt::format("selected, {} node id(s)", d.selected.size());
-  case Outcome::run_all: return fmt::format("run_all: {} ({}): nothing can be missed", d.reason, d.detail);
-  case Outcome::nothing: return fmt::format("nothing: {} ({})", d.reason, d.detail);
+  case Outcome::run_all: return fmt::format("run_all: {} ({}): nothing can be missed", one_line(d.reason), one_line(d.detail));
+  case Outcome::nothing: return fmt::format("nothing: {} ({})", one_line(d.reason), one_line(d.detail));
   }
   return {};
 }
@@ -35,9 +38,11 @@ std::string render_audit_text(const AuditedSelection& selection, const AuditResu
   std::string out;
   std::string compared = selection.base ? describe_base(*selection.base) : "a change not recorded in the file";
   if (selection.file.empty()) out += fmt::format("audited: the selection for {}\n", compared);
-  else out += fmt::format("audited: the saved decision {} ({})\n", selection.file, compared);
+  else out += fmt::format("audited: the saved decision {} ({})\n", quote_name(selection.file), compared);
   out += fmt::format("selection: {}\n", describe_selection(d));
-  out += fmt::format("full suite: {} (pytest from {}), exit {}\n\n", fmt::join(r.suite.argv, " "), r.suite.source,
+  std::vector<std::string> argv;
+  for (const auto& arg : r.suite.argv) argv.push_back(quote_name(arg));
+  out += fmt::format("full suite: {} (pytest from {}), exit {}\n\n", fmt::join(argv, " "), one_line(r.suite.source),
                      r.suite.exit_code);
 
   out += fmt::format("  {:<24} {:>7} {:>7}\n", "", "tests", "failed");
@@ -49,14 +54,14 @@ std::string render_audit_text(const AuditedSelection& selection, const AuditResu
   if (!r.misses.empty()) {
     out += "\nmissed: failed, but the selection skips them\n";
     for (const auto& m : r.misses) {
-      out += fmt::format("  MISS {} ({}{})\n", m.test.node_id, m.test.outcome,
+      out += fmt::format("  MISS {} ({}{})\n", quote_name(m.test.node_id), one_line(m.test.outcome),
                          m.test.collection_error ? ", could not be collected" : "");
-      for (const auto& line : m.evidence.lines) out += fmt::format("    {}\n", line);
+      for (const auto& line : m.evidence.lines) out += fmt::format("    {}\n", one_line(line));
     }
   }
   if (!r.unmatched.empty()) {
     out += "\nselected, but no test of the full run falls under them:\n";
-    for (const auto& id : r.unmatched) out += fmt::format("  {}\n", id);
+    for (const auto& id : r.unmatched) out += fmt::format("  {}\n", quote_name(id));
   }
   if (r.selected_failed > 0) {
     out += fmt::format("\n{} selected test(s) failed: the selection runs them, so they are caught, not missed\n",

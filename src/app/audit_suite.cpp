@@ -4,6 +4,7 @@
 #include "app/audit.hpp"
 #include "impact/error.hpp"
 #include "util/files.hpp"
+#include "util/quote.hpp"
 #include "util/subprocess.hpp"
 
 #include <fmt/format.h>
@@ -165,7 +166,8 @@ SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root
   if (const char* existing = std::getenv("PYTHONPATH"); existing != nullptr && *existing != '\0') {
     pythonpath = fmt::format("{}:{}", pythonpath, existing);
   }
-  fmt::print(stderr, "impact: audit: running the whole suite: {}\n", fmt::join(run.argv, " "));
+  fmt::print(stderr, "impact: audit: running the whole suite: {}\n",
+             util::one_line(fmt::format("{}", fmt::join(run.argv, " "))));
   {
     StdoutToStderr redirect;
     run.exit_code =

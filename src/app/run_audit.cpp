@@ -9,6 +9,7 @@
 #include "app/replay.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ int run_audit(const cli::Options& options) {
 
   // 1. The selection under audit (a saved decision, or the one computed now), and the analysis of the
   //    change, which is the evidence for a miss.
-  std::optional<SavedReport> saved = read_saved_decision(options);
+  std::optional<SavedReport> saved = read_saved_decision(options, *repo);
   std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> audit.json`
   Analysis analysis;
   std::string analysis_error;
@@ -47,7 +48,8 @@ int run_audit(const cli::Options& options) {
     // it only explains misses, so the audit goes on without that explanation.
     if (!saved) throw;
     analysis_error = e.what();
-    fmt::print(stderr, "impact: warning: {}; misses will be reported without evidence\n", analysis_error);
+    fmt::print(stderr, "impact: warning: {}; misses will be reported without evidence\n",
+               util::one_line(analysis_error));
   }
   AuditedSelection selection;
   selection.file = options.impact_file;

@@ -4,6 +4,7 @@
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
 #include "report/json_parts.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@ int run_changes(const cli::Options& options) {
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory);
   ChangeChoice choice = choose_changes(options, detect_ci(env));
+  check_changed_is_a_revision(*repo, options, choice);
   ChangeSet changes = repo->changes(choice.request);
   std::vector<SourceFile> inventory = repo->inventory(changes);
   std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory);
@@ -65,7 +67,8 @@ int run_changes(const cli::Options& options) {
   }
   fmt::print("compared: {}\n", describe_base(changes.base));
   for (const auto& f : changes.files) {
-    std::string name = f.old_path.empty() || f.old_path == f.new_path ? f.path().str : f.old_path.str + " → " + f.path().str;
+    std::string name = util::quote_name(f.path().str);
+    if (!f.old_path.empty() && f.old_path != f.new_path) name = util::quote_name(f.old_path.str) + " → " + name;
     std::string ranges;
     for (const auto& h : f.hunks) {
       ranges += fmt::format(" -{},{} +{},{}", h.old_start, h.old_count, h.new_start, h.new_count);

@@ -1,8 +1,10 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
 #include "app/evidence.hpp"
+#include "app/explain_target.hpp"
 #include "impact/config.hpp"
 #include "impact/report.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 
@@ -18,9 +20,12 @@ int run_explain(const cli::Options& options) {
   const Decision& d = analysis.decision;
   const std::string& target = options.target;
   std::string file = file_of(target);
+  check_explain_target(target, d, repo->root());
+  std::string shown = util::quote_name(target);
 
   if (d.outcome == Outcome::run_all) {
-    fmt::print("[SELECTED] {}\n  the whole suite runs: {} ({})\n", target, d.reason, d.detail);
+    fmt::print("[SELECTED] {}\n  the whole suite runs: {} ({})\n", shown, util::one_line(d.reason),
+               util::one_line(d.detail));
     return 0;
   }
   bool any = false;
@@ -28,19 +33,19 @@ int run_explain(const cli::Options& options) {
     // The target runs with this selection, or holds a selected test (a file, a class, a folder).
     if (!covers(t.node_id, target) && !covers(target, t.node_id)) continue;
     any = true;
-    fmt::print("[SELECTED] {}\n  {}\n", t.node_id, render_chain(t.chain));
-    if (!t.note.empty()) fmt::print("  note: {}\n", t.note);
+    fmt::print("[SELECTED] {}\n  {}\n", util::quote_name(t.node_id), render_chain(t.chain));
+    if (!t.note.empty()) fmt::print("  note: {}\n", util::one_line(t.note));
   }
   for (const auto& f : d.files) {
     if (f.path.str == file || f.old_path.str == file) {
       any = true;
-      fmt::print("[CHANGED] {}: {}\n", f.path, f.effect);
+      fmt::print("[CHANGED] {}: {}\n", util::quote_name(f.path.str), util::one_line(f.effect));
     }
   }
   if (any) return 0;
 
-  fmt::print("[SKIPPED] {}\n", target);
-  for (const auto& line : why_not_selected(d, target).lines) fmt::print("  {}\n", line);
+  fmt::print("[SKIPPED] {}\n", shown);
+  for (const auto& line : why_not_selected(d, target).lines) fmt::print("  {}\n", util::one_line(line));
   fmt::print("  decision: {} ({} changed file(s), mode {})\n", to_string(d.outcome), d.files.size(),
              to_string(d.mode_effective));
   return 0;

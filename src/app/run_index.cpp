@@ -10,6 +10,7 @@
 #include "impact/run.hpp"
 #include "util/cache_dir.hpp"
 #include "util/files.hpp"
+#include "util/quote.hpp"
 #include "util/sha256.hpp"
 #include "util/subprocess.hpp"
 #include "util/temp_files.hpp"
@@ -67,7 +68,7 @@ void finish(CoverageIndex& index, Repository& repo, const std::vector<SourceFile
   fmt::print(stderr, "impact: {}\n", describe_contexts(stats));
   if (!stats.remapped_from.empty()) {
     fmt::print(stderr, "impact: note: the data was measured under {}; read as paths of this repository\n",
-               stats.remapped_from);
+               util::one_line(stats.remapped_from));
   }
   if (stats.outside_files > 0 || stats.missing_files > 0) {
     fmt::print(stderr, "impact: {} measured file(s) outside the repository and {} no longer present were left out\n",
@@ -133,7 +134,8 @@ int run_index(const cli::Options& options) {
   for (const char* arg : {"--cov-context=test", "--cov-report=", "--cov-fail-under=0"}) argv.emplace_back(arg);
   argv.push_back("--cov=" + repo->root().string());
   argv.insert(argv.end(), options.passthrough.begin(), options.passthrough.end());
-  fmt::print(stderr, "impact: running the suite under coverage: {}\n", fmt::join(argv, " "));
+  fmt::print(stderr, "impact: running the suite under coverage: {}\n",
+             util::one_line(fmt::format("{}", fmt::join(argv, " "))));
   std::error_code ec;
   // A file written from here on may not be what the suite measured (file times are the file system's:
   // the clock read back from a file written now, so that a coarse or skewed clock errs towards distrust).
@@ -196,7 +198,7 @@ int run_index_status(const cli::Options& options) {
   fmt::print("index: {}\n", path.string());
   fmt::print("built: {} at commit {}{}\n", index.meta.built_at, index.meta.commit.substr(0, 12),
              index.meta.commit == head ? " (HEAD)" : fmt::format(" (HEAD is {})", head.substr(0, 12)));
-  fmt::print("from: {}\n", index.meta.source);
+  fmt::print("from: {}\n", util::one_line(index.meta.source));
   fmt::print("holds: {} test(s), {} measured file(s), {} more Python file(s) hashed\n", index.meta.tests,
              index.meta.files, index.meta.hashed);
   if (!untrusted.empty()) {
@@ -206,7 +208,7 @@ int run_index_status(const cli::Options& options) {
   }
   fmt::print("drifted since: {} file(s){}\n", drifted.size(),
              drifted.empty() ? "" : " (changes to them, and the tests that load them, use the static analysis)");
-  for (size_t i = 0; i < drifted.size() && i < 50; ++i) fmt::print("  {}\n", drifted[i]);
+  for (size_t i = 0; i < drifted.size() && i < 50; ++i) fmt::print("  {}\n", util::quote_name(drifted[i]));
   if (drifted.size() > 50) fmt::print("  ... and {} more\n", drifted.size() - 50);
   if (!missing.empty()) fmt::print("gone since: {} file(s)\n", missing.size());
   return 0;

@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+
 namespace impact::app {
 
 namespace {
@@ -65,6 +67,39 @@ void make_executable(const std::filesystem::path& hook) {
   if (ec) throw Error("{}: cannot make it executable: {}; chmod +x it", hook.string(), ec.message());
 }
 
+// The first of pre-commit.impact-backup, pre-commit.impact-backup.1, .2, ... that does not exist: a
+// backup is never overwritten, so every hook --force replaced can still be restored.
+std::filesystem::path free_backup(const std::filesystem::path& hook) {
+  std::error_code ec;
+  for (unsigned n = 0;; ++n) {
+    auto backup = hook;
+    backup += n == 0 ? std::string(".impact-backup") : fmt::format(".impact-backup.{}", n);
+    if (std::filesystem::symlink_status(backup, ec).type() == std::filesystem::file_type::not_found) return backup;
+  }
+}
+
+// Moves `hook` to its first free backup name and returns that name. link(2) then unlink: the backup is
+// created only where no file is, so no earlier backup is replaced, even by a concurrent install
+// (rename(2) would silently overwrite one). Where the file system has no hard links, a rename to the
+// name just checked to be free. Throws impact::Error when the hook cannot be moved.
+std::filesystem::path move_aside(const std::filesystem::path& hook) {
+  std::error_code ec;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    auto backup = free_backup(hook);
+    if (::link(hook.c_str(), backup.c_str()) == 0) {
+      std::filesystem::remove(hook, ec);
+    } else if (errno == EEXIST) {
+      continue; // taken in the meantime: the next free name
+    } else {
+      std::filesystem::rename(hook, backup, ec);
+    }
+    if (ec) throw Error("{}: cannot move the old hook to {}: {}; move it yourself", hook.string(), backup.string(),
+                        ec.message());
+    return backup;
+  }
+  throw Error("{}: cannot find a free backup name beside it; move the old hook aside yourself", hook.string());
+}
+
 } // namespace
 
 int run_install_hook(const cli::Options& options) {
@@ -89,13 +124,10 @@ int run_install_hook(const cli::Options& options) {
     }
     if (!options.force) {
       throw Error("{}: a different pre-commit hook is already there; pass --force to replace it (it is kept as "
-                  "pre-commit.impact-backup), or call `impact --staged` from it yourself",
-                  hook.string());
+                  "{}), or call `impact --staged` from it yourself",
+                  hook.string(), free_backup(hook).filename().string());
     }
-    auto backup = hook;
-    backup += ".impact-backup";
-    std::filesystem::rename(hook, backup, ec);
-    if (ec) throw Error("{}: cannot move the old hook aside: {}; move it yourself", hook.string(), ec.message());
+    auto backup = move_aside(hook);
     fmt::print(stderr, "impact: moved the old hook to {}\n", backup.string());
   }
   util::write_file_atomic(hook, script);

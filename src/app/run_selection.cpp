@@ -7,6 +7,7 @@
 #include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/run.hpp"
+#include "util/quote.hpp"
 #include "util/terminal.hpp"
 
 #include <fmt/format.h>
@@ -72,8 +73,9 @@ std::string describe_fallback_input(const Report& report, const std::string& pay
 
 // Hands the process over to the fallback, its payload on standard input. Returns only by throwing.
 [[noreturn]] void exec_fallback(const Report& report, const std::string& payload, const std::filesystem::path& root) {
-  fmt::print(stderr, "impact: delegating to the fallback {} (from {})\n", nlohmann::json(report.plan.argv).dump(),
-             report.plan.command->source);
+  fmt::print(stderr, "impact: delegating to the fallback {} (from {})\n",
+             nlohmann::json(report.plan.argv).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace),
+             util::one_line(report.plan.command->source));
   int fd = unlinked_temp_fd(payload);
   exec_command(report.plan.argv, root, {{"IMPACT_FALLBACK_REASON", report.decision->reason}}, fd,
                report.plan.command->source);
@@ -92,13 +94,14 @@ int run_selection(const cli::Options& options) {
   auto repo = open_git_repository(options.directory);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   // --impact: a saved decision is replayed as it was made, with no diff and no analysis (docs/json.md).
-  std::optional<SavedReport> saved = read_saved_decision(options);
+  std::optional<SavedReport> saved = read_saved_decision(options, *repo);
   std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> impact.json`
   Analysis analysis = saved ? replayed_analysis(*saved) : analyse(*repo, config, options, env);
   label_own_output(analysis.decision, own_output);
 
   Report report;
   report.changes = saved ? nullptr : &analysis.changes;
+  report.replayed_base = saved && saved->base ? &*saved->base : nullptr;
   report.decision = &analysis.decision;
   report.project = analysis.project;
   report.timings = analysis.timings;
@@ -130,7 +133,7 @@ int run_selection(const cli::Options& options) {
     return 0;
   }
   fmt::print(stderr, "impact: {}\n", summary_line(report));
-  for (const auto& w : analysis.decision.warnings) fmt::print(stderr, "impact: warning: {}\n", w);
+  for (const auto& w : analysis.decision.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   if (analysis.decision.outcome == Outcome::nothing) return 0;
   if (!report.plan.command) throw Error("{}", report.plan.problem);
   if (report.plan.fallback) exec_fallback(report, payload, repo->root());

@@ -19,7 +19,8 @@ public:
   std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) override;
   std::string head_commit() override;
   bool has_revision(const std::string& rev) override;
-  bool is_shallow() override { return git_repository_is_shallow(m_repo.get()) == 1; }
+  Ancestry ancestry(const std::string& commit) override;
+  bool is_shallow() override;
 
 private:
   git::CommitPtr resolve_commit(const std::string& rev);

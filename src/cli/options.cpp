@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <cmath>
+
 namespace impact::cli {
 
 namespace {
@@ -92,7 +94,7 @@ ConfigFlags config_flags(const SettingFlags& s, const CLI::App& app) {
     flags.fallback_command = parse_argv_json(s.fallback_command, "--fallback-command");
   }
   if (app.get_option("--ignore")->count() > 0) flags.ignore = s.ignore;
-  if (!s.mode.empty()) {
+  if (app.get_option("--mode")->count() > 0) { // `--mode ''` is a mode nobody named, not no mode
     flags.mode = parse_mode(s.mode);
     if (!flags.mode) usage_error(fmt::format("unknown mode '{}'; use fast, balanced or safe", s.mode));
   }
@@ -127,6 +129,49 @@ void check_replay_flags(const Options& o, const CLI::App& app) {
   }
 }
 
+// A revision that is empty: `--changed=` (or `--changed ''`) would otherwise read as HEAD, which is
+// not what a script that lost its variable meant.
+void check_changed_given(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg(argv[i]);
+    bool empty_value = arg == "--changed=" || (arg == "--changed" && i + 1 < argc && argv[i + 1][0] == '\0');
+    if (empty_value) {
+      usage_error("--changed= names no revision; pass one (--changed=origin/main), or --changed alone to compare "
+                  "with HEAD");
+    }
+  }
+}
+
+// Values that a flag's type accepts but that mean nothing: an empty word where a name is needed, a time
+// that is not a number of milliseconds, a folder that is not there.
+void check_values(const Options& o, const CLI::App& app, const CLI::App& index_cmd) {
+  auto given = [](const CLI::App& a, const char* flag) { return a.get_option(flag)->count() > 0; };
+  if (given(app, "--impact") && o.impact_file.empty()) {
+    usage_error("--impact '' names no file; pass the file impact select --format json wrote");
+  }
+  if (given(index_cmd, "--from") && o.from.empty()) {
+    usage_error("--from '' names no file; pass a coverage.py data file (such as .coverage)");
+  }
+  if (!std::isfinite(o.budget_ms) || o.budget_ms < 0) {
+    usage_error(fmt::format("--budget-ms {}: expected a number of milliseconds, 0 or more (0: no limit)",
+                            app.get_option("--budget-ms")->as<std::string>()));
+  }
+  if (given(app, "--force") && o.impact_file.empty() && o.command != Command::install_hook) {
+    usage_error("--force applies to --impact (a decision made on another commit) and install-hook; drop it");
+  }
+  if (!given(app, "-C")) return;
+  std::error_code ec;
+  auto type = std::filesystem::status(o.directory, ec).type();
+  if (o.directory.empty()) usage_error("-C '' names no folder; pass the folder to run in");
+  if (type == std::filesystem::file_type::not_found) {
+    usage_error(fmt::format("-C {}: no such folder; pass an existing folder (the repository or one inside it)",
+                            o.directory.string()));
+  }
+  if (type != std::filesystem::file_type::directory) {
+    usage_error(fmt::format("-C {}: not a folder; pass the repository's folder or one inside it", o.directory.string()));
+  }
+}
+
 } // namespace
 
 Options parse(int argc, char** argv) {
@@ -141,6 +186,7 @@ Options parse(int argc, char** argv) {
     }
   }
   for (int i = split + 1; i < argc; ++i) o.passthrough.emplace_back(argv[i]);
+  check_changed_given(split, argv);
 
   CLI::App app{k_description, "impact"};
   app.set_version_flag("--version", std::string("impact ") + IMPACT_VERSION);
@@ -152,6 +198,8 @@ Options parse(int argc, char** argv) {
   add_setting_flags(app, settings);
   app.add_flag("--dry-run", o.dry_run, "Print the decision, the evidence and the exact argv; run nothing")
       ->group("Output");
+  app.add_flag("--force", o.force, "With --impact: replay a decision whose base commit is not in HEAD's history")
+      ->group("Selecting");
   app.add_option("--impact", o.impact_file, "Replay the decision saved by impact select --format json (no analysis)")
       ->type_name("FILE")
       ->group("Selecting");
@@ -204,7 +252,7 @@ Options parse(int argc, char** argv) {
   }
   o.config = config_flags(settings, app);
   if (settings.output == "github") o.annotations = Output::github;
-  else if (!settings.output.empty()) usage_error(fmt::format("unknown --output '{}'; use github", settings.output));
+  else if (app.get_option("--output")->count() > 0) usage_error(fmt::format("unknown --output '{}'; use github", settings.output));
   if (changes_cmd->parsed()) o.command = Command::changes;
   if (explain_cmd->parsed()) o.command = Command::explain;
   if (config_cmd->parsed()) o.command = Command::config;
@@ -222,6 +270,7 @@ Options parse(int argc, char** argv) {
   if (audit_cmd->parsed()) o.command = Command::audit;
   o.dry_run = o.dry_run || o.command == Command::select; // select is the dry run by its own name
   check_replay_flags(o, app);
+  check_values(o, app, *index_cmd);
   if (o.directory.empty()) o.directory = std::filesystem::current_path();
   return o;
 }

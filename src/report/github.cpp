@@ -3,6 +3,7 @@
 // run's summary. One line per annotation; file annotations point at the changed file or the uncertain
 // line so they land on the diff.
 #include "impact/report.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -36,7 +37,9 @@ std::string escape_property(std::string_view text) {
   return out;
 }
 
-// "::<level> file=<f>,line=<n>,title=<t>::<message>"; file and line only when given.
+// "::<level> file=<f>,line=<n>,title=<t>::<message>"; file and line only when given. The file stays raw
+// (escaped as a property) so that the annotation lands on it; a line break in the message is data
+// (%0A), never the start of another workflow command.
 std::string annotation(std::string_view level, std::string_view title, std::string_view message,
                        std::string_view file = {}, uint32_t line = 0) {
   std::string properties;
@@ -62,12 +65,14 @@ std::string decision_message(const Report& report) {
   message += fmt::format("; mode {}{}", to_string(d.mode_effective), report.strict ? " (strict)" : "");
   if (!d.uncertainties.empty()) message += fmt::format("; {} uncertainty(ies)", d.uncertainties.size());
   if (report.plan.command && report.plan.fallback) {
-    message += fmt::format("; delegating to the fallback {} (from {})", fmt::join(report.plan.argv, " "),
-                           report.plan.command->source);
+    std::vector<std::string> argv;
+    for (const auto& arg : report.plan.argv) argv.push_back(util::quote_name(arg));
+    message += fmt::format("; delegating to the fallback {} (from {})", fmt::join(argv, " "),
+                           util::one_line(report.plan.command->source));
   } else if (d.outcome == Outcome::selected && !d.selected.empty()) {
     constexpr size_t k_listed = 10; // an annotation is a summary, not the dry run
     std::vector<std::string> ids;
-    for (size_t i = 0; i < d.selected.size() && i < k_listed; ++i) ids.push_back(d.selected[i].node_id);
+    for (size_t i = 0; i < d.selected.size() && i < k_listed; ++i) ids.push_back(util::quote_name(d.selected[i].node_id));
     message += fmt::format("; running {}{}", fmt::join(ids, " "),
                            d.selected.size() > k_listed ? fmt::format(" and {} more", d.selected.size() - k_listed) : "");
   }

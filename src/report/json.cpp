@@ -23,7 +23,9 @@ std::string render_json(const Report& report) {
   doc["reason"] = d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason);
   doc["detail"] = nullable(d.detail);
   doc["mode"] = report::mode_json<json>(d, report.strict);
-  doc["base"] = report.changes != nullptr ? report::base_json<json>(report.changes->base) : json(nullptr);
+  doc["base"] = report.changes != nullptr          ? report::base_json<json>(report.changes->base)
+                : report.replayed_base != nullptr ? report::base_json<json>(*report.replayed_base)
+                                                  : json(nullptr);
   doc["index"] = report.index_path.empty()
                      ? json(nullptr)
                      : json({{"path", report.index_path}, {"built_at", report.index_built_at}, {"commit", report.index_commit}});

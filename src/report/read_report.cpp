@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 
@@ -109,14 +110,28 @@ FileVerdict file_of(const StrictValue& v) {
   return f;
 }
 
-// A node id goes into pytest's argv as it is: it must name a test, never look like an option.
+// A node id goes into pytest's argv as it is: it must name a test, never look like an option, and its
+// path part (up to the first "::", where pytest splits it) must stay inside the work tree, since pytest
+// collects whatever file it names. What follows "::" is a test's name and parameter id, which may hold
+// anything ("test_x[a/../b]"). replay.cpp checks symbolic links against the work tree itself.
 std::string node_id_of(const StrictValue& v) {
   std::string id = v.string();
   if (id.empty()) v.fail("a node id is empty");
-  if (id.front() == '-') v.fail(fmt::format("node id '{}' would be read by pytest as an option", id.substr(0, 40)));
-  if (id.front() == '/') v.fail("a node id is repository-relative, not absolute");
   for (char c : id) {
-    if (static_cast<unsigned char>(c) < 0x20) v.fail("a node id holds a control character");
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) v.fail("a node id holds a control character");
+  }
+  std::string shown = id.size() > 200 ? id.substr(0, 200) + "..." : id;
+  if (id.front() == '-') v.fail(fmt::format("node id '{}' would be read by pytest as an option", shown));
+  std::string_view path = std::string_view(id).substr(0, id.find("::"));
+  if (path.starts_with('/')) {
+    v.fail(fmt::format("node id '{}' names an absolute path; a node id is relative to the repository", shown));
+  }
+  for (size_t at = 0; at <= path.size();) {
+    size_t end = std::min(path.find('/', at), path.size());
+    if (path.substr(at, end - at) == "..") {
+      v.fail(fmt::format("node id '{}' leaves the repository (a '..' in its path)", shown));
+    }
+    at = end + 1;
   }
   return id;
 }

@@ -103,10 +103,10 @@ class Repo:
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message)
 
-    def impact(self, *args, env=None, cwd=None):
+    def impact(self, *args, env=None, cwd=None, timeout=300):
         argv = [IMPACT, *args]
         result = subprocess.run(argv, capture_output=True, text=True, cwd=str(cwd or self.path),
-                                env=clean_env({**self.env, **(env or {})}), timeout=300)
+                                env=clean_env({**self.env, **(env or {})}), timeout=timeout)
         return Run(result.returncode, result.stdout, result.stderr, argv)
 
     def decide(self, *args, env=None):

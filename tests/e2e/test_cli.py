@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gitutil import assert_error
 from harness import IMPACT, make_repo, selected_ids
 
 
@@ -343,3 +344,72 @@ def test_timings_go_to_stderr(tmp_path):
     run = repo.impact("--dry-run", "--timings")
     assert "impact: timing changes" in run.stderr
     assert "timing" not in run.stdout
+
+
+class TestValuesThatMeanNothing:
+    """A value a flag's type accepts but that names nothing (issue 11): one line, exit 2, never a silent
+    default. `--changed=` with a lost variable must not quietly compare with HEAD."""
+
+    @pytest.mark.parametrize("args, words", [
+        (["--changed="], ["--changed= names no revision", "--changed alone"]),
+        (["--changed", ""], ["--changed= names no revision"]),
+        (["select", "--changed="], ["--changed= names no revision"]),
+        (["--budget-ms", "nan"], ["--budget-ms nan", "0 or more"]),
+        (["--budget-ms", "-1"], ["--budget-ms -1", "0 or more"]),
+        (["--budget-ms", "inf"], ["--budget-ms inf"]),
+        (["--mode", ""], ["unknown mode ''", "fast, balanced or safe"]),
+        (["--output", ""], ["unknown --output ''"]),
+        (["--impact", ""], ["--impact '' names no file"]),
+        (["index", "--from", ""], ["--from '' names no file"]),
+        (["--force"], ["--force applies to --impact"]),
+    ])
+    def test_is_a_usage_error(self, tmp_path, args, words):
+        run = shop(tmp_path).impact(*args)
+        assert_error(run, *words)
+
+    def test_a_missing_folder_for_dash_c_is_named(self, tmp_path):
+        repo = shop(tmp_path)
+        assert_error(repo.impact("-C", str(tmp_path / "nowhere")), "-C", "nowhere", "no such folder")
+        assert_error(repo.impact("-C", "shop.txt"), "no such folder")
+        repo.write("notes.txt", "x\n")
+        assert_error(repo.impact("-C", "notes.txt"), "-C notes.txt: not a folder")
+
+    def test_a_path_given_to_changed_is_named_as_a_path(self, tmp_path):
+        repo = shop(tmp_path)
+        line = assert_error(repo.impact("--changed", "src/shop/pricing.py"), "--changed src/shop/pricing.py",
+                            "that is a path", "--changed=REV")
+        assert "-- src/shop/pricing.py" in line
+        assert_error(repo.impact("changes", "--changed", "src/shop/pricing.py"), "that is a path")
+        assert_error(repo.impact("explain", "tests/test_cart.py", "--changed", "src/shop"), "that is a path")
+        # a name that is neither a revision nor a path keeps git's message
+        assert_error(repo.impact("--changed", "no-such-branch"), "unknown revision 'no-such-branch'")
+
+
+class TestExplainNamesARealTest:
+    def test_an_empty_target_is_an_error(self, tmp_path):
+        assert_error(shop(tmp_path).impact("explain", ""), "explain '' names no test")
+
+    def test_a_file_that_does_not_exist(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        assert_error(repo.impact("explain", "tests/inventory/test_nope.py::test_level"),
+                     "no such test in the collected suite", "tests/inventory/test_nope.py does not exist",
+                     "pytest --collect-only -q")
+
+    def test_a_test_its_file_does_not_define(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        assert_error(repo.impact("explain", "tests/test_cart.py::test_no_such_thing[1]"),
+                     "no such test in the collected suite", "defines no test_no_such_thing")
+
+    def test_a_real_test_or_a_deleted_changed_file_is_explained(self, tmp_path):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        run = repo.impact("explain", "tests/test_cart.py::test_total")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith(("[SKIPPED] tests/test_cart.py::test_total", "[SELECTED] tests/test_cart.py"))
+        # a deleted changed file is explained, although it is not on disk
+        repo.delete("src/shop/pricing.py")
+        run = repo.impact("explain", "src/shop/pricing.py")
+        assert run.returncode == 0, run.stderr
+        assert "src/shop/pricing.py" in run.stdout.splitlines()[0]

@@ -148,3 +148,30 @@ def test_pytest_not_found_is_an_error_annotation(repo_factory, tmp_path):
     errors = [a for a in annotations(run.stdout) if a[0] == "error"]
     assert len(errors) == 1 and errors[0][1]["title"] == "impact: cannot run"
     assert errors[0][2].startswith("pytest not found")
+
+
+def test_crafted_file_names_cannot_emit_workflow_commands(repo_factory, tmp_path):
+    # A name holding a line break and a workflow command: printed raw, its second line would be read by
+    # GitHub Actions as a command of its own. Every text rendering quotes it the way git does.
+    fake = tmp_path / "fake-pytest"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    data = "data\n::error title=pwned::x.txt"
+    test = "tests/test_b\n::warning title=pwned::c.py"
+    for name, decision in ((test, "selected"), (data, "run_all")):
+        repo = project(repo_factory)
+        repo.write(name, "def test_b():\n    pass\n")
+        assert repo.decide()["decision"] == decision
+        outputs = []
+        for args in (["--output", "github", "--dry-run"], ["--output", "github"], ["--dry-run"],
+                     ["explain", name], ["changes"]):
+            run = repo.impact(*args, env={"IMPACT_PYTEST": str(fake)})
+            assert run.returncode == 0, (args, run.stderr)
+            outputs += [run.stdout, run.stderr]
+        for text in outputs:
+            assert [a for a in annotations(text) if a[1].get("title") == "pwned"] == [], text
+            for line in text.splitlines():
+                assert not line.startswith("::") or line.startswith(("::notice ", "::warning title=impact",
+                                                                     "::error title=impact")), line
+        quoted = '"' + name.replace("\n", "\\n") + '"'
+        assert quoted in repo.impact("--dry-run").stdout

@@ -104,6 +104,27 @@ def test_install_hook_refuses_a_different_hook_unless_forced(repo_factory):
     assert repo.impact("install-hook").returncode == 0  # now identical: idempotent again
 
 
+def test_install_hook_force_never_overwrites_an_earlier_backup(repo_factory):
+    # install --force over the user's hook, the user puts another hook back, install --force again: both of
+    # the user's hooks survive, numbered, and each run says where the old hook went.
+    repo = project(repo_factory)
+    hook = hook_path(repo)
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("#!/bin/sh\necho original\n")
+    first = repo.impact("install-hook", "--force")
+    assert first.returncode == 0, first.stderr
+    assert f"moved the old hook to {hook.with_name('pre-commit.impact-backup')}" in first.stderr
+    hook.write_text("#!/bin/sh\necho second\n")
+    refused = repo.impact("install-hook")
+    assert_error(refused, "--force", "pre-commit.impact-backup.1")
+    second = repo.impact("install-hook", "--force")
+    assert second.returncode == 0, second.stderr
+    assert f"moved the old hook to {hook.with_name('pre-commit.impact-backup.1')}" in second.stderr
+    assert hook.with_name("pre-commit.impact-backup").read_text() == "#!/bin/sh\necho original\n"
+    assert hook.with_name("pre-commit.impact-backup.1").read_text() == "#!/bin/sh\necho second\n"
+    assert "--staged" in hook.read_text()
+
+
 def test_install_hook_makes_its_own_hook_executable_again(repo_factory):
     repo = project(repo_factory)
     assert repo.impact("install-hook").returncode == 0

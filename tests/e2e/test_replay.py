@@ -2,12 +2,14 @@
 `impact --impact FILE` replays exactly that decision through the normal pytest path, after reading the
 file strictly: every kind of invalid file exits 2 with one line naming the file, the field and the fix."""
 import json
+import resource
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from gitutil import assert_error
 from harness import IMPACT, clean_env, edit_stock, selected_ids, shop_ignoring_saved
 
 STOCK_TEST = "tests/inventory/test_stock.py::test_level"
@@ -111,12 +113,13 @@ class TestReplay:
     def test_replay_dry_run_prints_the_argv_and_runs_nothing(self, shop, tmp_path):
         script, record = fake_pytest(tmp_path)
         edit_stock(shop)
-        save(shop)
+        _, saved = save(shop)
         run = shop.impact("--impact", "saved/impact.json", "--dry-run", env={"IMPACT_PYTEST": str(script)})
         assert run.returncode == 0 and not record.exists()
         assert f"argv\n  {script}\n  {RESERVE_TEST}\n  {STOCK_TEST}\n" in run.stdout
         doc = json.loads(shop.impact("--impact", "saved/impact.json", "--format", "json").stdout)
-        assert doc["base"] is None  # no diff was taken
+        assert doc["base"] == saved["base"]  # no new diff was taken: the base is the saved decision's
+        assert all("hunks" not in f for f in doc["changed_files"])
         assert selected_ids(doc) == [RESERVE_TEST, STOCK_TEST]
 
     def test_a_replayed_document_replays_again(self, shop):
@@ -233,3 +236,151 @@ def test_a_file_that_does_not_exist_is_named(shop):
     assert run.returncode == 2
     assert run.stderr == ("impact: error: gone.json: no such file; pass the file impact select --format json "
                           "wrote\n")
+
+
+# --- what a saved decision may make pytest run (issue 11, finding 9) ----------------------------------
+
+def with_node_id(doc, node_id):
+    doc["selected"][0]["node_id"] = node_id
+    return json.dumps(doc)
+
+
+def evil_outside(tmp_path):
+    """A test file outside the repository that leaves a mark when pytest collects it."""
+    outside = Path(tmp_path) / "outside"
+    outside.mkdir()
+    mark = outside / "ran"
+    (outside / "test_evil.py").write_text(f"open({str(mark)!r}, 'w').close()\n\ndef test_evil():\n    pass\n")
+    return outside, mark
+
+
+@pytest.mark.parametrize("node_id, words", [
+    ("../outside/test_evil.py", ["'..'"]),
+    ("tests/../../outside/test_evil.py::test_evil", ["'..'"]),
+    ("tests/..", ["'..'"]),
+    ("{outside}/test_evil.py", ["absolute path"]),
+])
+def test_a_node_id_outside_the_repository_is_refused(shop, tmp_path, node_id, words):
+    outside, mark = evil_outside(tmp_path)
+    node_id = node_id.format(outside=outside)
+    edit_stock(shop)
+    path, doc = save(shop)
+    path.write_text(with_node_id(doc, node_id))
+    for args in (["--impact", "saved/impact.json"], ["--impact", "saved/impact.json", "--dry-run"]):
+        run = shop.impact(*args)
+        assert_error(run, "saved/impact.json", node_id, *words)
+    assert not mark.exists()  # pytest never collected it
+
+
+def test_a_node_id_through_a_symlink_out_of_the_work_tree_is_refused(shop, tmp_path):
+    outside, mark = evil_outside(tmp_path)
+    edit_stock(shop)
+    path, doc = save(shop)
+    (shop.path / "tests" / "elsewhere").symlink_to(outside)
+    (shop.path / "tests" / "evil_file.py").symlink_to(outside / "test_evil.py")
+    for node_id in ("tests/elsewhere/test_evil.py::test_evil", "tests/evil_file.py"):
+        path.write_text(with_node_id(doc, node_id))
+        assert_error(shop.impact("--impact", "saved/impact.json"), "saved/impact.json", node_id,
+                     "outside the work tree", str(outside))
+    assert not mark.exists()
+
+
+def test_parameter_ids_may_hold_anything(shop, tmp_path):
+    script, record = fake_pytest(tmp_path)
+    edit_stock(shop)
+    path, doc = save(shop)
+    legal = "tests/inventory/test_stock.py::test_level[a/../../b::c]"
+    path.write_text(with_node_id(doc, legal))
+    run = shop.impact("--impact", "saved/impact.json", env={"IMPACT_PYTEST": str(script)})
+    assert run.returncode == 7, run.stderr
+    assert legal in record.read_text().splitlines()
+
+
+# --- whose history a saved decision belongs to ----------------------------------------------------------
+
+def test_a_decision_from_another_repository_is_refused_unless_forced(shop, tmp_path):
+    script, record = fake_pytest(tmp_path)
+    edit_stock(shop)
+    path, doc = save(shop)
+    doc["base"]["commit"] = "0123456789abcdef0123456789abcdef01234567"
+    path.write_text(json.dumps(doc))
+    for args in (["--impact", "saved/impact.json"], ["select", "--impact", "saved/impact.json"]):
+        assert_error(shop.impact(*args, env={"IMPACT_PYTEST": str(script)}), "saved/impact.json",
+                     "0123456789abcdef0123456789abcdef01234567", "not in this repository", "--force")
+    assert not record.exists()
+    forced = shop.impact("--impact", "saved/impact.json", "--force", env={"IMPACT_PYTEST": str(script)})
+    assert forced.returncode == 7, forced.stderr
+    assert "impact: warning: saved/impact.json: its base commit" in forced.stderr and "(--force)" in forced.stderr
+
+
+def test_a_decision_from_another_line_of_history_is_refused(shop):
+    edit_stock(shop)
+    save(shop)
+    shop.git("stash")
+    shop.git("checkout", "-q", "--orphan", "elsewhere")
+    shop.commit("unrelated root")
+    assert_error(shop.impact("--impact", "saved/impact.json"), "neither HEAD nor an ancestor of HEAD", "--force")
+
+
+def test_a_decision_whose_base_is_an_ancestor_of_head_replays(shop):
+    edit_stock(shop)
+    save(shop)
+    shop.commit("the change, committed")
+    run = shop.impact("--impact", "saved/impact.json", "--dry-run")
+    assert run.returncode == 0, run.stderr
+    assert f"  {STOCK_TEST}\n" in run.stdout
+
+
+def test_a_replayed_decision_keeps_its_base(shop):
+    edit_stock(shop)
+    _, doc = save(shop)
+    again = shop.impact("select", "--impact", "saved/impact.json", "--format", "json")
+    assert again.returncode == 0, again.stderr
+    assert again.json["base"] == doc["base"]
+
+
+def test_a_shallow_clone_without_the_base_says_how_to_fetch_it(shop, tmp_path):
+    edit_stock(shop)
+    path, doc = save(shop)
+    shop.git("stash")
+    shop.commit("one more")
+    shop.commit("and another")
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{shop.path}", str(clone)], check=True,
+                   env=clean_env(), capture_output=True)
+    (clone / "saved").mkdir()
+    (clone / "saved" / "impact.json").write_text(path.read_text())
+    run = subprocess.run([IMPACT, "--impact", "saved/impact.json"], cwd=clone, env=clean_env(), capture_output=True,
+                         text=True)
+    line = assert_error(run, "shallow clone", "git fetch --deepen=", "--unshallow")
+    # and the fix works
+    subprocess.run(["git", "-C", str(clone), "fetch", "-q", "--unshallow"], check=True, env=clean_env(),
+                   capture_output=True)
+    run = subprocess.run([IMPACT, "--impact", "saved/impact.json", "--dry-run"], cwd=clone, env=clean_env(),
+                         capture_output=True, text=True)
+    assert run.returncode == 0, (line, run.stderr)
+
+
+# --- size (issue 11: replay of 500,000 node ids took 80 s, quadratic in the count) ----------------------
+
+def cpu_seconds_to_replay(shop, path, doc, count):
+    """The CPU time (not wall time: the machine may be busy) of one dry-run replay of `count` node ids."""
+    doc["selected"] = [{"node_id": f"tests/inventory/test_stock.py::test_level[{i}]", "chain": [], "note": None}
+                       for i in range(count)]
+    path.write_text(json.dumps(doc))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = shop.impact("--impact", "saved/impact.json", "--dry-run", timeout=1800)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("tests/inventory/test_stock.py::test_level[") == 2 * count  # selection and argv
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def test_replay_time_is_linear_in_the_node_ids(shop):
+    # Ten times the node ids: linear takes about ten times as long, quadratic a hundred (the reader took
+    # 62 s for 200,000). The bound sits between, far from both, so that timing noise cannot flip it.
+    edit_stock(shop)
+    path, doc = save(shop)
+    small = cpu_seconds_to_replay(shop, path, doc, 20_000)
+    large = cpu_seconds_to_replay(shop, path, doc, 200_000)
+    assert large < 30 * max(small, 0.05), (small, large)

@@ -105,7 +105,8 @@ TEST_CASE("render_github escapes messages and properties as GitHub requires", "[
   report.decision = &d;
   auto lines = lines_of(render_github(report));
   REQUIRE(lines.size() == 2);
-  // In a message only %, CR and LF are special; a property also escapes ':' and ','.
-  CHECK_THAT(lines[0], Catch::Contains("(100%25,a:b%0D%0A)"));
+  // In a message only %, CR and LF are special; a property also escapes ':' and ','. The summary line
+  // shows a detail's control characters escaped, as every text rendering does (util/quote.hpp).
+  CHECK_THAT(lines[0], Catch::Contains("(100%25,a:b\\r\\n)"));
   CHECK(lines[1] == "::notice file=a%3Ab%2C100%25.txt,title=impact%3A full suite::run_all: non_python_changed");
 }

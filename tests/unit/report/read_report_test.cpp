@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <ctime>
+
 using namespace impact;
 using nlohmann::json;
 
@@ -95,6 +98,12 @@ TEST_CASE("a saved decision reads back as the decision that was rendered", "[rea
     SavedReport twice = parse_report(render_json(again), "impact.json");
     CHECK(!twice.base);
     CHECK(twice.decision.selected.size() == 2);
+    SECTION("keeping the base it was made against, when the replay names it") {
+      again.replayed_base = &*back.base;
+      SavedReport kept = parse_report(render_json(again), "impact.json");
+      REQUIRE(kept.base);
+      CHECK(kept.base->commit == s.changes.base.commit);
+    }
   }
 }
 
@@ -152,6 +161,32 @@ TEST_CASE("every kind of invalid saved decision is named by file, JSON path and 
     CHECK(error_for(doc).starts_with("impact.json: $.selected[0].node_id: node id '--collect-only' would be read by "
                                      "pytest as an option"));
   }
+  SECTION("a node id whose file lies outside the repository (issue 11)") {
+    doc["selected"][0]["node_id"] = "../outside/test_evil.py";
+    CHECK(error_for(doc) == "impact.json: $.selected[0].node_id: node id '../outside/test_evil.py' leaves the "
+                            "repository (a '..' in its path); " + fix);
+    doc["selected"][0]["node_id"] = "tests/../../x.py::test_a";
+    CHECK_THAT(error_for(doc), Catch::Contains("leaves the repository"));
+    doc["selected"][0]["node_id"] = "tests/..";
+    CHECK_THAT(error_for(doc), Catch::Contains("leaves the repository"));
+    doc["selected"][0]["node_id"] = "/etc/test_x.py::test_a";
+    CHECK_THAT(error_for(doc), Catch::Contains("node id '/etc/test_x.py::test_a' names an absolute path"));
+    doc["file_level"][0] = "../x.py";
+    doc["selected"][0]["node_id"] = "tests/test_db.py::test_connect";
+    CHECK_THAT(error_for(doc), Catch::Contains("$.file_level[0]: node id '../x.py' leaves the repository"));
+  }
+  SECTION("parameter ids after '::' may hold anything, '..' included") {
+    for (const char* id : {"tests/test_db.py::test_connect[a/../b]", "tests/test_db.py::test_connect[../../x]",
+                           "tests/..a/test_b.py", "tests/a../test_b.py"}) {
+      doc["selected"][0]["node_id"] = id;
+      CHECK(error_for(doc) == "");
+    }
+  }
+  SECTION("a number too large for a double is named, not an internal error") {
+    std::string text = doc.dump();
+    text.replace(text.find("\"version\":1"), 11, "\"version\":1e999");
+    CHECK(error_for(text).starts_with("impact.json: not JSON: a number out of range at line 1"));
+  }
   SECTION("an unknown enumeration value") {
     doc["decision"] = "selcted";
     CHECK(error_for(doc).starts_with("impact.json: $.decision: \"selcted\" is not one of selected, run_all, nothing"));
@@ -163,4 +198,37 @@ TEST_CASE("every kind of invalid saved decision is named by file, JSON path and 
     CHECK(!message.empty());
     CHECK(message.find('\n') == std::string::npos);
   }
+}
+
+namespace {
+
+// The CPU time parse_report takes on a saved decision that selects `n` node ids.
+double seconds_to_read(size_t n) {
+  Saved s;
+  json doc = s.document();
+  json selected = json::array();
+  for (size_t i = 0; i < n; ++i) {
+    selected.push_back({{"node_id", "tests/test_db.py::test_connect[" + std::to_string(i) + "]"},
+                        {"chain", json::array()},
+                        {"note", nullptr}});
+  }
+  doc["selected"] = std::move(selected);
+  std::string text = doc.dump();
+  std::clock_t start = std::clock();
+  SavedReport back = parse_report(text, "impact.json");
+  double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  REQUIRE(back.decision.selected.size() == n);
+  return seconds;
+}
+
+} // namespace
+
+TEST_CASE("reading a saved decision takes time linear in its node ids (issue 11: 500,000 took 80 s)", "[read_report]") {
+  // nlohmann's callback parser scanned the enclosing array after every object: 10 times the node ids
+  // took 100 times as long. CPU time, not wall time, and a bound far from either answer (linear: ~10,
+  // quadratic: ~100), so that a loaded machine does not make this flaky.
+  double small = seconds_to_read(20'000);
+  double large = seconds_to_read(200'000);
+  INFO("20,000 node ids: " << small << " s; 200,000: " << large << " s");
+  CHECK(large < 35 * std::max(small, 0.01));
 }

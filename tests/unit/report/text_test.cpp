@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 using namespace impact;
 
 TEST_CASE("render_chain writes hops with their relation and line, and the change's status last", "[text]") {
@@ -114,4 +116,39 @@ TEST_CASE("render_dry_run lists the changed files, the selection with chains, an
     d.selected.clear();
     CHECK_THAT(render_dry_run(report, false), Catch::Contains("nothing would run (exit code 0)"));
   }
+}
+
+TEST_CASE("every text rendering quotes a name with a control character as git does (issue 11)", "[text]") {
+  // A name with a line break would start a line of its own: in GitHub Actions, a workflow command.
+  std::string evil = "tests/test_a\n::error::pwned.py";
+  std::string quoted = "\"tests/test_a\\n::error::pwned.py\"";
+  ChangeSet changes = testing::change_set({testing::modified(evil)});
+  Decision d;
+  d.outcome = Outcome::selected;
+  FileVerdict v;
+  v.path = RepoPath(evil);
+  v.old_path = RepoPath("old\tname.py");
+  v.effect = evil + ": a test file";
+  d.files = {v};
+  d.selected = {SelectedTest{evil, {testing::hop(evil, "added", 0)}, "note\nnote"}};
+  d.uncertainties = {Uncertainty{evil, 3, "importlib.import_module(name)"}};
+  d.warnings = {evil + ": skipped"};
+  Report report;
+  report.changes = &changes;
+  report.decision = &d;
+  report.plan.command = Command{{"pytest"}, "pytest on PATH"};
+  report.plan.argv = {"pytest", evil};
+  std::string text = render_dry_run(report, false);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) CHECK(!line.starts_with("::"));
+  CHECK_THAT(text, Catch::Contains("\"old\\tname.py\" → " + quoted));
+  CHECK_THAT(text, Catch::Contains("\n  " + quoted + "\n"));             // the selection and the argv
+  CHECK_THAT(text, Catch::Contains(quoted + " [added]"));                // the chain
+  CHECK_THAT(text, Catch::Contains(quoted + ":3: importlib"));           // the uncertainty
+  CHECK_THAT(text, Catch::Contains("warning: tests/test_a\\n::error::pwned.py: skipped"));
+  CHECK_THAT(text, Catch::Contains("note: note\\nnote"));
+  d.outcome = Outcome::run_all;
+  d.reason = "non_python_changed";
+  d.detail = evil;
+  CHECK(summary_line(report).find('\n') == std::string::npos);
 }
