@@ -147,12 +147,10 @@ json parse_strict(std::string_view text) {
       throw ShapeError{"", fmt::format("truncated: the JSON ends at line {} before the document is complete", line)};
     }
     if (sax.error_id() == 406) {
-      throw ShapeError{"", fmt::format("not JSON: a number out of range at line {}, column {}", line, column)};
+      // A number past what a double holds (1e999): valid JSON, but no decision file has one.
+      throw ShapeError{"", fmt::format("a number too large to read (such as 1e999) at line {}, column {}", line, column)};
     }
     throw ShapeError{"", fmt::format("not JSON: syntax error at line {}, column {}", line, column)};
-  } catch (const json::out_of_range&) {
-    // A number past what a double holds (1e999): valid JSON, but no decision file has one.
-    throw ShapeError{"", "a number too large to read (such as 1e999)"};
   }
   if (sax.repeated()) throw ShapeError{*sax.repeated(), "this key appears more than once in its object"};
   return doc;

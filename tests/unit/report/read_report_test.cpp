@@ -185,7 +185,7 @@ TEST_CASE("every kind of invalid saved decision is named by file, JSON path and 
   SECTION("a number too large for a double is named, not an internal error") {
     std::string text = doc.dump();
     text.replace(text.find("\"version\":1"), 11, "\"version\":1e999");
-    CHECK(error_for(text).starts_with("impact.json: not JSON: a number out of range at line 1"));
+    CHECK(error_for(text).starts_with("impact.json: a number too large to read (such as 1e999) at line 1"));
   }
   SECTION("an unknown enumeration value") {
     doc["decision"] = "selcted";
