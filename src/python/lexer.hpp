@@ -3,6 +3,8 @@
 // logical line ends. It skips comments and string contents but lexes the code inside f-string
 // replacement fields, so that `f"{helper()}"` still reads `helper`. Byte scanning is far cheaper than
 // walking every expression node of the syntax tree, which the cold run cannot afford.
+// Callers lex CPython's view of a file (source_view.hpp): line ends are '\n' there, so the '\r' this
+// lexer skips as a space never hides a line end, and names are already NFKC.
 #include <cstdint>
 #include <string_view>
 #include <vector>
