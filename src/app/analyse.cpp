@@ -139,6 +139,11 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
                   (!change.old_path.empty() && change.old_path.ends_with(".py"));
     if (!python || change.submodule) continue;
     std::optional<std::string> before, after;
+    // Only a modified file is compared line by line: an added, deleted or renamed one is whole.
+    if (change.status != FileStatus::modified) {
+      out.push_back(diff_semantics(change, before, after));
+      continue;
+    }
     if (!change.old_path.empty()) before = repo.read_base(changes, change.old_path);
     if (!change.new_path.empty()) {
       auto it = std::lower_bound(inventory.begin(), inventory.end(), change.new_path,
