@@ -25,8 +25,17 @@ constexpr std::string_view k_long_with_value[] = {
     "--pythonwarnings", "--rootdir",         "--show-capture",      "--tb",
     "--verbosity"};
 
+// Options of widespread plugins that take a value (pytest-cov, pytest-xdist, pytest-timeout,
+// pytest-rerunfailures, pytest-django, pytest-randomly): `--cov src` names what to measure, not a path
+// to collect. `--cov` takes an optional value, which argparse consumes unless it looks like an option.
+constexpr std::string_view k_plugin_long_with_value[] = {
+    "--cov",        "--cov-report",  "--cov-config",     "--cov-fail-under", "--cov-context",
+    "--numprocesses", "--dist",      "--maxprocesses",   "--tx",             "--rsyncdir",
+    "--max-worker-restart", "--timeout", "--timeout-method", "--reruns",     "--reruns-delay",
+    "--ds",         "--dc",          "--randomly-seed"};
+
 // Short options: those taking a value, and pytest's own flags (anything else is a plugin's).
-constexpr std::string_view k_short_with_value = "ckmopWr";
+constexpr std::string_view k_short_with_value = "ckmopWrn"; // -n: pytest-xdist's worker count
 constexpr std::string_view k_short_flags = "hlqsvxV";
 
 // Long flags of pytest 7 (no value): recognised so that they are not reported as a plugin's.
@@ -121,6 +130,10 @@ PytestArgs parse_pytest_args(const std::vector<std::string>& argv) {
         take(out, name, *next);
         ++i;
       }
+    } else if (is_one_of(name, k_plugin_long_with_value)) {
+      out.unknown_options.push_back(word);
+      bool optional = name == "--cov";
+      if (eq == std::string::npos && next != nullptr && !(optional && next->starts_with('-'))) ++i;
     } else if (is_one_of(name, k_long_flags)) {
       flag(out, name);
     } else {

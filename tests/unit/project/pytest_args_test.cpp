@@ -46,9 +46,15 @@ TEST_CASE("parse_pytest_args reads -c, --rootdir, --ignore, doctest options and 
 }
 
 TEST_CASE("parse_pytest_args takes a plugin's option to have no value, so its value can only add a path", "[pytest_args]") {
-  auto a = parse_pytest_args({"--cov", "src", "-n", "4", "--timeout=5", "-x"});
-  CHECK(a.unknown_options == Strings{"--cov", "-n", "--timeout=5"});
-  CHECK(a.positional == Strings{"src", "4"});
+  auto a = parse_pytest_args({"--html", "report.html", "--timeout=5", "-x", "-Z"});
+  CHECK(a.unknown_options == Strings{"--html", "--timeout=5", "-Z"});
+  CHECK(a.positional == Strings{"report.html"});
+}
+
+TEST_CASE("parse_pytest_args consumes the values of widespread plugins' options", "[pytest_args]") {
+  auto a = parse_pytest_args({"--cov", "src", "-n", "4", "--dist", "loadfile", "--cov", "-q", "tests"});
+  CHECK(a.positional == Strings{"tests"});
+  CHECK(parse_pytest_args({"-n4", "tests"}).positional == Strings{"tests"});
 }
 
 TEST_CASE("parse_pytest_args reads every word after -- as a path", "[pytest_args]") {
