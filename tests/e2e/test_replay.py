@@ -291,6 +291,10 @@ def test_parameter_ids_may_hold_anything(shop, tmp_path):
     run = shop.impact("--impact", "saved/impact.json", env={"IMPACT_PYTEST": str(script)})
     assert run.returncode == 7, run.stderr
     assert legal in record.read_text().splitlines()
+    # a file that is not there is pytest's to report, not an escape
+    path.write_text(with_node_id(doc, "tests/not_yet/test_gone.py::test_x"))
+    run = shop.impact("--impact", "saved/impact.json", env={"IMPACT_PYTEST": str(script)})
+    assert run.returncode == 7, run.stderr
 
 
 # --- whose history a saved decision belongs to ----------------------------------------------------------
