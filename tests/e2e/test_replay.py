@@ -294,6 +294,10 @@ def test_parameter_ids_may_hold_anything(shop, tmp_path):
     run = shop.impact("--impact", "saved/impact.json", env={"IMPACT_PYTEST": str(script)})
     assert run.returncode == 7, run.stderr
     assert legal in record.read_text().splitlines()
+    # a file that is not there is pytest's to report, not an escape
+    path.write_text(with_node_id(doc, "tests/not_yet/test_gone.py::test_x"))
+    run = shop.impact("--impact", "saved/impact.json", env={"IMPACT_PYTEST": str(script)})
+    assert run.returncode == 7, run.stderr
 
 
 # --- whose history a saved decision belongs to ----------------------------------------------------------
@@ -377,10 +381,11 @@ def cpu_seconds_to_replay(shop, path, doc, count):
 
 
 def test_replay_time_is_linear_in_the_node_ids(shop):
-    # Ten times the node ids: linear takes about ten times as long, quadratic a hundred (the reader took
-    # 62 s for 200,000). The bound sits between, far from both, so that timing noise cannot flip it.
+    # Thirty times the node ids: linear takes at most thirty times as long (measured: 33 in a Debug build,
+    # the fixed start-up cost included), quadratic far more (the old reader: 190). The bound sits
+    # between, well away from both, so that timing noise cannot flip it.
     edit_stock(shop)
     path, doc = save(shop)
-    small = cpu_seconds_to_replay(shop, path, doc, 20_000)
-    large = cpu_seconds_to_replay(shop, path, doc, 200_000)
-    assert large < 30 * max(small, 0.05), (small, large)
+    small = cpu_seconds_to_replay(shop, path, doc, 10_000)
+    large = cpu_seconds_to_replay(shop, path, doc, 300_000)
+    assert large < 80 * max(small, 0.05), (small, large)
