@@ -108,7 +108,8 @@ std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& la
 } // namespace
 
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
-                                          const std::vector<SourceFile>& inventory) {
+                                          const std::vector<SourceFile>& inventory,
+                                          std::optional<uint8_t> python_minor) {
   std::vector<FileSemantics> out;
   for (const auto& change : changes.files) {
     bool python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
@@ -121,7 +122,7 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
                                  [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
       if (it != inventory.end() && it->path == change.new_path) after = repo.read_current(*it);
     }
-    out.push_back(diff_semantics(change, before, after));
+    out.push_back(diff_semantics(change, before, after, python_minor));
   }
   return out;
 }
@@ -208,7 +209,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   ProjectLayout layout(pytest, inventory, facts);
   // 2. semantic diff of every changed Python file
-  std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory);
+  std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory, config.python_minor);
   clock.lap("semantic");
   // 3. graph
   ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
@@ -221,6 +222,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     input.semantics = &semantics;
   }
   input.text_doctests = text_doctests(repo, layout, pytest, inventory);
+  for (const auto& s : semantics) {
+    if (!s.syntax.empty()) input.syntax_problems.push_back(SyntaxProblem{s.path, s.syntax});
+  }
   input.max_depth = options.max_depth;
   input.budget_ms = options.budget_ms;
   // 4. coverage index, when there is one

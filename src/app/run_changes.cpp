@@ -26,7 +26,8 @@ int run_changes(const cli::Options& options) {
   ChangeChoice choice = choose_changes(options, detect_ci(env));
   ChangeSet changes = repo->changes(choice.request);
   std::vector<SourceFile> inventory = repo->inventory(changes);
-  std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory);
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory, config.python_minor);
   auto semantics_of = [&](const ChangedFile& f) -> const FileSemantics* {
     for (const auto& s : semantics) {
       if (s.path == f.path()) return &s;
