@@ -136,7 +136,7 @@ def run_checker(checker: str, paths: list[Path]) -> dict[str, tuple[str, str, in
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checker", required=True, help="the impact_compile_check binary")
-    parser.add_argument("--quick", action="store_true", help="300 files and 300 mutants (ctest)")
+    parser.add_argument("--quick", action="store_true", help="200 files and 200 mutants (ctest)")
     parser.add_argument("--files", type=int, default=0, help="sample this many corpus files (0: all)")
     parser.add_argument("--mutants", type=int, default=3000, help="invalid variants to generate")
     parser.add_argument("--seed", type=int, default=11)
@@ -144,7 +144,7 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=20, help="misses to print")
     args = parser.parse_args()
     if args.quick:
-        args.files, args.mutants = args.files or 300, min(args.mutants, 300)
+        args.files, args.mutants = args.files or 200, min(args.mutants, 200)
     rng = random.Random(args.seed)
     minor = sys.version_info.minor
     started = time.monotonic()

@@ -87,6 +87,22 @@ TEST_CASE("compile check: what tree-sitter accepts and CPython refuses", "[compi
   }
 }
 
+TEST_CASE("compile check: the misses the differential check found", "[compile]") {
+  CHECK(issue_of("def f():\n    x\n    else\n    y\n") == SyntaxIssue::syntax_error);   // a keyword read as a name
+  CHECK(issue_of("x = 1\nelse:\n    y = 2\n") == SyntaxIssue::syntax_error);            // ... as an annotated name
+  CHECK(issue_of("if a:\n   x.y:\n        v()\n") == SyntaxIssue::syntax_error);          // x.y: annotating the next line
+  CHECK(issue_of("#---\n-----\n# c\nx = 1\n") == SyntaxIssue::syntax_error);          // an expression past a line break
+  CHECK(issue_of("x = '' if a else ''ts = 1\n") == SyntaxIssue::syntax_error);          // a MISSING newline
+  CHECK(issue_of("raise E, 'm'\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("x = 1\n    y = 2\n") == SyntaxIssue::unexpected_indent);
+  CHECK(issue_of("def f(a):\n    global a\n") == SyntaxIssue::invalid_scope);
+  CHECK(issue_of("print('==', a, *b.c())\n") == SyntaxIssue::none); // tree-sitter reads (*b.c)()
+  CHECK(issue_of("(pars): bool = True\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f(a, /, b=1, \\\n      c=2):\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("match x:\n    case None:\n        pass\n    case y:\n        pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f(x: Optional[int]) -> List[str]:\n    type(x).y = 1\n") == SyntaxIssue::none);
+}
+
 TEST_CASE("compile check: the bytes CPython's tokenizer refuses", "[compile]") {
   CHECK(issue_of(std::string_view("x = 1\0\n", 7)) == SyntaxIssue::null_byte);
   CHECK(issue_of("x = '\xe9'\n") == SyntaxIssue::invalid_utf8);
