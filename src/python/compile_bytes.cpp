@@ -68,7 +68,7 @@ std::string coding_of(std::string_view text) {
   return {};
 }
 
-enum class Codec { utf8, latin1, ascii_only, unknown };
+enum class Codec { utf8, latin1, ascii_only, ascii_compatible, unknown };
 
 // CPython's get_normal_name(), then the few codecs impact can check.
 Codec codec_of(const std::string& name) {
@@ -80,6 +80,13 @@ Codec codec_of(const std::string& name) {
       n == "cp819" || n == "iso-ir-100")
     return Codec::latin1;
   if (n == "ascii" || n == "us-ascii" || n == "646") return Codec::ascii_only;
+  // Codecs Python has that read ASCII as ASCII: an ASCII-only file compiles; other bytes impact
+  // cannot check.
+  if (n.starts_with("cp125") || n.starts_with("windows-125") || n.starts_with("iso-8859-") ||
+      n.starts_with("iso8859-") || n.starts_with("latin") || n == "koi8-r" || n == "koi8-u" || n == "euc-jp" ||
+      n == "shift-jis" || n == "gbk" || n == "gb2312" || n == "gb18030" || n == "big5" || n == "euc-kr" ||
+      n == "mac-roman" || n == "cp437" || n == "cp850")
+    return Codec::ascii_compatible;
   return Codec::unknown;
 }
 
@@ -105,6 +112,7 @@ void check_encoding(std::string_view s, CompileCheck& out) {
     }
   }
   if (codec == Codec::ascii_only && !ascii) return note_problem(out, SyntaxIssue::invalid_utf8, 1);
+  if (codec == Codec::ascii_compatible && !ascii) note_problem(out, SyntaxIssue::unsure_encoding, 1);
   // Another codec: even an ASCII file fails when Python does not know the name. Widen.
   if (codec == Codec::unknown) note_problem(out, SyntaxIssue::unsure_encoding, 1);
 }

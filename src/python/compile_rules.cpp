@@ -356,14 +356,71 @@ void TreeChecker::scope_statement(TSNode n, TSSymbol s, const Frame& f) {
     for (const Frame* up = f.kind == Frame::module ? nullptr : f.parent; up != nullptr; up = up->parent) {
       enclosing = enclosing || up->kind == Frame::function || up->kind == Frame::lambda;
     }
-    if (!enclosing) problem(SyntaxIssue::invalid_scope, n);
+    if (!enclosing) return problem(SyntaxIssue::invalid_scope, n);
+    // The name must be bound in an enclosing function: a parameter, or a plain assignment, def, class
+    // or for target there. impact models no more of the symbol table: otherwise it widens.
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (ts_node_symbol(c) != m_k.identifier) continue;
+      std::string_view name = text(c);
+      bool bound = false;
+      for (const Frame* up = f.parent; up != nullptr && !bound; up = up->parent) {
+        if (up->kind != Frame::function) continue;
+        bound = std::find(up->params.begin(), up->params.end(), name) != up->params.end() ||
+                (!ts_node_is_null(up->body) && binds(up->body, name, 0));
+      }
+      if (!bound) problem(SyntaxIssue::unsure_construct, n);
+    }
   }
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; ++i) {
     TSNode c = ts_node_named_child(n, i);
     if (ts_node_symbol(c) != m_k.identifier) continue;
     if (std::find(f.params.begin(), f.params.end(), text(c)) != f.params.end()) problem(SyntaxIssue::invalid_scope, n);
+    // "name 'x' is used prior to global declaration": impact does not model every scope, so it widens.
+    if ((f.kind == Frame::function || f.kind == Frame::module) && !ts_node_is_null(f.body) &&
+        named_before(f.body, text(c), ts_node_start_byte(n), 0))
+      problem(SyntaxIssue::unsure_construct, n);
   }
+}
+
+// Whether `name` appears as a name (not an attribute or keyword) in `n` before byte `before`, outside
+// nested definitions.
+bool TreeChecker::named_before(TSNode n, std::string_view name, uint32_t before, unsigned depth) const {
+  if (depth > 200 || ts_node_start_byte(n) >= before) return false;
+  TSSymbol s = ts_node_symbol(n);
+  if (s == m_k.identifier) return text(n) == name;
+  if (s == m_k.global_statement || s == m_k.nonlocal_statement) return false;
+  if (depth > 0 && (s == m_k.function_definition || s == m_k.class_definition || s == m_k.lambda)) {
+    TSNode def_name = ts_node_child_by_field_id(n, m_k.f_name);
+    return !ts_node_is_null(def_name) && text(def_name) == name;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (s == m_k.attribute && i > 0) continue;        // obj.name: an attribute, not a name
+    if (s == m_k.keyword_argument && i == 0) continue; // f(name=...)
+    if (named_before(c, name, before, depth + 1)) return true;
+  }
+  return false;
+}
+
+// Whether `name` is bound in `n` by a simple form (NAME = ..., NAME: T = ..., NAME += ..., def NAME,
+// class NAME, for NAME in, NAME := ...) in its own scope: not inside a nested def, class or lambda.
+bool TreeChecker::binds(TSNode n, std::string_view name, unsigned depth) const {
+  if (depth > 200) return false;
+  TSSymbol s = ts_node_symbol(n);
+  TSNode left{};
+  if (s == m_k.assignment || s == m_k.augmented_assignment || s == m_k.for_statement) left = ts_node_child_by_field_id(n, m_k.f_left);
+  else if (s == m_k.function_definition || s == m_k.class_definition || s == m_k.named_expression) left = ts_node_child_by_field_id(n, m_k.f_name);
+  if (!ts_node_is_null(left) && ts_node_symbol(left) == m_k.identifier && text(left) == name) return true;
+  if (depth > 0 && (s == m_k.function_definition || s == m_k.class_definition || s == m_k.lambda)) return false;
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (binds(ts_node_named_child(n, i), name, depth + 1)) return true;
+  }
+  return false;
 }
 
 // Before 3.9 a decorator is a dotted name, optionally called.

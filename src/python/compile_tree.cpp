@@ -162,6 +162,7 @@ bool TreeChecker::has_token(TSNode n, std::string_view token) const {
 
 void TreeChecker::module(TSNode root) {
   Frame frame;
+  frame.body = root;
   Ctx ctx{&frame};
   if (ts_node_has_error(root)) first_error(root);
   futures(root);
@@ -231,6 +232,7 @@ void TreeChecker::function(TSNode n, const Ctx& ctx, unsigned depth) {
   frame.parent = ctx.frame;
   if (!ts_node_is_null(ts_node_child_by_field_id(n, m_k.f_type_parameters))) needs(12, n); // def f[T]()
   TSNode params = ts_node_child_by_field_id(n, m_k.f_parameters);
+  frame.body = ts_node_child_by_field_id(n, m_k.f_body);
   Ctx inner{&frame};
   if (!ts_node_is_null(params)) {
     uint32_t pc = ts_node_named_child_count(params);

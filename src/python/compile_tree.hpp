@@ -40,6 +40,7 @@ struct Frame {
   uint32_t return_line = 0; // the first `return <value>`
   const Frame* parent = nullptr;
   std::vector<std::string_view> params;
+  TSNode body{}; // a function's body (the module for the module): where a nonlocal name must be bound
 };
 
 // Where the walk is inside a frame.
@@ -95,6 +96,8 @@ private:
   void starred_value(TSNode n);
   void expression_list(TSNode n);
   void scope_statement(TSNode n, TSSymbol s, const Frame& f);
+  bool binds(TSNode n, std::string_view name, unsigned depth) const;
+  bool named_before(TSNode n, std::string_view name, uint32_t before, unsigned depth) const;
   void decorator(TSNode n);
   void cases(TSNode n);
   void except_clause(TSNode n);
