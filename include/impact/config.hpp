@@ -27,6 +27,9 @@ struct ImpactConfig {
   Setting<Mode> mode{Mode::balanced};
   Setting<bool> strict{false};
   Setting<bool> use_index{true};
+  // The lowest Python 3 minor version [project] requires-python allows (">=3.9" gives 9): what the
+  // compile check judges version-dependent syntax by. nullopt when it says nothing readable.
+  std::optional<uint8_t> python_minor;
 };
 
 // The settings given on the command line, the highest layer: each one that is set replaces the
@@ -54,6 +57,11 @@ std::vector<std::string> parse_argv_json(const std::string& text, const std::str
 // Where a setting came from, for messages: "fallback-command in pyproject.toml", "IMPACT_PYTEST",
 // "--fallback-command".
 std::string describe_source(const std::string& key, const std::string& source);
+
+// The lowest Python 3 minor version a PEP 440 specifier allows (">=3.9,<4" gives 9, "~=3.10" 10,
+// "==3.11.*" 11), or nullopt when it names no lower bound impact can read (no clause, Poetry's "^3.9"
+// or "||", a major other than 3).
+std::optional<uint8_t> lowest_python_minor(std::string_view requires_python);
 
 // The names of every [tool.impact] key, in the order `impact config` prints them.
 const std::vector<std::string>& impact_config_keys();

@@ -98,6 +98,13 @@ struct TextDoctest {
   std::vector<std::pair<std::string, uint32_t>> modules; // dotted name, line
 };
 
+// A changed Python file that CPython may not compile (docs/selection.md, syntax-error): every import
+// of it fails, so it is analysed at file level, and a session that loads it fails to start.
+struct SyntaxProblem {
+  RepoPath path;
+  std::string why; // "new side, line 3: print statement (Python 2)"
+};
+
 struct DecisionInput {
   const ChangeSet& changes;
   const ImportGraph& graph;
@@ -111,6 +118,7 @@ struct DecisionInput {
   uint32_t max_depth = 100; // symbol hops before a file is analysed at file level
   double budget_ms = 0;     // time for the symbol walk before it falls back to file level (0: none)
   std::vector<TextDoctest> text_doctests{};
+  std::vector<SyntaxProblem> syntax_problems{}; // read in every mode, --file-level included
 };
 
 Decision decide(const DecisionInput& input);

@@ -26,6 +26,7 @@ enum class ChangeKind : uint8_t {
   deleted_file,
   renamed_file,
   unclassifiable,  // binary, unparseable, a type change: analysed as a whole-file change
+  syntax_error,    // a side CPython may not compile: every import of the module changes
 };
 
 std::string_view to_string(ChangeKind kind);
@@ -55,10 +56,16 @@ struct FileSemantics {
   std::string confidence = "high";   // "high", or "low" when a side did not parse
   // Symbols whose comments changed (and nothing else): what `--mode safe` counts as changed.
   std::vector<std::string> comment_changed;
+  // Why CPython may not compile a side of the change ("new side, line 3: print statement (Python 2)"),
+  // or "" when both sides compile for the project's Python; then kind is syntax_error.
+  std::string syntax;
 };
 
 // Compares the two versions of a changed Python file (std::nullopt for a side that does not exist).
+// `python_minor` is the project's lowest Python 3 minor version (nullopt: unknown), by which the
+// compile check of each side is judged.
 FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std::string>& old_text,
-                             const std::optional<std::string>& new_text);
+                             const std::optional<std::string>& new_text,
+                             std::optional<uint8_t> python_minor = std::nullopt);
 
 } // namespace impact

@@ -132,7 +132,8 @@ std::vector<std::string> partial_reads(const ProjectFacts& facts, const ProjectL
 } // namespace
 
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
-                                          const std::vector<SourceFile>& inventory) {
+                                          const std::vector<SourceFile>& inventory,
+                                          std::optional<uint8_t> python_minor) {
   std::vector<FileSemantics> out;
   for (const auto& change : changes.files) {
     bool python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
@@ -153,7 +154,7 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
     // A side too large to parse leaves the file unclassified: it is a change of the whole file.
     if (before && before->size() > k_max_parsed_bytes) before.reset();
     if (after && after->size() > k_max_parsed_bytes) after.reset();
-    out.push_back(diff_semantics(change, before, after));
+    out.push_back(diff_semantics(change, before, after, python_minor));
   }
   return out;
 }
@@ -255,7 +256,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   std::vector<std::string> partial = partial_reads(facts, layout);
   for (const auto& line : partial) fmt::print(stderr, "impact: warning: {}\n", line);
   // 2. semantic diff of every changed Python file
-  std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory);
+  std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory, config.python_minor);
   clock.lap("semantic");
   // 3. graph
   ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
@@ -268,6 +269,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     input.semantics = &semantics;
   }
   input.text_doctests = text_doctests(repo, layout, pytest, inventory);
+  for (const auto& s : semantics) {
+    if (!s.syntax.empty()) input.syntax_problems.push_back(SyntaxProblem{s.path, s.syntax});
+  }
   input.max_depth = options.max_depth;
   input.budget_ms = options.budget_ms;
   // 4. coverage index, when there is one

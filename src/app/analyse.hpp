@@ -37,8 +37,10 @@ ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci);
 void check_changed_is_a_revision(Repository& repo, const cli::Options& options, const ChangeChoice& choice);
 
 // Stage 2: both versions of every changed Python file, compared symbol by symbol.
+// `python_minor`: the project's lowest Python 3 minor (ImpactConfig::python_minor), for the compile check.
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
-                                          const std::vector<SourceFile>& inventory);
+                                          const std::vector<SourceFile>& inventory,
+                                          std::optional<uint8_t> python_minor);
 
 Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env);
 

@@ -115,6 +115,9 @@ public:
     if (node && m_graph.nodes[*node].conftest) {
       return fallback("conftest", fmt::format("{} is a conftest.py: its fixtures and hooks follow the static rule", path));
     }
+    if (sem != nullptr && sem->kind == ChangeKind::syntax_error) {
+      return fallback("syntax_error", fmt::format("{}: {}; every import of it changes", path, sem->syntax));
+    }
     if (sem != nullptr && sem->runs_at_import) {
       return fallback("not_implementation", fmt::format("{}: the changed code runs at import", path));
     }

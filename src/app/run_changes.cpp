@@ -28,7 +28,8 @@ int run_changes(const cli::Options& options) {
   check_changed_is_a_revision(*repo, options, choice);
   ChangeSet changes = repo->changes(choice.request);
   std::vector<SourceFile> inventory = repo->inventory(changes);
-  std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory);
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory, config.python_minor);
   auto semantics_of = [&](const ChangedFile& f) -> const FileSemantics* {
     for (const auto& s : semantics) {
       if (s.path == f.path()) return &s;

@@ -40,6 +40,12 @@ int run_facts(const cli::Options& options) {
               {"module_names", facts.module_names},
               {"all", facts.all_names ? json(*facts.all_names) : json(nullptr)},
               {"parse_error", facts.parse_error},
+              {"compile", {{"issue", std::string(to_string(facts.compile.issue))},
+                           {"certain", is_certain(facts.compile.issue)},
+                           {"line", facts.compile.line},
+                           {"needs_python", facts.compile.needs_minor == 0 ? json(nullptr)
+                                                                           : json(fmt::format("3.{}", facts.compile.needs_minor))},
+                           {"needs_line", facts.compile.needs_line}}},
               {"has_doctest", facts.has_doctest}};
   fmt::print("{}\n", doc.dump(2, ' ', false, json::error_handler_t::replace));
   return 0;

@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
+
 namespace impact {
 
 namespace {
@@ -67,10 +70,46 @@ std::vector<std::string> strings_from_json(const std::string& text, const std::s
   return out;
 }
 
+} // namespace
+
+std::optional<uint8_t> lowest_python_minor(std::string_view spec) {
+  if (spec.find("||") != std::string_view::npos || spec.find('^') != std::string_view::npos) return std::nullopt;
+  std::optional<uint8_t> lowest;
+  while (!spec.empty()) {
+    size_t comma = spec.find(',');
+    std::string_view clause = spec.substr(0, comma);
+    spec = comma == std::string_view::npos ? std::string_view() : spec.substr(comma + 1);
+    while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
+    size_t op_end = clause.find_first_of("0123456789");
+    if (op_end == std::string_view::npos) continue;
+    std::string_view op = clause.substr(0, op_end);
+    while (!op.empty() && op.back() == ' ') op.remove_suffix(1);
+    if (op != ">=" && op != ">" && op != "~=" && op != "==" && op != "===" && !op.empty()) continue; // <, <=, !=
+    std::string_view version = clause.substr(op_end);
+    unsigned major = 0, minor = 0;
+    size_t i = 0;
+    while (i < version.size() && std::isdigit(static_cast<unsigned char>(version[i]))) major = major * 10 + static_cast<unsigned>(version[i++] - '0');
+    if (i < version.size() && version[i] == '.') {
+      ++i;
+      while (i < version.size() && std::isdigit(static_cast<unsigned char>(version[i]))) minor = minor * 10 + static_cast<unsigned>(version[i++] - '0');
+    }
+    if (major != 3 || minor > 255) return std::nullopt;
+    lowest = std::max<uint8_t>(lowest.value_or(0), static_cast<uint8_t>(minor));
+  }
+  return lowest;
+}
+
+namespace {
+
 // Layer 1: the file.
 void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
   const std::string file(k_file);
   auto pyproject = config::read_pyproject(repo_root / file, file);
+  if (pyproject) {
+    if (auto spec = pyproject->at_path("project.requires-python").value<std::string>()) {
+      config.python_minor = lowest_python_minor(*spec);
+    }
+  }
   const toml::node* section = pyproject ? pyproject->at_path("tool.impact").node() : nullptr;
   if (section == nullptr) return;
   const auto* table = section->as_table();

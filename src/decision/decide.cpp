@@ -3,6 +3,7 @@
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
 #include "decision/symbol_walk.hpp"
+#include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
 #include "util/glob.hpp"
@@ -72,6 +73,11 @@ public:
     m_walk.run();
     deleted_conftests();
     uncertain_imports();
+    for (const auto& p : m_in.syntax_problems) { // a session that loads it cannot start
+      auto node = m_in.graph.find(p.path.str);
+      auto loader = node ? decision::session_loader(m_in.graph, *node) : std::nullopt;
+      if (loader) m_triggers.push_back(Trigger{"syntax_error", decision::session_failure(p, *loader)});
+    }
     for (uint32_t node : m_walk.order()) {
       const GraphNode& n = m_in.graph.nodes[node];
       if (n.test && !n.ghost) m_decision.file_level.push_back(SelectedTest{n.path.str, m_walk.chain(node), {}});
@@ -531,6 +537,9 @@ private:
           names.push_back(s.qualname);
         }
         what += fmt::format(" ({})", fmt::join(names, ", "));
+      }
+      for (const auto& p : m_in.syntax_problems) {
+        if (p.path == v.path) what += fmt::format(" [{}]", p.why);
       }
       v.effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
                             : fmt::format("{}: {} selected test(s) lead here", what, tests);

@@ -2,6 +2,7 @@
 // symbols and the module-level assignments pytest reads; cheap byte scans find the rarer things
 // (dynamic imports, dotted string references, doctests) before any deeper walk is paid for.
 #include "impact/python.hpp"
+#include "python/compile_check.hpp"
 #include "python/grammar.hpp"
 #include "python/literals.hpp"
 #include "python/references.hpp"
@@ -546,10 +547,12 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   std::unique_ptr<TSTree, python::TreeDeleter> tree(m_impl->parser.parse(source));
   if (!tree) {
     facts.parse_error = true;
+    facts.compile = python::check_compiles(source, TSNode{});
     python::scan_import_lines(source, facts);
     return facts;
   }
   TSNode root = ts_tree_root_node(tree.get());
+  facts.compile = python::check_compiles(source, root);
   StatementWalker walker(source, facts);
   walker.block(root, Scope{});
   if (ts_node_has_error(root)) {

@@ -22,6 +22,29 @@ constexpr uint64_t k_oversized = 512;
 
 uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
 
+// The compile check rides in the flags word: the issue in bits 16-23, the Python 3 minor version its
+// constructs need in bits 24-31, and one line in bits 32-63 (the issue's, else the version's: the one
+// compile_verdict reports).
+constexpr int k_issue_shift = 16, k_minor_shift = 24, k_line_shift = 32;
+
+uint64_t compile_bits(const CompileCheck& c) {
+  uint32_t line = c.issue != SyntaxIssue::none ? c.line : c.needs_line;
+  return (uint64_t{static_cast<uint8_t>(c.issue)} << k_issue_shift) | (uint64_t{c.needs_minor} << k_minor_shift) |
+         (uint64_t{line} << k_line_shift);
+}
+
+CompileCheck compile_of(uint64_t flags) {
+  CompileCheck c;
+  auto issue = static_cast<uint8_t>(flags >> k_issue_shift);
+  c.issue = issue <= static_cast<uint8_t>(SyntaxIssue::unsure_construct) ? static_cast<SyntaxIssue>(issue)
+                                                                          : SyntaxIssue::unsure_construct;
+  c.needs_minor = static_cast<uint8_t>(flags >> k_minor_shift);
+  auto line = static_cast<uint32_t>(flags >> k_line_shift);
+  if (c.issue != SyntaxIssue::none) c.line = line;
+  if (c.needs_minor != 0) c.needs_line = line;
+  return c;
+}
+
 void section(util::Writer& out, const util::Writer& body) { out.str(const_cast<util::Writer&>(body).buffer()); }
 
 FactsHeader header_of(uint64_t flags) {
@@ -36,6 +59,7 @@ FactsHeader header_of(uint64_t flags) {
   h.has_collect_ignore = (flags & k_collect_ignore) != 0;
   h.has_dynamic_access = (flags & k_dynamic_access) != 0;
   h.oversized = (flags & k_oversized) != 0;
+  h.compile = compile_of(flags);
   return h;
 }
 
@@ -191,7 +215,8 @@ std::string encode(const FileFacts& facts) {
           bit(!facts.collect_ignore.empty() || !facts.collect_ignore_glob.empty(), k_collect_ignore) |
           bit(facts.module_dynamic_access ||
                   std::any_of(facts.symbols.begin(), facts.symbols.end(), [](const Symbol& s) { return s.dynamic_access; }),
-              k_dynamic_access));
+              k_dynamic_access) |
+          compile_bits(facts.compile));
   section(out, imports);
   section(out, uncertain);
   section(out, rest);
@@ -298,6 +323,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   facts.all_dynamic = h.all_dynamic;
   facts.pytest_plugins_dynamic = h.pytest_plugins_dynamic;
   facts.defines_module_getattr = h.defines_module_getattr;
+  facts.compile = h.compile;
 
   util::Reader imports(in.raw(static_cast<size_t>(in.u64())));
   facts.imports.resize(imports.count());

@@ -2,6 +2,7 @@
 // and leaf texts in tree order, so whitespace and line breaks never matter; comments are left out of
 // every hash but `with_comments`.
 #include "impact/python.hpp"
+#include "python/compile_check.hpp"
 #include "python/grammar.hpp"
 #include "python/source_view.hpp"
 
@@ -300,9 +301,11 @@ FileShape shape_of(std::string_view raw) {
   std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
   if (!tree) {
     shape.parse_error = true;
+    shape.compile = python::check_compiles(source, TSNode{});
     return shape;
   }
   ShapeBuilder(source, shape).module(ts_tree_root_node(tree.get()));
+  shape.compile = python::check_compiles(source, ts_tree_root_node(tree.get()));
   return shape;
 }
 

@@ -36,7 +36,7 @@ E pick(const StrictValue& v, std::initializer_list<E> values) {
 
 std::vector<ChangeKind> change_kinds() {
   std::vector<ChangeKind> out;
-  for (int k = 0; k <= static_cast<int>(ChangeKind::unclassifiable); ++k) out.push_back(static_cast<ChangeKind>(k));
+  for (int k = 0; k <= static_cast<int>(ChangeKind::syntax_error); ++k) out.push_back(static_cast<ChangeKind>(k));
   return out;
 }
 

@@ -3,6 +3,8 @@
 #include "impact/semantic.hpp"
 #include "python/source_view.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <map>
 
@@ -25,6 +27,7 @@ std::string_view to_string(ChangeKind kind) {
   case ChangeKind::deleted_file: return "deleted_file";
   case ChangeKind::renamed_file: return "renamed_file";
   case ChangeKind::unclassifiable: return "unclassifiable";
+  case ChangeKind::syntax_error: return "syntax_error";
   }
   return "unclassifiable";
 }
@@ -93,10 +96,46 @@ std::string coding_declaration(std::string_view text) {
   return {};
 }
 
+// Why a side of the change may not compile for the project's Python, or "" (docs/selection.md,
+// syntax-error). The old side counts only while the file exists: a fix changes every import too.
+std::string syntax_problem(const std::optional<std::string>& old_text, const std::optional<std::string>& new_text,
+                           const std::optional<FileShape>& before, const std::optional<FileShape>& after,
+                           std::optional<uint8_t> python_minor) {
+  if (!new_text) return {};
+  auto side = [&](const std::string& text, const std::optional<FileShape>& shape, std::string_view name) {
+    CompileVerdict v = compile_verdict(shape ? shape->compile : compile_check_of(text), python_minor);
+    if (v.compiles()) return std::string();
+    return fmt::format("{} side {}, {}", name, v.fails ? "does not compile" : "may not compile", v.why);
+  };
+  std::string why = side(*new_text, after, "new");
+  if (why.empty() && old_text) why = side(*old_text, before, "old");
+  return why;
+}
+
+FileSemantics classify(const ChangedFile& change, const std::optional<std::string>& old_text,
+                       const std::optional<std::string>& new_text, std::optional<FileShape>& before_shape,
+                       std::optional<FileShape>& after_shape);
+
 } // namespace
 
 FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std::string>& old_text,
-                             const std::optional<std::string>& new_text) {
+                             const std::optional<std::string>& new_text, std::optional<uint8_t> python_minor) {
+  std::optional<FileShape> before, after;
+  FileSemantics out = classify(change, old_text, new_text, before, after);
+  if (change.symlink) return out; // its text is a path, not Python
+  out.syntax = syntax_problem(old_text, new_text, before, after, python_minor);
+  if (!out.syntax.empty()) {
+    out.kind = ChangeKind::syntax_error;
+    out.runs_at_import = true;
+  }
+  return out;
+}
+
+namespace {
+
+FileSemantics classify(const ChangedFile& change, const std::optional<std::string>& old_text,
+                       const std::optional<std::string>& new_text, std::optional<FileShape>& before_shape,
+                       std::optional<FileShape>& after_shape) {
   switch (change.status) {
   case FileStatus::added: return whole_file(change, ChangeKind::added_file);
   case FileStatus::deleted: return whole_file(change, ChangeKind::deleted_file);
@@ -106,8 +145,8 @@ FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std:
   }
   if (change.binary || change.symlink || !old_text || !new_text) return whole_file(change, ChangeKind::unclassifiable);
 
-  FileShape before = shape_of(*old_text);
-  FileShape after = shape_of(*new_text);
+  const FileShape& before = before_shape.emplace(shape_of(*old_text));
+  const FileShape& after = after_shape.emplace(shape_of(*new_text));
   // A file tree-sitter cannot read, or whose layout CPython would reject, is no mere edit.
   if (before.parse_error || after.parse_error || before.layout_error || after.layout_error) {
     FileSemantics out = whole_file(change, ChangeKind::unclassifiable);
@@ -185,5 +224,7 @@ FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std:
   });
   return out;
 }
+
+} // namespace
 
 } // namespace impact

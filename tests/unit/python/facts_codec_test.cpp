@@ -218,6 +218,22 @@ TEST_CASE("decode_header reads the flags without the rest", "[facts_codec]") {
     CHECK(h.has_collect_ignore);
   }
   SECTION("an empty blob is not a header") { CHECK_FALSE(decode_header("", h)); }
+  SECTION("the compile check rides in the flags word, with the line compile_verdict reports") {
+    FileFacts f;
+    f.parse_error = true;
+    f.compile = CompileCheck{SyntaxIssue::print_statement, 70000, 10, 3};
+    REQUIRE(decode_header(encode(f), h));
+    CHECK(h.parse_error);
+    CHECK(h.compile.issue == SyntaxIssue::print_statement);
+    CHECK(h.compile.line == 70000);
+    CHECK(h.compile.needs_minor == 10);
+    f.compile = CompileCheck{SyntaxIssue::none, 0, 12, 41};
+    REQUIRE(decode_header(encode(f), h));
+    CHECK(h.compile == f.compile);
+    FileFacts back;
+    REQUIRE(decode_full(encode(f), back));
+    CHECK(back.compile == f.compile);
+  }
 }
 
 TEST_CASE("decode_imports gives the same imports as views", "[facts_codec]") {

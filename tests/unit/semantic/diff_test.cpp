@@ -129,9 +129,10 @@ TEST_CASE("diff_semantics classifies module-level changes and symbols that come 
     CHECK(c.change == ChangeKind::deleted_symbol);
     CHECK(c.new_lines.first == 0);
   }
-  SECTION("a side that does not parse is never a no-op") {
+  SECTION("a side that does not parse is never a no-op: it does not compile") {
     auto s = diff(k_module, edited("return a + b", "return a +"));
-    CHECK(s.kind == ChangeKind::unclassifiable);
+    CHECK(s.kind == ChangeKind::syntax_error);
+    CHECK(s.syntax.starts_with("new side does not compile, line "));
     CHECK(s.runs_at_import);
     CHECK(s.confidence == "low");
   }

@@ -1,0 +1,159 @@
+#include "impact/config.hpp"
+#include "impact/python.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace impact;
+
+namespace {
+
+SyntaxIssue issue_of(std::string_view source) { return compile_check_of(source).issue; }
+
+} // namespace
+
+TEST_CASE("compile check: valid Python 3 compiles", "[compile]") {
+  CHECK(issue_of("") == SyntaxIssue::none);
+  CHECK(issue_of("import os\n\ndef f(a, b=1, *args, c, d=2, **kw):\n    return a\n") == SyntaxIssue::none);
+  CHECK(issue_of("class C:\n    def m(self):\n        for x in y:\n            if x:\n                break\n        else:\n"
+                 "            pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("async def f():\n    await g()\n    async for x in y:\n        pass\n    async with a as b:\n"
+                 "        pass\n    return [await z async for z in w]\n") == SyntaxIssue::none);
+  CHECK(issue_of("x = 0\ny = 00\nz = 0o777 + 0x_ff + 1_000 + 1.5e-3j + 0.\n") == SyntaxIssue::none);
+  CHECK(issue_of("s = rb'\\x' + b'\\xff'\nt = '\\u00e9\\x41'\nu = f'{x!r:>{w}} {{}}'\n") == SyntaxIssue::none);
+  CHECK(issue_of("'''doc'''\nfrom __future__ import annotations\nimport os\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f():\n    x = 1\n    def g():\n        nonlocal x\n        x = 2\n") == SyntaxIssue::none);
+  CHECK(issue_of("print('hi')\nexec('x = 1')\nprint = 3\n") == SyntaxIssue::none);
+  CHECK(issue_of("a, *b = c\n[x, *y] = z\ndel a, b[0], c.d\nf(*a, k=1, *b, **c)\n") == SyntaxIssue::none);
+  CHECK(issue_of("if x:\n\tpass\n") == SyntaxIssue::none);
+  CHECK(issue_of("# -*- coding: latin-1 -*-\nx = '\xe9'\n") == SyntaxIssue::none);
+}
+
+TEST_CASE("compile check: what tree-sitter accepts and CPython refuses", "[compile]") {
+  SECTION("Python 2") {
+    CHECK(issue_of("def f():\n    print \"hi\"\n") == SyntaxIssue::print_statement);
+    CHECK(issue_of("exec \"x = 1\"\n") == SyntaxIssue::exec_statement);
+    CHECK(issue_of("x = 0777\n") == SyntaxIssue::invalid_number);
+    CHECK(issue_of("x = 10L\n") != SyntaxIssue::none);
+    CHECK(issue_of("x = 1__0\n") != SyntaxIssue::none);
+    CHECK(issue_of("x = 1 <> 2\n") != SyntaxIssue::none);
+    CHECK(issue_of("x = `y`\n") != SyntaxIssue::none);
+    CHECK(issue_of("x = ur'a'\n") != SyntaxIssue::none);
+  }
+  SECTION("misplaced statements") {
+    CHECK(issue_of("def f():\n    break\n") == SyntaxIssue::outside_loop);
+    CHECK(issue_of("for x in y:\n    pass\nelse:\n    continue\n") == SyntaxIssue::outside_loop);
+    CHECK(issue_of("for x in y:\n    def g():\n        break\n") == SyntaxIssue::outside_loop);
+    CHECK(issue_of("return 1\n") == SyntaxIssue::outside_function);
+    CHECK(issue_of("class C:\n    yield 1\n") == SyntaxIssue::outside_function);
+    CHECK(issue_of("def f():\n    return [(yield x) for x in y]\n") == SyntaxIssue::outside_function);
+    CHECK(issue_of("def f():\n    await g()\n") == SyntaxIssue::outside_async);
+    CHECK(issue_of("def f():\n    async with a:\n        pass\n") == SyntaxIssue::outside_async);
+    CHECK(issue_of("async def f():\n    yield 1\n    return 2\n") == SyntaxIssue::outside_function);
+    CHECK(issue_of("import os\nfrom __future__ import annotations\n") == SyntaxIssue::misplaced_future);
+    CHECK(issue_of("from __future__ import braces\n") == SyntaxIssue::misplaced_future);
+    CHECK(issue_of("nonlocal x\n") == SyntaxIssue::invalid_scope);
+    CHECK(issue_of("def f():\n    nonlocal x\n") == SyntaxIssue::invalid_scope);
+    CHECK(issue_of("def f(a):\n    global a\n") == SyntaxIssue::invalid_scope);
+  CHECK(issue_of("def f():\n    def g():\n        nonlocal x\n") == SyntaxIssue::unsure_construct);
+  CHECK(issue_of("def f(x):\n    def g():\n        nonlocal x\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f():\n    x = 1\n    global x\n") == SyntaxIssue::unsure_construct);
+  CHECK(issue_of("def f():\n    global x\n    x = 1\n    y.x = 2\n") == SyntaxIssue::none);
+    CHECK(issue_of("def f():\n    from os import *\n") == SyntaxIssue::invalid_scope);
+  }
+  SECTION("targets, parameters and arguments") {
+    CHECK(issue_of("def f(a, a):\n    pass\n") == SyntaxIssue::invalid_parameters);
+    CHECK(issue_of("def f(a=1, b):\n    pass\n") == SyntaxIssue::invalid_parameters);
+    CHECK(issue_of("def f(*, **kw):\n    pass\n") == SyntaxIssue::invalid_parameters);
+    CHECK(issue_of("f = lambda a, a: 0\n") == SyntaxIssue::invalid_parameters);
+    CHECK(issue_of("f(a=1, 2)\n") == SyntaxIssue::invalid_arguments);
+    CHECK(issue_of("f(**a, *b)\n") == SyntaxIssue::invalid_arguments);
+    CHECK(issue_of("f(a=1, a=2)\n") == SyntaxIssue::invalid_arguments);
+    CHECK(issue_of("del f()\n") == SyntaxIssue::invalid_target);
+    CHECK(issue_of("a, b += 1\n") == SyntaxIssue::invalid_target);
+    CHECK(issue_of("a, b: int = 1, 2\n") != SyntaxIssue::none);
+    CHECK(issue_of("*a = b\n") == SyntaxIssue::invalid_starred);
+    CHECK(issue_of("x = *a\n") == SyntaxIssue::invalid_starred);
+    CHECK(issue_of("async = 1\n") != SyntaxIssue::none);
+    CHECK(issue_of("__debug__ = 1\n") != SyntaxIssue::none);
+    CHECK(issue_of("def f(async):\n    pass\n") == SyntaxIssue::reserved_name);
+    CHECK(issue_of("x := 1\n") != SyntaxIssue::none);
+  }
+  SECTION("clauses and literals") {
+    CHECK(issue_of("try:\n    pass\nexcept:\n    pass\nexcept E:\n    pass\n") == SyntaxIssue::invalid_clause);
+    CHECK(issue_of("match x:\n    case y:\n        pass\n    case 1:\n        pass\n") == SyntaxIssue::invalid_clause);
+    CHECK(issue_of("x = b'\xc3\xa9'\n") == SyntaxIssue::invalid_string);
+    CHECK(issue_of("x = '\\x1'\n") == SyntaxIssue::invalid_string);
+    CHECK(issue_of("x = 'a' b'b'\n") == SyntaxIssue::invalid_string);
+    CHECK(issue_of("x = f'}'\n") != SyntaxIssue::none);
+    CHECK(issue_of("x = '\\N{BULLET}'\n") == SyntaxIssue::unsure_name_escape);
+  }
+}
+
+TEST_CASE("compile check: the misses the differential check found", "[compile]") {
+  CHECK(issue_of("def f():\n    x\n    else\n    y\n") == SyntaxIssue::syntax_error);   // a keyword read as a name
+  CHECK(issue_of("x = 1\nelse:\n    y = 2\n") == SyntaxIssue::syntax_error);            // ... as an annotated name
+  CHECK(issue_of("if a:\n   x.y:\n        v()\n") == SyntaxIssue::syntax_error);          // x.y: annotating the next line
+  CHECK(issue_of("#---\n-----\n# c\nx = 1\n") == SyntaxIssue::syntax_error);          // an expression past a line break
+  CHECK(issue_of("x = '' if a else ''ts = 1\n") == SyntaxIssue::syntax_error);          // a MISSING newline
+  CHECK(issue_of("raise E, 'm'\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("x = 1\n    y = 2\n") == SyntaxIssue::unexpected_indent);
+  CHECK(issue_of("def f(a):\n    global a\n") == SyntaxIssue::invalid_scope);
+  CHECK(issue_of("print('==', a, *b.c())\n") == SyntaxIssue::none); // tree-sitter reads (*b.c)()
+  CHECK(issue_of("(pars): bool = True\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f(a, /, b=1, \\\n      c=2):\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("match x:\n    case None:\n        pass\n    case y:\n        pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f(x: Optional[int]) -> List[str]:\n    type(x).y = 1\n") == SyntaxIssue::none);
+}
+
+TEST_CASE("compile check: the bytes CPython's tokenizer refuses", "[compile]") {
+  CHECK(issue_of(std::string_view("x = 1\0\n", 7)) == SyntaxIssue::null_byte);
+  CHECK(issue_of("x = '\xe9'\n") == SyntaxIssue::invalid_utf8);
+  CHECK(issue_of("# coding: ascii\nx = '\xc3\xa9'\n") == SyntaxIssue::invalid_utf8);
+  CHECK(issue_of("# coding: klingon\nx = 1\n") == SyntaxIssue::unsure_encoding);
+  CHECK(issue_of("if x:\n        a = 1\n\tb = 2\n") == SyntaxIssue::inconsistent_tabs);
+  CHECK(issue_of("if x:\n    a = 1\n  b = 2\n") != SyntaxIssue::none);
+  CHECK(issue_of("x = 1 $ 2\n") != SyntaxIssue::none);
+  CHECK(issue_of("x = 1\xc2\xa0+ 2\n") == SyntaxIssue::invalid_character);
+  CHECK(issue_of("x = 1\v\n") == SyntaxIssue::invalid_character);
+  std::string deep = "x = " + std::string(201, '(') + "1" + std::string(201, ')') + "\n";
+  CHECK(issue_of(deep) == SyntaxIssue::too_many_parentheses);
+  std::string ok = "x = " + std::string(199, '(') + "1" + std::string(199, ')') + "\n";
+  CHECK(issue_of(ok) != SyntaxIssue::too_many_parentheses);
+  std::string blocks;
+  for (int i = 0; i < 21; ++i) blocks += std::string(static_cast<size_t>(i) * 4, ' ') + "for x in y:\n";
+  blocks += std::string(21 * 4, ' ') + "pass\n";
+  CHECK(issue_of(blocks) == SyntaxIssue::too_many_blocks);
+}
+
+TEST_CASE("compile check: version-dependent syntax is judged by the project's Python", "[compile]") {
+  CompileCheck walrus = compile_check_of("if (n := 1):\n    pass\n");
+  CHECK(walrus.issue == SyntaxIssue::none);
+  CHECK(walrus.needs_minor == 8);
+  CHECK(compile_check_of("match x:\n    case 1:\n        pass\n").needs_minor == 10);
+  CHECK(compile_check_of("try:\n    pass\nexcept* E:\n    pass\n").needs_minor == 11);
+  CHECK(compile_check_of("type X = int\n").needs_minor == 12);
+  CHECK(compile_check_of("def f[T](x: T) -> T:\n    return x\n").needs_minor == 12);
+  CHECK(compile_check_of("x = f'{'a' + \"b\"}'\n").needs_minor == 12);
+  CHECK(compile_check_of("def f(a, /, b):\n    pass\n").needs_minor == 8);
+  CHECK(compile_check_of("with (open(a) as f, open(b) as g):\n    pass\n").needs_minor == 9);
+  SECTION("verdicts") {
+    CHECK(compile_verdict(walrus, 8).compiles());
+    CHECK(compile_verdict(walrus, 7).fails);
+    CHECK(compile_verdict(walrus, std::nullopt).unsure);
+    CHECK(compile_verdict(compile_check_of("print 'x'\n"), 12).fails);
+    CHECK(compile_verdict(compile_check_of("print 'x'\n"), 12).why == "line 1: print statement (Python 2)");
+  }
+}
+
+TEST_CASE("requires-python gives the lowest Python 3 minor version", "[compile][config]") {
+  CHECK(lowest_python_minor(">=3.9") == uint8_t{9});
+  CHECK(lowest_python_minor(">=3.8, <4") == uint8_t{8});
+  CHECK(lowest_python_minor("~=3.10") == uint8_t{10});
+  CHECK(lowest_python_minor("==3.11.*") == uint8_t{11});
+  CHECK(lowest_python_minor(">3.7,!=3.8.0") == uint8_t{7});
+  CHECK(lowest_python_minor("<3.12") == std::nullopt);
+  CHECK(lowest_python_minor("^3.9") == std::nullopt);
+  CHECK(lowest_python_minor(">=2.7") == std::nullopt);
+}
