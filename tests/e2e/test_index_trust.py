@@ -38,7 +38,10 @@ BREAK_DESCRIBE = ("    kind = kind.upper() if n > 100 else kind\n", "    kind = 
 
 
 def measure(repo):
-    """The suite under pytest-cov with per-test contexts, as a CI job that already has coverage runs it."""
+    """The suite under pytest-cov with per-test contexts, as a CI job that already has coverage runs it.
+    It starts two seconds after the last commit: the trust rule takes a commit within a second of the data
+    file (commit times have one-second resolution) as possibly later than the data."""
+    time.sleep(2.1)
     result = repo.pytest("--cov=.", "--cov-context=test", "--cov-report=")
     assert result.returncode == 0, result.stdout
     return repo.path / ".coverage"
