@@ -66,7 +66,7 @@ std::string render_chain(const std::vector<Hop>& chain) {
   for (size_t i = 0; i < chain.size(); ++i) {
     const Hop& hop = chain[i];
     out += quote_name(hop.path);
-    if (!hop.symbol.empty()) out += ":" + one_line(hop.symbol);
+    if (!hop.symbol.empty()) out += fmt::format(":{}", one_line(hop.symbol));
     else if (hop.line > 0 && i + 1 < chain.size()) out += fmt::format(":{}", hop.line);
     if (i + 1 == chain.size()) {
       if (hop.symbol.empty() && hop.line > 0) out += fmt::format(":{}", hop.line);

@@ -16,8 +16,8 @@ struct Parsed {
 };
 
 Parsed parse_args(std::vector<std::string> args) {
-  args.insert(args.begin(), "impact");
-  std::vector<char*> argv;
+  static std::string program = "impact";
+  std::vector<char*> argv{program.data()};
   for (auto& a : args) argv.push_back(a.data());
   Parsed out;
   try {
