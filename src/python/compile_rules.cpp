@@ -27,6 +27,8 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
     starred_value(n);
   } else if (s == k.yield) {
     if (f.kind != Frame::function && f.kind != Frame::lambda) problem(SyntaxIssue::outside_function, n);
+    // 'yield from' inside async function: CPython refuses it; tree-sitter parses it cleanly.
+    else if (f.kind == Frame::function && f.async && has_token(n, "from")) problem(SyntaxIssue::outside_function, n);
     f.generator = true;
     starred_value(n);
   } else if (s == k.await) {

@@ -51,6 +51,9 @@ TEST_CASE("compile check: what tree-sitter accepts and CPython refuses", "[compi
     CHECK(issue_of("def f():\n    await g()\n") == SyntaxIssue::outside_async);
     CHECK(issue_of("def f():\n    async with a:\n        pass\n") == SyntaxIssue::outside_async);
     CHECK(issue_of("async def f():\n    yield 1\n    return 2\n") == SyntaxIssue::outside_function);
+    CHECK(issue_of("async def f():\n    yield from g()\n") == SyntaxIssue::outside_function); // found by review
+    CHECK(issue_of("async def f():\n    yield g()\n") == SyntaxIssue::none);
+    CHECK(issue_of("def f():\n    yield from g()\n") == SyntaxIssue::none);
     CHECK(issue_of("import os\nfrom __future__ import annotations\n") == SyntaxIssue::misplaced_future);
     CHECK(issue_of("from __future__ import braces\n") == SyntaxIssue::misplaced_future);
     CHECK(issue_of("nonlocal x\n") == SyntaxIssue::invalid_scope);
