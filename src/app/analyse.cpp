@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <thread>
 
 namespace impact::app {
@@ -127,6 +128,27 @@ std::vector<std::string> partial_reads(const ProjectFacts& facts, const ProjectL
                               absent.size(), names));
   }
   return out;
+}
+
+// Added, renamed and retyped files are whole-file changes, and a side too large to parse is not read:
+// their compile check comes from the facts of the state under test, which hold one for every Python
+// file (docs/selection.md, syntax-error).
+void compile_checks_from_facts(std::vector<FileSemantics>& semantics, const ChangeSet& changes,
+                               const ProjectFacts& facts, std::optional<uint8_t> python_minor) {
+  std::set<std::string> links; // a symbolic link's text is a path, not Python
+  for (const auto& change : changes.files) {
+    if (change.symlink) links.insert(change.path().str);
+  }
+  for (auto& s : semantics) {
+    if (!s.syntax.empty() || links.contains(s.path.str)) continue;
+    size_t at = facts.find(s.path.str);
+    if (at == ProjectFacts::npos) continue;
+    CompileVerdict v = compile_verdict(facts.header(at).compile, python_minor);
+    if (v.compiles()) continue;
+    s.syntax = fmt::format("new side {}, {}", v.fails ? "does not compile" : "may not compile", v.why);
+    s.kind = ChangeKind::syntax_error;
+    s.runs_at_import = true;
+  }
 }
 
 } // namespace
@@ -257,6 +279,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   for (const auto& line : partial) fmt::print(stderr, "impact: warning: {}\n", line);
   // 2. semantic diff of every changed Python file
   std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory, config.python_minor);
+  compile_checks_from_facts(semantics, out.changes, facts, config.python_minor);
   clock.lap("semantic");
   // 3. graph
   ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);

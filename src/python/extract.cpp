@@ -537,6 +537,9 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   if (raw.size() > k_max_parsed_bytes) {
     facts.oversized = true;
     facts.parse_error = true;
+    // Not parsed, so not checked: it may not compile (docs/selection.md, syntax-error).
+    facts.compile.issue = SyntaxIssue::unsure_construct;
+    facts.compile.line = 1;
     python::scan_import_lines(raw, facts);
     python::scan_string_references(raw, facts);
     unbounded_dynamic_imports(raw, facts);
