@@ -81,7 +81,8 @@ void flag(PytestArgs& out, std::string_view name) {
 }
 
 // A word starting with a single '-': a cluster of short options, the first with a value ending it.
-// Returns true when the value is the next word.
+// A letter pytest does not define is a plugin's flag (xdist's -f): reading on, as argparse does, keeps
+// an -o or -c later in the cluster. Returns true when the value is the next word.
 bool short_cluster(PytestArgs& out, const std::string& word, const std::string* next) {
   for (size_t k = 1; k < word.size(); ++k) {
     char c = word[k];
@@ -94,10 +95,7 @@ bool short_cluster(PytestArgs& out, const std::string& word, const std::string* 
       if (next != nullptr) take(out, name, *next);
       return next != nullptr;
     }
-    if (k_short_flags.find(c) == std::string_view::npos) {
-      out.unknown_options.push_back(word);
-      return false;
-    }
+    if (k_short_flags.find(c) == std::string_view::npos) out.unknown_options.push_back(std::string{'-', c});
   }
   return false;
 }

@@ -15,6 +15,10 @@ TEST_CASE("parse_pytest_args reads -o in every spelling pytest accepts", "[pytes
   CHECK(a.overrides == Pairs{{"python_files", "check_*.py"}, {"testpaths", "t"}, {"a", "b=c"}, {"k", ""}, {"x", "1"}});
   CHECK(a.malformed_overrides.empty());
   CHECK(a.positional.empty());
+  SECTION("after a plugin's flag in the same cluster (xdist's -f), as argparse reads it") {
+    CHECK(parse_pytest_args({"-fo", "python_files=check_*.py"}).overrides == Pairs{{"python_files", "check_*.py"}});
+    CHECK(parse_pytest_args({"-Zc", "ci/pytest.ini"}).config_file == std::optional<std::string>("ci/pytest.ini"));
+  }
   SECTION("a word without '=' is malformed") {
     CHECK(parse_pytest_args({"-o", "python_files"}).malformed_overrides == Strings{"python_files"});
   }
