@@ -4,10 +4,12 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
+#include <fstream>
 #include <optional>
 #include <random>
 #include <string_view>
@@ -16,15 +18,29 @@ namespace impact::util {
 
 namespace {
 
+// The boot and the process-id namespace this process runs in, as 8 hex digits. Containers on one host
+// may share its host name (--network=host) and a cache volume while the same process id names
+// different processes in each: only a writer of the same boot and namespace can be proved dead.
+std::string namespace_mark() {
+  std::string boot;
+  if (std::ifstream in("/proc/sys/kernel/random/boot_id"); in) std::getline(in, boot);
+  struct stat st {};
+  uint64_t ns = ::stat("/proc/self/ns/pid", &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
+  uint64_t h = 1469598103934665603ULL; // FNV-1a
+  for (char c : boot) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ULL;
+  h = (h ^ ns) * 1099511628211ULL;
+  return fmt::format("{:08x}", static_cast<uint32_t>(h ^ (h >> 32)));
+}
+
+// "<host name>.<namespace mark>", with every byte that is not a letter, a digit or '.' replaced.
 std::string host_name() {
   char buffer[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(buffer, sizeof buffer - 1) != 0 || buffer[0] == '\0') return "unknown";
-  std::string out(buffer);
+  std::string out = ::gethostname(buffer, sizeof buffer - 1) != 0 || buffer[0] == '\0' ? "unknown" : buffer;
   for (char& c : out) {
     bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.';
     if (!plain) c = '_';
   }
-  return out;
+  return out + "." + namespace_mark();
 }
 
 const std::string& this_host() {

@@ -49,7 +49,9 @@ TEST_CASE("temporary names carry the host and the process", "[files]") {
   CHECK(host().find('-') == std::string::npos); // so that the pid after it can be read back
   char name[HOST_NAME_MAX + 1] = {};
   ::gethostname(name, sizeof name - 1);
-  CHECK(host().size() == std::string(name).size());
+  // The host name, then '.' and 8 hex digits that mark the boot and the process-id namespace.
+  CHECK(host().size() == std::string(name).size() + 9);
+  CHECK(host()[std::string(name).size()] == '.');
   CHECK(temp_suffix().starts_with(".tmp" + tag + "-"));
   CHECK(temp_suffix() != temp_suffix());
 }
