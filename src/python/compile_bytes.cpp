@@ -4,6 +4,7 @@
 // more than 100 levels of indentation and brackets nested past 200 (Parser/tokenizer.c: MAXINDENT,
 // MAXLEVEL).
 #include "python/compile_check.hpp"
+#include "python/source_view.hpp"
 
 #include <array>
 #include <cctype>
@@ -43,31 +44,6 @@ size_t utf8_length(std::string_view s, size_t i, uint32_t* code = nullptr) {
   return n;
 }
 
-// The PEP 263 declaration on line 1 or 2 (line 2 only after a comment or blank line 1), lowercased.
-std::string coding_of(std::string_view text) {
-  for (int line = 0; line < 2 && !text.empty(); ++line) {
-    size_t end = text.find_first_of("\r\n");
-    std::string_view l = text.substr(0, end);
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    size_t start = l.find_first_not_of(" \t\f");
-    if (start == std::string_view::npos) continue;
-    if (l[start] != '#') return {};
-    for (size_t at = l.find("coding", start); at != std::string_view::npos; at = l.find("coding", at + 1)) {
-      size_t k = at + 6;
-      if (k >= l.size() || (l[k] != ':' && l[k] != '=')) continue;
-      ++k;
-      while (k < l.size() && (l[k] == ' ' || l[k] == '\t')) ++k;
-      size_t name = k;
-      while (k < l.size() && (std::isalnum(static_cast<unsigned char>(l[k])) || l[k] == '-' || l[k] == '_' || l[k] == '.')) ++k;
-      if (k == name) continue;
-      std::string out(l.substr(name, k - name));
-      for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return out;
-    }
-  }
-  return {};
-}
-
 enum class Codec { utf8, latin1, ascii_only, ascii_compatible, unknown };
 
 // CPython's get_normal_name(), then the few codecs impact can check.
@@ -92,7 +68,7 @@ Codec codec_of(const std::string& name) {
 
 void check_encoding(std::string_view s, CompileCheck& out) {
   bool bom = s.starts_with("\xEF\xBB\xBF");
-  std::string name = coding_of(bom ? s.substr(3) : s);
+  std::string name = coding_declaration(bom ? s.substr(3) : s);
   Codec codec = codec_of(name);
   if (bom && codec != Codec::utf8) return note_problem(out, SyntaxIssue::invalid_utf8, 1);
   bool ascii = true;

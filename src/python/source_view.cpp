@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <vector>
 
@@ -90,6 +91,30 @@ bool has_lone_carriage_return(std::string_view text) {
     if (at + 1 == text.size() || text[at + 1] != '\n') return true;
   }
   return false;
+}
+
+std::string coding_declaration(std::string_view text) {
+  for (int line = 0; line < 2 && !text.empty(); ++line) {
+    size_t end = text.find_first_of("\r\n");
+    std::string_view l = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    size_t start = l.find_first_not_of(" \t\f");
+    if (start == std::string_view::npos) continue;
+    if (l[start] != '#') return {};
+    for (size_t at = l.find("coding", start); at != std::string_view::npos; at = l.find("coding", at + 1)) {
+      size_t k = at + 6;
+      if (k >= l.size() || (l[k] != ':' && l[k] != '=')) continue;
+      ++k;
+      while (k < l.size() && (l[k] == ' ' || l[k] == '\t')) ++k;
+      size_t name = k;
+      while (k < l.size() && (std::isalnum(static_cast<unsigned char>(l[k])) || l[k] == '-' || l[k] == '_' || l[k] == '.')) ++k;
+      if (k == name) continue;
+      std::string out(l.substr(name, k - name));
+      for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return out;
+    }
+  }
+  return {};
 }
 
 } // namespace impact::python

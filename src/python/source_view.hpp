@@ -16,4 +16,9 @@ std::string_view cpython_source(std::string_view raw, std::string& buffer);
 // line numbers disagree about (git counts only '\n').
 bool has_lone_carriage_return(std::string_view text);
 
+// The encoding a PEP 263 declaration names (`# -*- coding: latin-1 -*-`), lowercased, or "": read on
+// line 1, and on line 2 only after a comment or blank line 1, as CPython's tokenizer reads it. It is a
+// comment to the parser, yet it decides what every non-ASCII byte of the file means.
+std::string coding_declaration(std::string_view text);
+
 } // namespace impact::python

@@ -74,28 +74,6 @@ FileSemantics whole_file(const ChangedFile& change, ChangeKind kind) {
   return out;
 }
 
-// The source encoding a PEP 263 declaration names (`# -*- coding: latin-1 -*-` on line 1 or 2), or "".
-// It is a comment to the parser, yet it decides what every non-ASCII literal of the file holds.
-std::string coding_declaration(std::string_view text) {
-  for (int line = 0; line < 2 && !text.empty(); ++line) {
-    size_t end = text.find('\n');
-    std::string_view l = text.substr(0, end);
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    size_t start = l.find_first_not_of(" \t\f");
-    if (start == std::string_view::npos || l[start] != '#') continue;
-    for (size_t at = l.find("coding", start); at != std::string_view::npos; at = l.find("coding", at + 1)) {
-      size_t k = at + 6;
-      if (k >= l.size() || (l[k] != ':' && l[k] != '=')) continue;
-      ++k;
-      while (k < l.size() && (l[k] == ' ' || l[k] == '\t')) ++k;
-      size_t name = k;
-      while (k < l.size() && (std::isalnum(static_cast<unsigned char>(l[k])) || l[k] == '-' || l[k] == '_' || l[k] == '.')) ++k;
-      if (k > name) return std::string(l.substr(name, k - name));
-    }
-  }
-  return {};
-}
-
 // Why a side of the change may not compile for the project's Python, or "" (docs/selection.md,
 // syntax-error). The old side counts only while the file exists: a fix changes every import too.
 std::string syntax_problem(const std::optional<std::string>& old_text, const std::optional<std::string>& new_text,
@@ -154,8 +132,8 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
     return out;
   }
   std::string old_buffer, new_buffer; // the declaration is read from the lines CPython sees
-  if (coding_declaration(python::cpython_source(*old_text, old_buffer)) !=
-      coding_declaration(python::cpython_source(*new_text, new_buffer))) {
+  if (python::coding_declaration(python::cpython_source(*old_text, old_buffer)) !=
+      python::coding_declaration(python::cpython_source(*new_text, new_buffer))) {
     return whole_file(change, ChangeKind::module_code);
   }
   FileSemantics out;

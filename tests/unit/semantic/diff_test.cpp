@@ -70,6 +70,13 @@ TEST_CASE("diff_semantics tells comments and layout from code", "[semantic]") {
       auto t = diff("X = 1\nY = 2\n# coding: utf-8\n", "X = 1\nY = 2\n# coding: latin-1\n");
       CHECK(t.kind == ChangeKind::comment_only);
     }
+    SECTION("nor on the second line after a line of code (CPython stops looking there)") {
+      auto t = diff("X = 1\n# coding: utf-8\n", "X = 1\n# coding: latin-1\n");
+      CHECK(t.kind == ChangeKind::comment_only);
+    }
+    SECTION("on the second line after a blank first line") {
+      CHECK(diff("\n# coding: utf-8\nX = 1\n", "\n# coding: latin-1\nX = 1\n").kind == ChangeKind::module_code);
+    }
   }
 }
 
