@@ -1,0 +1,163 @@
+#include "decision/file_readers.hpp"
+
+#include "util/glob.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace impact {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view first_component(std::string_view path) { return path.substr(0, path.find('/')); }
+
+std::string_view extension_of(std::string_view name) {
+  auto dot = name.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot + 1);
+}
+
+std::string_view stem_of(std::string_view name) {
+  auto dot = name.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> list) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+// Top-level folders of documentation and of news fragments (towncrier).
+bool documentation_folder(std::string_view top) {
+  return one_of(top, {"docs", "doc", "documentation", "changelog.d", "changes", "newsfragments", "news"});
+}
+
+// Root files that document or describe the project, matched on the lower-cased stem.
+bool documentation_stem(std::string_view stem) {
+  return one_of(stem, {"readme", "changes", "changelog", "history", "news", "authors", "contributors", "license",
+                       "licence", "copying", "notice", "contributing", "code_of_conduct", "security", "support",
+                       "maintainers", "citation", "governance", "releasing", "release", "todo", "thanks"});
+}
+
+bool documentation_extension(std::string_view ext) {
+  return one_of(ext, {"rst", "md", "markdown", "txt", "adoc", "asciidoc", "rdoc", "org", "cff"});
+}
+
+// CI and editor folders at the root.
+bool tooling_folder(std::string_view top) {
+  return one_of(top, {".github", ".gitlab", ".circleci", ".buildkite", ".azure-pipelines", ".devcontainer", ".vscode",
+                      ".idea", ".hgsigs"});
+}
+
+bool tooling_name(std::string_view name) {
+  return one_of(name, {".pre-commit-config.yaml", ".pre-commit-hooks.yaml", ".editorconfig", ".gitignore",
+                       ".gitattributes", ".gitmodules-ignore", ".mailmap", ".git-blame-ignore-revs", ".hgignore",
+                       ".readthedocs.yaml", ".readthedocs.yml", "readthedocs.yml", "codecov.yml", ".codecov.yml",
+                       ".travis.yml", "appveyor.yml", ".appveyor.yml", "azure-pipelines.yml", ".cirrus.yml",
+                       ".gitlab-ci.yml", "jenkinsfile", "renovate.json", ".renovaterc", ".renovaterc.json",
+                       ".prettierrc", ".prettierignore", ".markdownlint.json", ".markdownlint.yaml",
+                       ".markdownlint.yml", ".yamllint", ".yamllint.yaml", ".yamllint.yml", ".codespellrc",
+                       ".typos.toml", "_typos.toml", "codeowners", ".bumpversion.cfg", ".cruft.json",
+                       ".copier-answers.yml", ".all-contributorsrc", ".zenodo.json", "funding.yml"});
+}
+
+bool lint_name(std::string_view name) {
+  return one_of(name, {".flake8", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini", ".isort.cfg", "ruff.toml",
+                       ".ruff.toml", ".pydocstyle", ".pydocstylerc", ".bandit", ".pep8", ".pycodestyle",
+                       ".style.yapf", "pyrightconfig.json", ".darglint", ".pyre_configuration"});
+}
+
+bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+
+} // namespace
+
+std::string_view to_string(QuietKind kind) {
+  switch (kind) {
+  case QuietKind::documentation: return "documentation";
+  case QuietKind::tooling: return "tooling";
+  case QuietKind::lint: return "lint";
+  }
+  return "documentation";
+}
+
+std::optional<QuietKind> quiet_kind(const RepoPath& path) {
+  std::string name = lower(path.filename());
+  std::string top = lower(first_component(path.view()));
+  bool at_root = path.parent().empty();
+  if (lint_name(name)) return QuietKind::lint;
+  if (tooling_name(name)) return QuietKind::tooling;
+  if (!at_root && tooling_folder(top)) return QuietKind::tooling;
+  if (!at_root && documentation_folder(top)) return QuietKind::documentation;
+  if (at_root && (documentation_stem(stem_of(name)) || documentation_stem(name))) {
+    std::string_view ext = extension_of(name);
+    if (ext.empty() || documentation_extension(ext)) return QuietKind::documentation;
+  }
+  return std::nullopt;
+}
+
+bool could_name(std::string_view literal, const RepoPath& path) {
+  std::string lit = lower(literal);
+  std::replace(lit.begin(), lit.end(), '\\', '/');
+  std::string name = lower(path.filename());
+  if (contains(lit, name)) return true;
+  std::string_view last = std::string_view(lit).substr(lit.rfind('/') == std::string::npos ? 0 : lit.rfind('/') + 1);
+  if (last.find_first_of("*?[") != std::string_view::npos && util::fnmatch(last, name)) return true;
+  std::string_view ext = extension_of(name);
+  if (!ext.empty() && (lit == ext || (lit.size() == ext.size() + 1 && lit[0] == '.' && lit.ends_with(ext)))) return true;
+  if (lit == stem_of(name)) return true;
+  // A folder above the file, named as a component of the literal: "docs", "../docs/", "/.github/".
+  std::string folders = lower(path.parent());
+  for (size_t begin = 0; begin < lit.size();) {
+    size_t end = lit.find('/', begin);
+    if (end == std::string::npos) end = lit.size();
+    std::string_view component(lit.data() + begin, end - begin);
+    if (!component.empty() && component != "." && component != "..") {
+      for (size_t f = 0; f < folders.size();) {
+        size_t g = folders.find('/', f);
+        if (g == std::string::npos) g = folders.size();
+        if (std::string_view(folders).substr(f, g - f) == component) return true;
+        f = g + 1;
+      }
+    }
+    begin = end + 1;
+  }
+  return false;
+}
+
+bool collects_documentation(std::string_view pytest_arg) {
+  std::string arg = lower(pytest_arg);
+  // pytest's own doctest options read modules' docstrings, and --doctest-glob names the text files it
+  // collects (they are tests of their own, rule `doctest-glob`): none makes other documentation a test.
+  for (std::string_view own : {"--doctest-modules", "--doctest-continue-on-failure", "--doctest-report",
+                               "--doctest-ignore-import-errors", "--doctest-glob"}) {
+    if (arg.starts_with(own)) return false;
+  }
+  for (size_t begin = 0; begin < arg.size();) {
+    size_t end = begin;
+    while (end < arg.size() && std::isalnum(static_cast<unsigned char>(arg[end]))) ++end;
+    std::string_view word(arg.data() + begin, end - begin);
+    if (one_of(word, {"doctest", "doctests", "doctestplus", "markdown", "md", "rst", "codeblock", "codeblocks", "sybil",
+                      "mdtest", "readme", "docs"})) {
+      return true;
+    }
+    begin = end + 1;
+  }
+  return false;
+}
+
+bool runs_linters(std::string_view pytest_arg) {
+  std::string arg = lower(pytest_arg);
+  for (std::string_view tool : {"mypy", "flake8", "pylint", "ruff", "black", "isort", "codestyle", "docstyle", "pep8",
+                                "lint", "pyright", "bandit", "pyflakes", "mccabe"}) {
+    if (contains(arg, tool)) return true;
+  }
+  return false;
+}
+
+} // namespace impact

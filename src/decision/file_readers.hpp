@@ -1,0 +1,39 @@
+#pragma once
+// Which non-Python files cannot change what a test does unless some code reads them (documentation,
+// changelogs, editor, lint and CI configuration), and whether a string literal could name a file.
+// docs/selection.md, rules `quiet-files` and `file-readers`.
+#include "impact/vocabulary.hpp"
+
+#include <optional>
+#include <string_view>
+
+namespace impact {
+
+enum class QuietKind {
+  documentation, // prose and project metadata: README, CHANGES, LICENSE at the root, anything under docs/
+  tooling,       // editor, version control and CI configuration: .pre-commit-config.yaml, .github/, ...
+  lint,          // lint and type-check configuration: .flake8, mypy.ini, ...; a pytest lint plugin reads it
+};
+
+std::string_view to_string(QuietKind kind);
+
+// The kind of a file that only documents or configures tools outside the test session, by its path;
+// nullopt for any other file (data, templates, fixtures: what code may read).
+std::optional<QuietKind> quiet_kind(const RepoPath& path);
+
+// True when `literal` (a path-like fragment of a string in Python code) could name `path` or a folder
+// holding it: it contains the file's name, it is a wildcard pattern its name matches, it is the file's
+// extension or stem, or one of its components is a folder above the file. Case is ignored (a
+// case-insensitive file system opens "readme.md" as README.md). Over-matching is safe: it only makes
+// code a reader.
+bool could_name(std::string_view literal, const RepoPath& path);
+
+// True for pytest arguments that turn on a plugin which reads documentation as tests (text doctests,
+// Markdown or reStructuredText code blocks): with one, documentation is never quiet.
+bool collects_documentation(std::string_view pytest_arg);
+
+// True for pytest arguments that turn on a lint or type-check plugin (pytest-mypy, pytest-flake8,
+// pytest-pylint, pytest-ruff, ...): with one, lint configuration changes test outcomes.
+bool runs_linters(std::string_view pytest_arg);
+
+} // namespace impact
