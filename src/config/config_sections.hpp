@@ -1,0 +1,28 @@
+#pragma once
+// A changed pyproject.toml, setup.cfg or tox.ini read by section: which sections differ between the
+// two sides, and which of them only lint and format tools read (docs/selection.md, `config-sections`).
+#include "impact/vocabulary.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace impact {
+
+// Whether impact reads `path` by section: pyproject.toml, setup.cfg and tox.ini, at any depth.
+bool sectioned_config(const RepoPath& path);
+
+// The sections whose content differs between `before` and `after` (an absent side is empty text):
+// "tool.ruff", "project.dependencies", "build-system" for TOML (tables under [tool] and keys of
+// [project] one by one, other top-level keys whole); the section names for INI ("flake8",
+// "tool:pytest", "mypy-pkg.*"). Comments and layout are no difference. nullopt when either side cannot
+// be parsed: then nothing can be said by section.
+std::optional<std::vector<std::string>> changed_sections(const RepoPath& path, std::string_view before,
+                                                          std::string_view after);
+
+// True for a section that only lint, format, type-check and release tools read ([tool.ruff],
+// [flake8], [mypy], [tool.towncrier], ...): it changes how code is checked, not what a test does.
+bool lint_section(std::string_view section);
+
+} // namespace impact
