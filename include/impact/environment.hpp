@@ -1,0 +1,39 @@
+#pragma once
+// The installed environment pytest runs in: which distributions are installed, the top-level modules
+// each provides, what each requires, and which are pytest plugins. Read only when a dependency pin
+// changed (docs/selection.md, `dependency-pins`): a pin names distributions, code imports modules.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impact {
+
+struct Distribution {
+  std::string name;                      // normalized (PEP 503)
+  std::string version;
+  std::vector<std::string> import_names; // top-level modules and packages it installs
+  std::vector<std::string> requirements;     // normalized names of what it requires (every extra included)
+  bool pytest_plugin = false;            // it registers a pytest11 entry point
+};
+
+struct Environment {
+  std::vector<std::filesystem::path> site_dirs; // where it was read
+  std::map<std::string, Distribution> distributions; // by normalized name
+};
+
+// Reads every *.dist-info and *.egg-info of `site_dirs` (a folder or file that cannot be read is
+// skipped: the distribution is then unknown, which the caller treats as uncertain).
+Environment read_environment(const std::vector<std::filesystem::path>& site_dirs);
+
+// The folders of `interpreter`'s sys.path that hold installed distributions, by asking it; nullopt when
+// it cannot be run.
+std::optional<std::vector<std::filesystem::path>> site_dirs_of(const std::string& interpreter,
+                                                               const std::filesystem::path& cwd);
+
+// The Python interpreter behind a pytest argv: argv[0] itself when it is a python, else the
+// interpreter its #! line names (a `pytest` console script). nullopt when neither can be told.
+std::optional<std::string> interpreter_of(const std::vector<std::string>& pytest_argv);
+
+} // namespace impact
