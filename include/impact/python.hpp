@@ -172,6 +172,14 @@ CompileVerdict compile_verdict(const CompileCheck& check, std::optional<uint8_t>
 CompileCheck compile_check_of(std::string_view source);
 
 // The facts of one Python source file.
+// What a file's strings could name on disk, and whether it lists folders (docs/selection.md,
+// `file-readers`).
+struct PathStrings {
+  std::vector<std::pair<std::string, uint32_t>> strings; // path-like fragment of a string, its first line
+  uint32_t listing_line = 0; // the first call that lists a folder the code computes; 0 when none
+  bool reads_anything = false; // too many strings to keep, or not read at all: it may read any file
+};
+
 struct FileFacts {
   std::vector<ImportFact> imports;
   std::vector<UncertainImport> uncertain_imports;
@@ -196,6 +204,7 @@ struct FileFacts {
   // A module-level `pytestmark = pytest.mark.usefixtures(...)`.
   std::vector<std::string> module_usefixtures;
   bool module_usefixtures_dynamic = false;
+  PathStrings paths;
 };
 
 // A Python file larger than this is not parsed (a 50 MB generated module took a minute and 3 GB): its
@@ -305,6 +314,8 @@ public:
   FileFacts full(size_t i) const;
   // File i's symbols, references and module-level names as views (cheap: no strings are copied).
   void view(size_t i, FactsView& out) const;
+  // What file i's strings could name on disk (reads_anything when its facts cannot be read).
+  PathStrings paths(size_t i) const;
   // Whether file i's code reads `name` anywhere (a component of a reference, a fixture request):
   // a cheap test on a sorted table of name hashes, without decoding the file.
   bool mentions(size_t i, std::string_view name) const;

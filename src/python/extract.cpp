@@ -5,6 +5,7 @@
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
 #include "python/literals.hpp"
+#include "python/path_literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
 #include "python/source_view.hpp"
@@ -543,6 +544,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
     python::scan_import_lines(raw, facts);
     python::scan_string_references(raw, facts);
     unbounded_dynamic_imports(raw, facts);
+    facts.paths.reads_anything = true; // its strings were not read
     return facts;
   }
   // Every reader below sees CPython's tokens: its line ends and its normalised identifiers.
@@ -552,6 +554,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
     facts.parse_error = true;
     facts.compile = python::check_compiles(source, TSNode{});
     python::scan_import_lines(source, facts);
+    facts.paths.reads_anything = true; // its strings were not read
     return facts;
   }
   TSNode root = ts_tree_root_node(tree.get());
@@ -567,6 +570,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::collect_references(source, facts, m_impl->references);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
+  python::read_paths(source, m_impl->references.tokens, facts.paths);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   return facts;
 }

@@ -71,6 +71,18 @@ int32_t parent_of(uint64_t encoded, size_t symbols) {
 }
 
 // Reads a list of strings as views into the blob.
+// The paths section: the listing line, whether it reads anything, then each string with its line.
+bool read_paths(util::Reader& in, PathStrings& out) {
+  out.listing_line = in.u32();
+  out.reads_anything = in.u64() != 0;
+  out.strings.resize(in.count());
+  for (auto& [text, line] : out.strings) {
+    text = in.str();
+    line = in.u32();
+  }
+  return in.ok() && in.done();
+}
+
 bool read_views(util::Reader& in, std::vector<std::string_view>& out) {
   size_t n = in.count();
   for (size_t i = 0; i < n; ++i) out.push_back(in.raw(static_cast<size_t>(in.u64())));
@@ -120,6 +132,14 @@ uint32_t name_hash(std::string_view name) {
     h *= 16777619u;
   }
   return h;
+}
+
+bool decode_paths(std::string_view blob, PathStrings& out) {
+  util::Reader in(blob);
+  in.u64();
+  for (int skip = 0; skip < 5; ++skip) in.raw(static_cast<size_t>(in.u64()));
+  util::Reader paths(in.raw(static_cast<size_t>(in.u64())));
+  return in.ok() && read_paths(paths, out);
 }
 
 std::string_view name_table(std::string_view blob) {
@@ -222,6 +242,15 @@ std::string encode(const FileFacts& facts) {
   section(out, rest);
   section(out, refs);
   section(out, name_table(facts));
+  util::Writer paths;
+  paths.u64(facts.paths.listing_line);
+  paths.u64(facts.paths.reads_anything ? 1 : 0);
+  paths.u64(facts.paths.strings.size());
+  for (const auto& [text, line] : facts.paths.strings) {
+    paths.str(text);
+    paths.u64(line);
+  }
+  section(out, paths);
   return std::move(out.buffer());
 }
 
@@ -384,6 +413,8 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   facts.module_dynamic_access = refs.u64() != 0;
   facts.module_refs = refs.strings();
   in.raw(static_cast<size_t>(in.u64())); // the name table
+  util::Reader paths(in.raw(static_cast<size_t>(in.u64())));
+  if (!read_paths(paths, facts.paths)) return false;
   return in.ok() && in.done() && imports.ok() && imports.done() && uncertain.ok() && uncertain.done() && rest.ok() &&
          rest.done() && refs.ok() && refs.done();
 }

@@ -15,6 +15,7 @@ bool decode_header(std::string_view blob, FactsHeader& header);
 bool decode_imports(std::string_view blob, ImportScratch& scratch);
 bool decode_full(std::string_view blob, FileFacts& facts);
 bool decode_view(std::string_view blob, FactsView& view);
+bool decode_paths(std::string_view blob, PathStrings& paths);
 // Whether the blob's name table holds `name` (see ProjectFacts::mentions).
 bool mentions(std::string_view blob, std::string_view name);
 // The name table of a blob (sorted 4-byte hashes), to search with mentions_in.

@@ -87,6 +87,15 @@ void ProjectFacts::view(size_t i, FactsView& out) const {
   if (!python::decode_view(m_blobs[i], out)) out = FactsView{};
 }
 
+PathStrings ProjectFacts::paths(size_t i) const {
+  PathStrings paths;
+  if (!python::decode_paths(m_blobs[i], paths)) {
+    paths = PathStrings{};
+    paths.reads_anything = true;
+  }
+  return paths;
+}
+
 FileFacts ProjectFacts::full(size_t i) const {
   FileFacts facts;
   if (!python::decode_full(m_blobs[i], facts)) {
@@ -132,7 +141,7 @@ ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, p
       }
       FileFacts facts;
       if (auto content = read(files[i])) facts = extractor.extract(*content);
-      else facts.parse_error = true;
+      else facts.parse_error = facts.paths.reads_anything = true;
       parsed[i] = python::encode(facts);
       was_parsed[i] = 1;
     }

@@ -182,4 +182,13 @@ PathReads read_path_literals(std::string_view source, const std::vector<Token>& 
   return std::move(c.out);
 }
 
+void read_paths(std::string_view source, const std::vector<Token>& tokens, PathStrings& out) {
+  PathReads reads = read_path_literals(source, tokens);
+  out.strings.clear();
+  out.strings.reserve(reads.literals.size());
+  for (auto& l : reads.literals) out.strings.emplace_back(std::move(l.text), l.line);
+  out.listing_line = reads.listing_line;
+  out.reads_anything = reads.truncated;
+}
+
 } // namespace impact::python

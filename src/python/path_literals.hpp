@@ -3,6 +3,7 @@
 // rule that links a changed non-Python file to the code that can read it (docs/selection.md,
 // `file-readers`). Read from the token pass the reference collector already made, so it costs no
 // second lexing of the file.
+#include "impact/python.hpp"
 #include "python/lexer.hpp"
 
 #include <cstdint>
@@ -37,5 +38,8 @@ constexpr size_t k_max_path_literals = 4096;
 // wildcard, or a file extension. Strings assigned to `collect_ignore` / `collect_ignore_glob` name
 // files pytest must not collect, not files anything reads, and are skipped.
 PathReads read_path_literals(std::string_view source, const std::vector<Token>& tokens);
+
+// The same, into a file's facts.
+void read_paths(std::string_view source, const std::vector<Token>& tokens, PathStrings& out);
 
 } // namespace impact::python

@@ -89,7 +89,10 @@ std::string blob_with_parent(uint64_t parent) {
   out.str(empty_list.buffer());
   out.str(rest.buffer());
   out.str(refs.buffer());
-  out.str(empty_list.buffer());
+  out.str(empty_list.buffer()); // the name table
+  impact::util::Writer paths;
+  for (int field = 0; field < 3; ++field) paths.u64(0); // listing line, reads anything, no strings
+  out.str(paths.buffer());
   return out.buffer();
 }
 

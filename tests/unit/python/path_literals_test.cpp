@@ -1,5 +1,6 @@
 // Path-like fragments of string literals and folder listings, read from the token stream.
 #include "python/lexer.hpp"
+#include "impact/python.hpp"
 #include "python/path_literals.hpp"
 
 #include <catch2/catch.hpp>
@@ -91,4 +92,23 @@ TEST_CASE("path literals: past the cap the file counts as a reader of anything")
   auto reads = reads_of(src);
   CHECK(reads.truncated);
   CHECK(reads.literals.size() == k_max_path_literals);
+}
+
+TEST_CASE("path literals: kept in the facts and through the cache's encoding") {
+  impact::FactsExtractor extractor;
+  auto facts = extractor.extract("import os\nDATA = os.path.join(os.path.dirname(__file__), 'data', 'cases.json')\nfor n in os.listdir(DATA):\n    pass\n");
+  REQUIRE(facts.paths.strings.size() == 2);
+  CHECK(facts.paths.strings[0] == std::pair<std::string, uint32_t>{"data", 2});
+  CHECK(facts.paths.strings[1] == std::pair<std::string, uint32_t>{"cases.json", 2});
+  CHECK(facts.paths.listing_line == 3);
+  CHECK_FALSE(facts.paths.reads_anything);
+  impact::ProjectFacts project;
+  project.add(impact::SourceFile{impact::RepoPath("m.py"), "0", false, {}, false}, project.own(facts));
+  auto decoded = project.paths(0);
+  CHECK(decoded.strings == facts.paths.strings);
+  CHECK(decoded.listing_line == 3);
+  impact::FileFacts full = project.full(0);
+  CHECK(full.paths.strings == facts.paths.strings);
+  project.add(impact::SourceFile{impact::RepoPath("n.py"), "1", false, {}, false}, std::string_view("\x01", 1));
+  CHECK(project.paths(1).reads_anything); // unreadable facts: it may read anything
 }
