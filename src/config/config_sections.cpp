@@ -127,6 +127,49 @@ std::optional<std::vector<std::string>> changed_sections(const RepoPath& path, s
   return ini_sections(before, after);
 }
 
+bool dependency_section(std::string_view section) {
+  return section == "project.dependencies" || section == "project.optional-dependencies" ||
+         section == "dependency-groups";
+}
+
+std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> dependency_lists(std::string_view pyproject) {
+  auto doc = parse_toml(pyproject);
+  if (!doc) return std::nullopt;
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  auto list = [&](std::string name, const toml::node& node) {
+    const auto* array = node.as_array();
+    if (array == nullptr) return false;
+    std::vector<std::string> items;
+    for (const auto& item : *array) {
+      if (auto s = item.value<std::string>()) {
+        items.push_back(*s);
+      } else if (const auto* t = item.as_table(); t != nullptr && (*t)["include-group"].value<std::string>()) {
+        items.push_back("include-group:" + *(*t)["include-group"].value<std::string>());
+      } else {
+        return false;
+      }
+    }
+    out.emplace_back(std::move(name), std::move(items));
+    return true;
+  };
+  if (const auto* project = (*doc)["project"].as_table()) {
+    if (const auto* deps = project->get("dependencies"); deps != nullptr && !list("project.dependencies", *deps)) {
+      return std::nullopt;
+    }
+    if (const auto* extras = (*project)["optional-dependencies"].as_table()) {
+      for (const auto& [k, v] : *extras) {
+        if (!list("project.optional-dependencies." + std::string(k.str()), v)) return std::nullopt;
+      }
+    }
+  }
+  if (const auto* groups = (*doc)["dependency-groups"].as_table()) {
+    for (const auto& [k, v] : *groups) {
+      if (!list("dependency-groups." + std::string(k.str()), v)) return std::nullopt;
+    }
+  }
+  return out;
+}
+
 bool lint_section(std::string_view section) {
   if (section.starts_with("tool.")) return is_lint_tool(section.substr(5));
   // INI: "flake8", "mypy", "mypy-pkg.*", "pylint.messages control", "isort", "pycodestyle".

@@ -21,6 +21,16 @@ bool sectioned_config(const RepoPath& path);
 std::optional<std::vector<std::string>> changed_sections(const RepoPath& path, std::string_view before,
                                                           std::string_view after);
 
+// True for the sections of pyproject.toml that list dependencies: "project.dependencies",
+// "project.optional-dependencies", "dependency-groups".
+bool dependency_section(std::string_view section);
+
+// Every requirement string of pyproject.toml's dependency sections, each group as its own list
+// ("project.dependencies", "project.optional-dependencies.test", "dependency-groups.dev"); nullopt when
+// the text cannot be parsed or a list holds something that is not a string (a dependency group's
+// `{include-group = "x"}` is kept as "include-group:x").
+std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> dependency_lists(std::string_view pyproject);
+
 // True for a section that only lint, format, type-check and release tools read ([tool.ruff],
 // [flake8], [mypy], [tool.towncrier], ...): it changes how code is checked, not what a test does.
 bool lint_section(std::string_view section);

@@ -53,3 +53,18 @@ TEST_CASE("config sections: only the three sectioned files") {
   CHECK_FALSE(sectioned_config(RepoPath("pytest.ini")));
   CHECK_FALSE(sectioned_config(RepoPath("requirements.txt")));
 }
+
+TEST_CASE("config sections: the dependency lists of pyproject.toml") {
+  CHECK(dependency_section("project.dependencies"));
+  CHECK(dependency_section("dependency-groups"));
+  CHECK_FALSE(dependency_section("project.version"));
+  auto lists = dependency_lists("[project]\ndependencies = ['attrs>=22']\n[project.optional-dependencies]\ntest = ['pytest']\n"
+                                "[dependency-groups]\ndev = ['ruff', { include-group = 'test' }]\n");
+  REQUIRE(lists);
+  REQUIRE(lists->size() == 3);
+  CHECK((*lists)[0] == std::pair<std::string, std::vector<std::string>>{"project.dependencies", {"attrs>=22"}});
+  CHECK((*lists)[1].first == "project.optional-dependencies.test");
+  CHECK((*lists)[2].second == std::vector<std::string>{"ruff", "include-group:test"});
+  CHECK_FALSE(dependency_lists("[project]\ndependencies = [1]\n"));
+  CHECK_FALSE(dependency_lists("[project\n"));
+}
