@@ -235,8 +235,13 @@ std::optional<PinDiff> lock_diff(PinFile kind, std::string_view before, std::str
   }
   auto graph = a->depends;
   for (const auto& [name, deps] : b->depends) graph[name].insert(deps.begin(), deps.end());
-  auto all = with_dependents(changed, graph);
-  return PinDiff{std::vector<std::string>(all.begin(), all.end()), true};
+  PinDiff diff{std::vector<std::string>(changed.begin(), changed.end()), {}, true};
+  for (const auto& name : changed) {
+    auto all = with_dependents({name}, graph);
+    all.erase(name);
+    diff.dependents.emplace(name, std::vector<std::string>(all.begin(), all.end()));
+  }
+  return diff;
 }
 
 } // namespace
@@ -287,14 +292,14 @@ std::optional<PinDiff> pin_diff(PinFile kind, std::string_view before, std::stri
     auto b = requirement_entries(after);
     std::set<std::string> changed;
     if (!a || !b || !differing(*a, *b, changed)) return std::nullopt;
-    return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), false};
+    return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), {}, false};
   }
   case PinFile::pipfile_lock: {
     auto a = pipfile_entries(before);
     auto b = pipfile_entries(after);
     std::set<std::string> changed;
     if (!a || !b || !differing(*a, *b, changed)) return std::nullopt;
-    return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), false};
+    return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), {}, false};
   }
   case PinFile::uv_lock:
   case PinFile::poetry_lock:
@@ -310,7 +315,7 @@ std::optional<PinDiff> requirement_list_diff(const std::vector<std::string>& bef
   for (const auto& r : after) add_requirement(b, r);
   std::set<std::string> changed;
   if (!differing(a, b, changed)) return std::nullopt;
-  return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), false};
+  return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), {}, false};
 }
 
 } // namespace impact

@@ -4,6 +4,7 @@
 // here; what the distributions are called when imported is the installed environment's to say.
 #include "impact/vocabulary.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,11 +31,12 @@ std::string normalize_distribution(std::string_view name);
 std::string requirement_name(std::string_view requirement);
 
 struct PinDiff {
-  // Normalized names whose pin, markers, hashes or presence differ between the sides, and, for a
-  // lockfile with a dependency graph, every locked distribution that depends on one of them
-  // (transitively): what the project itself may import. Sorted, unique.
+  // Normalized names whose pin, markers, hashes or presence differ between the sides. Sorted, unique.
   std::vector<std::string> distributions;
-  bool has_graph = false; // the dependents came from the lockfile's own graph
+  // For a lockfile with a dependency graph: each moved distribution's locked dependents, transitively
+  // (what the project itself may import when it does not import the moved one). Sorted.
+  std::map<std::string, std::vector<std::string>> dependents;
+  bool has_graph = false; // `dependents` came from the lockfile's own graph
 };
 
 // The distributions a change of `path` from `before` to `after` (absent sides empty) moves; nullopt
