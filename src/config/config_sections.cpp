@@ -170,6 +170,28 @@ std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> dep
   return out;
 }
 
+std::vector<std::string> packaging_files(std::string_view pyproject) {
+  std::vector<std::string> out;
+  auto doc = parse_toml(pyproject);
+  if (!doc) return out;
+  const auto* project = (*doc)["project"].as_table();
+  if (project == nullptr) return out;
+  for (const char* key : {"readme", "license"}) {
+    const toml::node* n = project->get(key);
+    if (n == nullptr) continue;
+    if (auto s = n->value<std::string>(); s && std::string_view(key) == "readme") out.push_back(*s);
+    if (const auto* t = n->as_table()) {
+      if (auto f = (*t)["file"].value<std::string>()) out.push_back(*f);
+    }
+  }
+  if (const auto* files = (*project)["license-files"].as_array()) {
+    for (const auto& f : *files) {
+      if (auto s = f.value<std::string>()) out.push_back(*s);
+    }
+  }
+  return out;
+}
+
 bool lint_section(std::string_view section) {
   if (section.starts_with("tool.")) return is_lint_tool(section.substr(5));
   // INI: "flake8", "mypy", "mypy-pkg.*", "pylint.messages control", "isort", "pycodestyle".

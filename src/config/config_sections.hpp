@@ -31,6 +31,10 @@ bool dependency_section(std::string_view section);
 // `{include-group = "x"}` is kept as "include-group:x").
 std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> dependency_lists(std::string_view pyproject);
 
+// The files pyproject.toml's [project] names as packaging metadata: `readme` (a string or
+// `{ file = }`), `license = { file = }`, and `license-files` patterns as written.
+std::vector<std::string> packaging_files(std::string_view pyproject);
+
 // True for a section that only lint, format, type-check and release tools read ([tool.ruff],
 // [flake8], [mypy], [tool.towncrier], ...): it changes how code is checked, not what a test does.
 bool lint_section(std::string_view section);

@@ -68,3 +68,11 @@ TEST_CASE("config sections: the dependency lists of pyproject.toml") {
   CHECK_FALSE(dependency_lists("[project]\ndependencies = [1]\n"));
   CHECK_FALSE(dependency_lists("[project\n"));
 }
+
+TEST_CASE("config sections: packaging metadata files of [project]") {
+  CHECK(packaging_files("[project]\nreadme = 'README.md'\nlicense = { file = 'LICENSE' }\nlicense-files = ['LICEN[CS]E*']\n") ==
+        std::vector<std::string>{"README.md", "LICENSE", "LICEN[CS]E*"});
+  CHECK(packaging_files("[project]\nreadme = { file = 'README.rst', content-type = 'text/x-rst' }\nlicense = 'MIT'\n") ==
+        std::vector<std::string>{"README.rst"});
+  CHECK(packaging_files("[tool.x]\n").empty());
+}
