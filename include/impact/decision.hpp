@@ -2,7 +2,9 @@
 // Stage 5, the decision: from the change set and the graph to one of three outcomes, each selected
 // test carrying the chain of evidence that reached it. Pure: no I/O, no git, no pytest.
 #include "impact/changes.hpp"
+#include "impact/environment.hpp"
 #include "impact/graph.hpp"
+#include "impact/pins.hpp"
 #include "impact/project.hpp"
 #include "impact/semantic.hpp"
 
@@ -105,6 +107,24 @@ struct SyntaxProblem {
   std::string why; // "new side, line 3: print statement (Python 2)"
 };
 
+// A changed pyproject.toml, setup.cfg or tox.ini read by section (docs/selection.md, config-sections):
+// the sections that differ, or nullopt when a side cannot be parsed.
+struct ConfigSections {
+  RepoPath path;
+  std::optional<std::vector<std::string>> sections;
+};
+
+// What the rules for files that are not Python read besides the facts (docs/selection.md, rules
+// config-sections, dependency-pins, quiet-files, file-readers).
+struct NonPythonInput {
+  std::vector<ConfigSections> sections;
+  std::vector<PinChange> pins;            // changed pin files and dependency lists
+  const Environment* environment = nullptr; // the installed environment, when a pin changed and it could be read
+  std::vector<std::string> pytest_args;   // pytest's whole argv as PytestConfig::addopts has it
+  std::vector<std::string> packaging_files; // [project] readme, license file, license-files patterns
+  const ProjectFacts* facts = nullptr; // every Python file's facts, also at file level (readers are found in them)
+};
+
 struct DecisionInput {
   const ChangeSet& changes;
   const ImportGraph& graph;
@@ -119,6 +139,7 @@ struct DecisionInput {
   double budget_ms = 0;     // time for the symbol walk before it falls back to file level (0: none)
   std::vector<TextDoctest> text_doctests{};
   std::vector<SyntaxProblem> syntax_problems{}; // read in every mode, --file-level included
+  NonPythonInput non_python{};
 };
 
 Decision decide(const DecisionInput& input);

@@ -1,5 +1,7 @@
 #include "app/analyse.hpp"
 
+#include "app/non_python_input.hpp"
+
 #include "app/coverage_evidence.hpp"
 #include "app/pytest_command.hpp"
 #include "impact/coverage.hpp"
@@ -258,7 +260,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   BackgroundSave saving;
   // -j: threads for parsing and for linking imports.
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (needs_graph(out.changes)) {
+  if (needs_graph(out.changes) || (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
     inventory = repo.inventory(out.changes);
     clock.lap("inventory");
     std::vector<SourceFile> python;
@@ -292,6 +294,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     input.semantics = &semantics;
   }
   input.text_doctests = text_doctests(repo, layout, pytest, inventory);
+  std::optional<Environment> environment; // read when a dependency pin moved; the input points into it
+  input.non_python = non_python_input(repo, out.changes, inventory, pytest, config, env, environment);
+  input.non_python.facts = &facts;
   for (const auto& s : semantics) {
     if (!s.syntax.empty()) input.syntax_problems.push_back(SyntaxProblem{s.path, s.syntax});
   }

@@ -1,4 +1,4 @@
-#include "config/config_sections.hpp"
+#include "impact/config_sections.hpp"
 
 #include "util/ini.hpp"
 

@@ -1,4 +1,4 @@
-#include "config/pins.hpp"
+#include "impact/pins.hpp"
 
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>

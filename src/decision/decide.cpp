@@ -2,6 +2,7 @@
 // bounds the answer from above; when the semantic diff and the facts are there, the symbol walk narrows
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
+#include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
@@ -65,7 +66,7 @@ struct Selection {
 
 class Decider {
 public:
-  explicit Decider(const DecisionInput& input) : m_in(input), m_walk(input.graph) {}
+  explicit Decider(const DecisionInput& input) : m_in(input), m_walk(input.graph), m_non_python(input) {}
 
   Decision run() {
     m_decision.mode_requested = m_decision.mode_effective = m_in.mode;
@@ -81,6 +82,11 @@ public:
     for (uint32_t node : m_walk.order()) {
       const GraphNode& n = m_in.graph.nodes[node];
       if (n.test && !n.ghost) m_decision.file_level.push_back(SelectedTest{n.path.str, m_walk.chain(node), {}});
+    }
+    m_from_readers = decision::reached_from_readers(m_in.graph, m_reader_seeds);
+    for (const auto& [node, chain] : m_from_readers) {
+      const GraphNode& n = m_in.graph.nodes[node];
+      if (n.test && !n.ghost && !m_walk.reached(node)) m_decision.file_level.push_back(SelectedTest{n.path.str, chain, {}});
     }
     select();
     finish_selection();
@@ -127,15 +133,13 @@ private:
       m_decision.files.push_back(std::move(verdict));
       return;
     }
-    for (const RepoPath* side : {&change.new_path, &change.old_path}) {
-      bool active = side == &change.new_path ? new_side : old_side;
-      if (!active) continue;
-      if (is_config_file(*side) || !is_python(*side)) {
-        if (is_config_file(*side)) trigger(verdict, "config_changed", "config", *side);
-        else trigger(verdict, "non_python_changed", "non_python", *side);
-        m_decision.files.push_back(std::move(verdict));
-        return;
-      }
+    std::vector<const RepoPath*> sides;
+    if (new_side) sides.push_back(&change.new_path);
+    if (old_side) sides.push_back(&change.old_path);
+    auto plain_python = [](const RepoPath* p) { return is_python(*p) && !is_config_file(*p); };
+    if (!std::all_of(sides.begin(), sides.end(), plain_python)) {
+      non_python(verdict, change, sides, std::any_of(sides.begin(), sides.end(), plain_python));
+      return;
     }
     // The executable bit matters only to what runs the file as a program (a test's subprocess of
     // ./tool.py, a shebang script), which no import or reference shows: run everything (rule `mode-change`).
@@ -174,6 +178,45 @@ private:
       }
     }
     m_python.push_back(python);
+    m_decision.files.push_back(std::move(verdict));
+  }
+
+  // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp. A file that
+  // turns into Python or stops being Python (`mixed`) runs everything: its importers' view changes.
+  void non_python(FileVerdict& verdict, const ChangedFile& change, const std::vector<const RepoPath*>& sides,
+                  bool mixed) {
+    std::vector<decision::Reader> readers;
+    std::string quiet_effect;
+    for (const RepoPath* side : sides) {
+      if (is_python(*side) && !is_config_file(*side)) continue;
+      if (mixed) {
+        if (is_config_file(*side)) trigger(verdict, "config_changed", "config", *side);
+        else trigger(verdict, "non_python_changed", "non_python", *side);
+        m_decision.files.push_back(std::move(verdict));
+        return;
+      }
+      auto effect = m_non_python.effect(*side);
+      verdict.kind = effect.kind;
+      for (auto& w : effect.warnings) m_decision.warnings.push_back(std::move(w));
+      if (effect.what == decision::NonPythonEffect::What::run_all) {
+        verdict.effect = "run_all: " + effect.reason;
+        m_triggers.push_back(Trigger{effect.reason, effect.detail});
+        m_decision.files.push_back(std::move(verdict));
+        return;
+      }
+      if (effect.what == decision::NonPythonEffect::What::quiet) quiet_effect = effect.effect;
+      readers.insert(readers.end(), effect.readers.begin(), effect.readers.end());
+    }
+    if (readers.empty()) {
+      verdict.effect = quiet_effect;
+      verdict.tests = 0;
+      m_quiet.insert(verdict.path.str);
+    } else {
+      verdict.effect = fmt::format("read by {} file(s) of code: the test files that load them run whole", readers.size());
+      for (const auto& r : readers) {
+        m_reader_seeds.push_back({r, Hop{verdict.path.str, std::string(status_word(change.status)), 0, {}}});
+      }
+    }
     m_decision.files.push_back(std::move(verdict));
   }
 
@@ -276,6 +319,7 @@ private:
       }
     }
     Selection selection = analyse(static_part);
+    for (auto& [node, chain] : m_from_readers) select_file(selection, node, std::move(chain));
     if (!covered.empty()) {
       selection.merge(coverage_selection(covered));
       if (!m_in.coverage->unmeasured_tests.empty()) {
@@ -570,6 +614,9 @@ private:
     m_decision.outcome = Outcome::nothing;
     bool all_ignored = std::all_of(m_decision.files.begin(), m_decision.files.end(),
                                    [](const FileVerdict& v) { return v.kind == "ignored"; });
+    bool all_quiet = !m_quiet.empty() && std::all_of(m_decision.files.begin(), m_decision.files.end(), [&](const FileVerdict& v) {
+      return v.kind == "ignored" || m_quiet.contains(v.path.str);
+    });
     bool only_cosmetic = !m_python.empty() && std::all_of(m_python.begin(), m_python.end(), [](const PythonChange& p) {
       return p.semantics != nullptr &&
              (p.semantics->kind == ChangeKind::comment_only || p.semantics->kind == ChangeKind::formatting_only);
@@ -580,6 +627,9 @@ private:
     } else if (all_ignored) {
       m_decision.reason = "only_ignored_files";
       m_decision.detail = "every changed file is ignored by [tool.impact] ignore";
+    } else if (all_quiet) {
+      m_decision.reason = "only_quiet_files";
+      m_decision.detail = "every changed file is documentation or tool configuration that no test reads";
     } else if (only_cosmetic && m_in.mode != Mode::safe) {
       m_decision.reason = "only_comments_or_formatting";
       m_decision.detail = "only comments or formatting changed";
@@ -595,6 +645,10 @@ private:
   std::vector<Trigger> m_triggers;
   std::vector<uint32_t> m_seeds;
   std::vector<PythonChange> m_python;
+  decision::NonPythonRules m_non_python;
+  std::vector<decision::ReaderSeed> m_reader_seeds;
+  std::vector<std::pair<uint32_t, std::vector<Hop>>> m_from_readers;
+  std::set<std::string> m_quiet; // changed files that select nothing by rule quiet-files or config-sections
   std::vector<uint32_t> m_deleted_conftests;
   std::optional<decision::Budget> m_budget; // started by the first symbol walk
   std::map<uint32_t, std::vector<Hop>> m_whole;       // test files selected whole

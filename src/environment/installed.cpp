@@ -1,7 +1,7 @@
 #include "impact/environment.hpp"
 #include "impact/error.hpp"
 
-#include "config/pins.hpp"
+#include "impact/pins.hpp"
 #include "util/files.hpp"
 #include "util/subprocess.hpp"
 

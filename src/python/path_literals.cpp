@@ -36,7 +36,9 @@ bool worth_keeping(std::string_view f, bool long_string) {
   if (f.empty() || f.size() > k_max_fragment) return false;
   bool wild = f.find_first_of("*?") != std::string_view::npos;
   bool letter = std::any_of(f.begin(), f.end(), [](unsigned char c) { return std::isalpha(c) != 0 || c >= 0x80; });
-  if (!letter && !wild) return false;
+  // A lone wildcard ("*" of `import *`, of `count(*)`) is prose or SQL far more often than a pattern; a
+  // glob("*") call then counts as a listing without a literal bound, which reads everything anyway.
+  if (!letter && !(wild && f.find_first_of("./") != std::string_view::npos)) return false;
   if (!long_string) return true;
   return wild || f.find('/') != std::string_view::npos || has_extension(f);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Rule `dependency-pins` (docs/selection.md): from the distributions a pin change moves to the
 // top-level modules the repository may import from them, or the reason everything must run.
-#include "config/pins.hpp"
+#include "impact/pins.hpp"
 #include "impact/environment.hpp"
 #include "impact/vocabulary.hpp"
 
@@ -11,12 +11,6 @@
 #include <vector>
 
 namespace impact::decision {
-
-// One changed file that pins dependencies, read by distribution (nullopt: it could not be).
-struct PinChange {
-  RepoPath path;
-  std::optional<PinDiff> diff;
-};
 
 struct PinAnswer {
   // A reason to run everything, for people ("uv.lock: pytest-cov is a pytest plugin"); empty when the

@@ -1,5 +1,5 @@
 // A changed pyproject.toml, setup.cfg or tox.ini read by section.
-#include "config/config_sections.hpp"
+#include "impact/config_sections.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Dependency pins: the distributions a requirements file, a lockfile or a requirement list moves.
-#include "config/pins.hpp"
+#include "impact/pins.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Quiet files (documentation, tooling, lint configuration) and whether a literal could name a file.
-#include "decision/file_readers.hpp"
+#include "decision/rules/file_readers.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -112,3 +112,11 @@ TEST_CASE("path literals: kept in the facts and through the cache's encoding") {
   project.add(impact::SourceFile{impact::RepoPath("n.py"), "1", false, {}, false}, std::string_view("\x01", 1));
   CHECK(project.paths(1).reads_anything); // unreadable facts: it may read anything
 }
+
+TEST_CASE("path literals: a lone wildcard is no pattern, and a glob of it lists everything") {
+  auto prose = reads_of("'''`from pkg import *` loads every module.'''\nq = 'SELECT count(*) FROM t'\n");
+  CHECK_FALSE(has(prose, "*"));
+  CHECK(prose.listing_line == 0);
+  CHECK(reads_of("from pathlib import Path\nfiles = Path(HERE).glob('*')\n").listing_line == 2);
+  CHECK(has(reads_of("x = '*.*'\n"), "*.*"));
+}

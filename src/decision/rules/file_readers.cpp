@@ -1,4 +1,4 @@
-#include "decision/file_readers.hpp"
+#include "decision/rules/file_readers.hpp"
 
 #include "util/glob.hpp"
 

@@ -44,6 +44,13 @@ struct PinDiff {
 // include, an index URL, an editable path): then nothing can be said by distribution.
 std::optional<PinDiff> pin_diff(PinFile kind, std::string_view before, std::string_view after);
 
+// One changed file that pins dependencies (a requirements file, a lockfile, or pyproject.toml's
+// dependency lists), read by distribution (nullopt: it could not be).
+struct PinChange {
+  RepoPath path;
+  std::optional<PinDiff> diff;
+};
+
 // The same for two lists of requirement strings ([project] dependencies, an optional-dependencies
 // group, a [dependency-groups] group); nullopt when a changed entry names no distribution.
 std::optional<PinDiff> requirement_list_diff(const std::vector<std::string>& before,

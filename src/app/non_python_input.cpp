@@ -1,0 +1,115 @@
+#include "app/non_python_input.hpp"
+
+#include "app/pytest_command.hpp"
+
+#include "decision/rules/file_readers.hpp"
+#include "impact/config_sections.hpp"
+#include "impact/environment.hpp"
+#include "impact/pins.hpp"
+#include "impact/run.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace impact::app {
+
+namespace {
+
+bool non_python_rule_file(const RepoPath& path) {
+  if (path.empty() || path.ends_with(".py")) return false;
+  return sectioned_config(path) || pin_file_kind(path) != PinFile::none || quiet_kind(path).has_value();
+}
+
+std::string current_text(Repository& repo, const std::vector<SourceFile>& inventory, const RepoPath& path) {
+  auto it = std::lower_bound(inventory.begin(), inventory.end(), path,
+                             [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
+  if (it == inventory.end() || it->path != path) return {};
+  return repo.read_current(*it).value_or("");
+}
+
+struct Sides {
+  std::string before, after;
+};
+
+Sides sides_of(Repository& repo, const ChangeSet& changes, const std::vector<SourceFile>& inventory,
+               const ChangedFile& change) {
+  Sides s;
+  if (!change.old_path.empty()) s.before = repo.read_base(changes, change.old_path).value_or("");
+  if (!change.new_path.empty()) s.after = current_text(repo, inventory, change.new_path);
+  return s;
+}
+
+// pyproject.toml's dependency lists, group by group, as one pin change.
+PinChange dependency_lists_change(const RepoPath& path, const Sides& s) {
+  auto a = dependency_lists(s.before);
+  auto b = dependency_lists(s.after);
+  if (!a || !b) return PinChange{path, std::nullopt};
+  std::set<std::string> groups;
+  for (const auto* lists : {&*a, &*b}) {
+    for (const auto& [group, items] : *lists) groups.insert(group);
+  }
+  PinDiff total;
+  std::set<std::string> moved;
+  for (const auto& group : groups) {
+    auto find = [&](const auto& lists) {
+      auto it = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.first == group; });
+      return it == lists.end() ? std::vector<std::string>{} : it->second;
+    };
+    auto diff = requirement_list_diff(find(*a), find(*b));
+    if (!diff) return PinChange{path, std::nullopt};
+    moved.insert(diff->distributions.begin(), diff->distributions.end());
+  }
+  total.distributions.assign(moved.begin(), moved.end());
+  return PinChange{path, total};
+}
+
+std::optional<Environment> installed_environment(const ImpactConfig& config, const EnvLookup& env,
+                                                 const std::filesystem::path& root) {
+  auto pytest = find_configured_pytest(config, env, root);
+  if (!pytest) return std::nullopt;
+  auto interpreter = interpreter_of(pytest->argv);
+  if (!interpreter) return std::nullopt;
+  auto dirs = site_dirs_of(*interpreter, root);
+  if (!dirs) return std::nullopt;
+  return read_environment(*dirs);
+}
+
+} // namespace
+
+bool needs_facts_for_non_python(const ChangeSet& changes) {
+  return std::any_of(changes.files.begin(), changes.files.end(), [](const ChangedFile& f) {
+    return !f.submodule && (non_python_rule_file(f.new_path) || non_python_rule_file(f.old_path));
+  });
+}
+
+NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, const std::vector<SourceFile>& inventory,
+                                const PytestConfig& pytest, const ImpactConfig& config, const EnvLookup& env,
+                                std::optional<Environment>& environment) {
+  NonPythonInput in;
+  in.pytest_args = pytest.addopts;
+  if (config.mode.value == Mode::safe) return in; // every such file runs everything: nothing to read
+  for (const auto& change : changes.files) {
+    const RepoPath& path = change.new_path.empty() ? change.old_path : change.new_path;
+    if (change.submodule || path.ends_with(".py")) continue;
+    if (sectioned_config(path)) {
+      Sides s = sides_of(repo, changes, inventory, change);
+      auto sections = changed_sections(path, s.before, s.after);
+      in.sections.push_back(ConfigSections{path, sections});
+      if (path.filename() == "pyproject.toml" && sections &&
+          std::any_of(sections->begin(), sections->end(), [](const std::string& x) { return dependency_section(x); })) {
+        in.pins.push_back(dependency_lists_change(path, s));
+      }
+    } else if (PinFile kind = pin_file_kind(path); kind != PinFile::none) {
+      Sides s = sides_of(repo, changes, inventory, change);
+      in.pins.push_back(PinChange{path, pin_diff(kind, s.before, s.after)});
+    }
+  }
+  if (std::any_of(in.pins.begin(), in.pins.end(), [](const PinChange& p) { return p.diff.has_value(); })) {
+    environment = installed_environment(config, env, repo.root());
+    if (environment) in.environment = &*environment;
+  }
+  in.packaging_files = packaging_files(current_text(repo, inventory, RepoPath("pyproject.toml")));
+  return in;
+}
+
+} // namespace impact::app

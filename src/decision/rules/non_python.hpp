@@ -1,0 +1,64 @@
+#pragma once
+// What a changed file that is not Python does to the decision (docs/selection.md, rules
+// `config-files`, `config-sections`, `dependency-pins`, `quiet-files`, `file-readers`, `non-python`):
+// run everything, nothing, or the tests of the code that reads it.
+#include "decision/rules/dependency_pins.hpp"
+#include "impact/decision.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace impact::decision {
+
+// A Python file that reads a changed non-Python file, and how: the seed of a file-level walk.
+struct Reader {
+  uint32_t node = 0;    // the reader's graph node
+  std::string relation; // reads_file, lists_folder, imports_distribution
+  uint32_t line = 0;
+};
+
+struct NonPythonEffect {
+  enum class What { run_all, quiet, readers };
+  What what = What::run_all;
+  std::string reason; // run_all: config_changed or non_python_changed
+  std::string detail; // run_all: for people
+  std::string kind;   // the file's kind in the decision: config, documentation, tooling, lint, pins, non_python
+  std::string effect; // quiet: why it selects nothing
+  std::vector<Reader> readers;
+  std::vector<std::string> warnings;
+};
+
+// A reader to start from, and the hop that ends its chains: the changed file it reads.
+struct ReaderSeed {
+  Reader reader;
+  Hop origin;
+};
+
+// Every file the readers reach (a reader itself included), with its chain: from the file through the
+// reader to the changed file it reads. A walk of its own, so that a file the Python changes also
+// reach still counts as reached from a reader.
+std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const ImportGraph& graph,
+                                                                        const std::vector<ReaderSeed>& seeds);
+
+class NonPythonRules {
+public:
+  explicit NonPythonRules(const DecisionInput& in);
+  ~NonPythonRules();
+  NonPythonRules(const NonPythonRules&) = delete;
+  NonPythonRules& operator=(const NonPythonRules&) = delete;
+
+  NonPythonEffect effect(const RepoPath& path);
+
+private:
+  struct Tables;
+  const DecisionInput& m_in;
+  std::unique_ptr<Tables> m_tables; // what every file's facts say, read on first use
+  Tables& tables();
+  const ProjectFacts* facts() const; // the decision's, or, at file level, the ones read for these rules
+  NonPythonEffect config_file(const RepoPath& path);
+  NonPythonEffect pin_file(const RepoPath& path, const PinChange* change);
+  NonPythonEffect quiet_file(const RepoPath& path);
+};
+
+} // namespace impact::decision
