@@ -1,6 +1,7 @@
 #pragma once
 // Continuous-integration environments: which CI is running, and the pull request's base when it says.
-#include <functional>
+#include "impact/vocabulary.hpp"
+
 #include <optional>
 #include <string>
 
@@ -14,8 +15,6 @@ struct CiContext {
   std::optional<std::string> base_commit;
   std::string variable; // the environment variable the base came from, for messages
 };
-
-using EnvLookup = std::function<std::optional<std::string>(const char*)>;
 
 // Reads the CI context from the environment. `env` returns a variable's value, std::nullopt when unset.
 CiContext detect_ci(const EnvLookup& env);

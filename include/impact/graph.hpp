@@ -1,8 +1,6 @@
 #pragma once
 // Stage 3, the graph at file level: which Python file can run which other one when it is loaded.
 // An edge a -> b says "loading a may load b", with its evidence (what kind of link, on which line).
-#include "impact/project.hpp"
-#include "impact/python.hpp"
 #include "impact/vocabulary.hpp"
 
 #include <optional>
@@ -11,6 +9,9 @@
 #include <vector>
 
 namespace impact {
+
+class ProjectFacts;
+class ProjectLayout;
 
 enum class EdgeKind : uint8_t {
   import_,        // import a.b

@@ -81,4 +81,13 @@ SavedReport parse_report(std::string_view text, const std::string& name);
 // Reads `path` and parses it with parse_report. Throws impact::Error when it cannot be read.
 SavedReport read_report(const std::filesystem::path& path, const std::string& name);
 
+// The version of the fallback payload: adding a field keeps it, renaming or removing one bumps it.
+inline constexpr int k_fallback_payload_version = 1;
+
+// The JSON document the fallback command reads on its standard input (docs/configuration.md, "The
+// fallback payload"): why the outcome is run_all and what changed. `changes` is null when the decision
+// was replayed from a saved report, and then "base" is null and the files are the report's.
+std::string fallback_payload(const Decision& decision, const ChangeSet* changes, bool strict,
+                             const std::vector<std::string>& argv, const std::filesystem::path& root);
+
 } // namespace impact

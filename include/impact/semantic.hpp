@@ -2,7 +2,7 @@
 // Stage 2, the semantic diff: for each changed Python file, which symbols changed and how, read from
 // both versions' syntax trees. A change it cannot classify is never treated as a no-op.
 #include "impact/changes.hpp"
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,8 @@
 // with its top-level namespace; FileIndex answers "may this reference denote that symbol?". It answers
 // only "certainly not": anything it cannot follow is Unknown, which keeps the reference.
 #include "impact/graph.hpp"
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include <deque>
 #include <memory>
