@@ -1,7 +1,7 @@
 #pragma once
 // Stage 6, run: finding pytest the way the user would, assembling the argv, and handing the process
 // over to it (exec), so that its exit code, signals and colours are its own.
-#include "impact/ci.hpp"
+#include "impact/vocabulary.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -2,6 +2,7 @@
 
 #include "app/coverage_evidence.hpp"
 #include "app/pytest_command.hpp"
+#include "impact/ci.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "impact/project.hpp"
