@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_CHANGES // defined for the stages that may not use changes (src/CMakeLists.txt)
+#error "this stage may not use changes (docs/architecture.md, allowed edges)"
+#endif
 // Continuous-integration environments: which CI is running, and the pull request's base when it says.
 #include "impact/vocabulary.hpp"
 

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_CONFIG // defined for the stages that may not use config (src/CMakeLists.txt)
+#error "this stage may not use config (docs/architecture.md, allowed edges)"
+#endif
 // impact's own settings: [tool.impact] in the repository's pyproject.toml, overridden by environment
 // variables, overridden by flags. Every setting remembers where its value came from (`impact config`
 // shows it), so that a message can say where to fix a value.

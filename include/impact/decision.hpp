@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_DECISION // defined for the stages that may not use decision (src/CMakeLists.txt)
+#error "this stage may not use decision (docs/architecture.md, allowed edges)"
+#endif
 // Stage 5, the decision: from the change set and the graph to one of three outcomes, each selected
 // test carrying the chain of evidence that reached it. Pure: no I/O, no git, no pytest.
 #include "impact/changes.hpp"

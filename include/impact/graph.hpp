@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_GRAPH // defined for the stages that may not use graph (src/CMakeLists.txt)
+#error "this stage may not use graph (docs/architecture.md, allowed edges)"
+#endif
 // Stage 3, the graph at file level: which Python file can run which other one when it is loaded.
 // An edge a -> b says "loading a may load b", with its evidence (what kind of link, on which line).
 #include "impact/vocabulary.hpp"

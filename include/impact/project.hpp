@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PROJECT // defined for the stages that may not use project (src/CMakeLists.txt)
+#error "this stage may not use project (docs/architecture.md, allowed edges)"
+#endif
 // The project model: the pytest configuration (found and read the way pytest does), and the layout
 // derived from it and the file inventory: which files pytest collects, where imports are resolved from.
 #include "impact/vocabulary.hpp"

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_REPORT // defined for the stages that may not use report (src/CMakeLists.txt)
+#error "this stage may not use report (docs/architecture.md, allowed edges)"
+#endif
 // Renderings of one decision: the one-line summary, the dry-run text for people, and the versioned
 // JSON document for machines (docs/json.md). Text may change between versions; JSON keeps its schema.
 #include "impact/changes.hpp"

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_RUN // defined for the stages that may not use run (src/CMakeLists.txt)
+#error "this stage may not use run (docs/architecture.md, allowed edges)"
+#endif
 // Stage 6, run: finding pytest the way the user would, assembling the argv, and handing the process
 // over to it (exec), so that its exit code, signals and colours are its own.
 #include "impact/vocabulary.hpp"

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
 // Whether CPython would compile a file: the issue the compile check (src/python/compile_check.*) finds
 // first, and what it means for a project's lowest Python version (docs/selection.md, syntax-error).
 #include <cstdint>

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
 // What one Python file says about itself, read with tree-sitter: its imports, its symbols (functions,
 // classes, methods) and the things pytest cares about. Facts depend on the file's content alone, so
 // they are cached by content id (src/python/facts_cache.*) and a warm run parses only what changed.

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
 // The facts of every Python file of the state under test, as the later stages read them: kept encoded
 // and decoded on demand (views, headers, imports), and the FactsStore that loads them through the cache.
 #include "impact/python/facts.hpp"

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
 // The shape of a file for the semantic diff (src/semantic): hashes of each symbol's parts and of the
 // module-level code, so that two versions compare equal exactly when they mean the same code.
 #include "impact/python/compile_check.hpp"

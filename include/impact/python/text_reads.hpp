@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
 // Reads of Python text that need no facts: where each statement starts (for coverage.py's line
 // numbers) and what the examples of a text doctest file import.
 #include <cstdint>
