@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_CHANGES // defined for the stages that may not use changes (src/CMakeLists.txt)
+#error "this stage may not use changes (docs/architecture.md, allowed edges)"
+#endif
 // Stage 1, changes: what differs between a diff base and the state under test, file by file, with the
 // changed line ranges on both sides. The Repository interface is the seam to git; the real
 // implementation (src/changes/) is the only code that includes <git2.h>.

@@ -1,6 +1,10 @@
 #pragma once
+#ifdef IMPACT_FORBID_CHANGES // defined for the stages that may not use changes (src/CMakeLists.txt)
+#error "this stage may not use changes (docs/architecture.md, allowed edges)"
+#endif
 // Continuous-integration environments: which CI is running, and the pull request's base when it says.
-#include <functional>
+#include "impact/vocabulary.hpp"
+
 #include <optional>
 #include <string>
 
@@ -14,8 +18,6 @@ struct CiContext {
   std::optional<std::string> base_commit;
   std::string variable; // the environment variable the base came from, for messages
 };
-
-using EnvLookup = std::function<std::optional<std::string>(const char*)>;
 
 // Reads the CI context from the environment. `env` returns a variable's value, std::nullopt when unset.
 CiContext detect_ci(const EnvLookup& env);

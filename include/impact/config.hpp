@@ -1,9 +1,11 @@
 #pragma once
+#ifdef IMPACT_FORBID_CONFIG // defined for the stages that may not use config (src/CMakeLists.txt)
+#error "this stage may not use config (docs/architecture.md, allowed edges)"
+#endif
 // impact's own settings: [tool.impact] in the repository's pyproject.toml, overridden by environment
 // variables, overridden by flags. Every setting remembers where its value came from (`impact config`
 // shows it), so that a message can say where to fix a value.
-#include "impact/ci.hpp"
-#include "impact/decision.hpp"
+#include "impact/vocabulary.hpp"
 
 #include <filesystem>
 #include <optional>

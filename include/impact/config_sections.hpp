@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_CONFIG // defined for the stages that may not use config (src/CMakeLists.txt)
+#error "this stage may not use config (docs/architecture.md)"
+#endif
 // A changed pyproject.toml, setup.cfg or tox.ini read by section: which sections differ between the
 // two sides, and which of them only lint and format tools read (docs/selection.md, `config-sections`).
 #include "impact/vocabulary.hpp"

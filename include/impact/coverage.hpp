@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_COVERAGE // defined for the stages that may not use coverage (src/CMakeLists.txt)
+#error "this stage may not use coverage (docs/architecture.md, allowed edges)"
+#endif
 // Stage 4, the coverage index: which tests executed each line of each file, recorded by coverage.py
 // with per-test contexts, and the SHA-256 of the content that was measured. A file's entry is trusted
 // only while the file's content at the diff base still has that hash.

@@ -1,11 +1,11 @@
 #pragma once
+#ifdef IMPACT_FORBID_DECISION // defined for the stages that may not use decision (src/CMakeLists.txt)
+#error "this stage may not use decision (docs/architecture.md, allowed edges)"
+#endif
 // Stage 5, the decision: from the change set and the graph to one of three outcomes, each selected
 // test carrying the chain of evidence that reached it. Pure: no I/O, no git, no pytest.
 #include "impact/changes.hpp"
-#include "impact/environment.hpp"
-#include "impact/graph.hpp"
 #include "impact/pins.hpp"
-#include "impact/project.hpp"
 #include "impact/semantic.hpp"
 
 #include <string>
@@ -13,15 +13,14 @@
 
 namespace impact {
 
+struct Environment;
+class ImportGraph;
+class ProjectFacts;
+class ProjectLayout;
+
 enum class Outcome { selected, run_all, nothing };
 
 std::string_view to_string(Outcome outcome);
-
-// How hard the analysis tries to narrow. See docs/modes.md.
-enum class Mode { fast, balanced, safe };
-
-std::string_view to_string(Mode mode);
-std::optional<Mode> parse_mode(std::string_view text);
 
 // One link of an evidence chain: `path` reaches the next hop through `relation` (on `line`, when
 // written in the source). The last hop of a chain is the changed file, with relation "changed".

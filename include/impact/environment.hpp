@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_ENVIRONMENT // defined for the stages that may not use environment (src/CMakeLists.txt)
+#error "this stage may not use environment (docs/architecture.md)"
+#endif
 // The installed environment pytest runs in: which distributions are installed, the top-level modules
 // each provides, what each requires, and which are pytest plugins. Read only when a dependency pin
 // changed (docs/selection.md, `dependency-pins`): a pin names distributions, code imports modules.

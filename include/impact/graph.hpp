@@ -1,9 +1,11 @@
 #pragma once
+#ifdef IMPACT_FORBID_GRAPH // defined for the stages that may not use graph (src/CMakeLists.txt)
+#error "this stage may not use graph (docs/architecture.md, allowed edges)"
+#endif
 // Stage 3, the graph at file level: which Python file can run which other one when it is loaded.
 // An edge a -> b says "loading a may load b", with its evidence (what kind of link, on which line).
-#include "impact/project.hpp"
-#include "impact/python.hpp"
 #include "impact/vocabulary.hpp"
+#include "util/string_set.hpp"
 
 #include <optional>
 #include <string>
@@ -11,6 +13,9 @@
 #include <vector>
 
 namespace impact {
+
+class ProjectFacts;
+class ProjectLayout;
 
 enum class EdgeKind : uint8_t {
   import_,        // import a.b
@@ -60,13 +65,9 @@ public:
   std::vector<std::vector<Edge>> out;                         // out[a]: what loading a can load
   std::vector<std::vector<std::pair<uint32_t, Edge>>> in;     // in[b]: (a, edge a -> b)
   std::vector<UnboundedImport> unbounded;                     // imports that can load anything
-  struct PathHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, uint32_t, PathHash, std::equal_to<>> by_path;
+  util::StringMap<uint32_t> by_path;
   // Every dotted module name -> the nodes it names (several when it resolves under several roots).
-  std::unordered_map<std::string, std::vector<uint32_t>, PathHash, std::equal_to<>> modules;
+  util::StringMap<std::vector<uint32_t>> modules;
 
   std::optional<uint32_t> find(std::string_view path) const;
   // The nodes module `name` names; empty when it is not a module of the project.

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_CONFIG // defined for the stages that may not use config (src/CMakeLists.txt)
+#error "this stage may not use config (docs/architecture.md)"
+#endif
 // Dependency pins: which distributions a change to a requirements file, a lockfile or the dependency
 // arrays of pyproject.toml moves (docs/selection.md, `dependency-pins`). Only the files' text is read
 // here; what the distributions are called when imported is the installed environment's to say.

@@ -1,7 +1,9 @@
 #pragma once
+#ifdef IMPACT_FORBID_PROJECT // defined for the stages that may not use project (src/CMakeLists.txt)
+#error "this stage may not use project (docs/architecture.md, allowed edges)"
+#endif
 // The project model: the pytest configuration (found and read the way pytest does), and the layout
 // derived from it and the file inventory: which files pytest collects, where imports are resolved from.
-#include "impact/python.hpp"
 #include "impact/vocabulary.hpp"
 
 #include <filesystem>
@@ -12,6 +14,10 @@
 #include <vector>
 
 namespace impact {
+
+class ProjectFacts;
+struct FileFacts;
+struct SymbolView;
 
 // Every place pytest reads its arguments from besides the ini file's addopts, in pytest's order.
 struct PytestInvocation {

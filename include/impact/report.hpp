@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_REPORT // defined for the stages that may not use report (src/CMakeLists.txt)
+#error "this stage may not use report (docs/architecture.md, allowed edges)"
+#endif
 // Renderings of one decision: the one-line summary, the dry-run text for people, and the versioned
 // JSON document for machines (docs/json.md). Text may change between versions; JSON keeps its schema.
 #include "impact/changes.hpp"
@@ -80,5 +83,14 @@ struct SavedReport {
 SavedReport parse_report(std::string_view text, const std::string& name);
 // Reads `path` and parses it with parse_report. Throws impact::Error when it cannot be read.
 SavedReport read_report(const std::filesystem::path& path, const std::string& name);
+
+// The version of the fallback payload: adding a field keeps it, renaming or removing one bumps it.
+inline constexpr int k_fallback_payload_version = 1;
+
+// The JSON document the fallback command reads on its standard input (docs/configuration.md, "The
+// fallback payload"): why the outcome is run_all and what changed. `changes` is null when the decision
+// was replayed from a saved report, and then "base" is null and the files are the report's.
+std::string fallback_payload(const Decision& decision, const ChangeSet* changes, bool strict,
+                             const std::vector<std::string>& argv, const std::filesystem::path& root);
 
 } // namespace impact

@@ -1,9 +1,10 @@
 #pragma once
+#ifdef IMPACT_FORBID_RUN // defined for the stages that may not use run (src/CMakeLists.txt)
+#error "this stage may not use run (docs/architecture.md, allowed edges)"
+#endif
 // Stage 6, run: finding pytest the way the user would, assembling the argv, and handing the process
 // over to it (exec), so that its exit code, signals and colours are its own.
-#include "impact/changes.hpp"
-#include "impact/ci.hpp"
-#include "impact/decision.hpp"
+#include "impact/vocabulary.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -11,6 +12,8 @@
 #include <vector>
 
 namespace impact {
+
+struct Decision;
 
 // A program to exec and where it came from ("IMPACT_PYTEST", "pytest-command in pyproject.toml", ...).
 struct Command {
@@ -44,15 +47,6 @@ std::vector<std::string> assemble_argv(const Command& pytest, const Decision& de
 // to the caller's folder), a bare name on $PATH. std::nullopt when it is not an executable file.
 std::optional<std::string> resolve_program(const std::string& program, const std::filesystem::path& root,
                                            const EnvLookup& env);
-
-// The version of the fallback payload: adding a field keeps it, renaming or removing one bumps it.
-inline constexpr int k_fallback_payload_version = 1;
-
-// The JSON document the fallback command reads on its standard input (docs/configuration.md, "The
-// fallback payload"): why the outcome is run_all and what changed. `changes` is null when the decision
-// was replayed from a saved report, and then "base" is null and the files are the report's.
-std::string fallback_payload(const Decision& decision, const ChangeSet* changes, bool strict,
-                             const std::vector<std::string>& argv, const std::filesystem::path& root);
 
 // A descriptor open for reading at the start of a temporary file that holds `content` and is already
 // unlinked: a reader that never reads it neither blocks (as on a full pipe) nor leaves a file behind.

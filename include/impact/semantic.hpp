@@ -1,8 +1,11 @@
 #pragma once
+#ifdef IMPACT_FORBID_SEMANTIC // defined for the stages that may not use semantic (src/CMakeLists.txt)
+#error "this stage may not use semantic (docs/architecture.md, allowed edges)"
+#endif
 // Stage 2, the semantic diff: for each changed Python file, which symbols changed and how, read from
 // both versions' syntax trees. A change it cannot classify is never treated as a no-op.
 #include "impact/changes.hpp"
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 
 #include <optional>
 #include <string>

@@ -1,10 +1,12 @@
 #pragma once
-// Shared vocabulary types of every stage: repository paths, line hunks, and their formatters.
+// Shared vocabulary types of every stage: repository paths, line hunks, the analysis mode, the
+// environment seam, and their formatters. Only what two or more stages share belongs here.
 #include <fmt/format.h>
 
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +66,17 @@ struct LineSpan {
   bool overlaps(LineSpan other) const { return first <= other.last && other.first <= last; }
   auto operator<=>(const LineSpan&) const = default;
 };
+
+// How hard the analysis tries to narrow (docs/symbols.md, "Modes"): a setting of config/, read by
+// cli/, obeyed by decision/.
+enum class Mode { fast, balanced, safe };
+
+std::string_view to_string(Mode mode);
+std::optional<Mode> parse_mode(std::string_view text);
+
+// Reads one environment variable: its value, std::nullopt when unset. The seam between the process
+// environment (process_env(), ci.hpp) and every stage that reads a variable.
+using EnvLookup = std::function<std::optional<std::string>(const char*)>;
 
 } // namespace impact
 

@@ -1,15 +1,17 @@
 #include "app/analyse.hpp"
 
 #include "app/non_python_input.hpp"
+#include "impact/environment.hpp"
 
 #include "app/coverage_evidence.hpp"
 #include "app/pytest_command.hpp"
+#include "impact/ci.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "impact/project.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
+#include "impact/python/text_reads.hpp"
 #include "impact/semantic.hpp"
-#include "python/facts_cache.hpp"
 #include "util/cache_dir.hpp"
 #include "util/glob.hpp"
 #include "util/temp_files.hpp"
@@ -53,7 +55,7 @@ public:
   }
 
   // `cache` must outlive this object.
-  void start(python::FactsCache& cache, std::filesystem::path dir) {
+  void start(FactsStore& cache, std::filesystem::path dir) {
     m_thread = std::thread([this, &cache, dir = std::move(dir)] {
       try {
         util::ensure_cache_dir(dir);
@@ -160,9 +162,9 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
                                           std::optional<uint8_t> python_minor) {
   std::vector<FileSemantics> out;
   for (const auto& change : changes.files) {
-    bool python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
-                  (!change.old_path.empty() && change.old_path.ends_with(".py"));
-    if (!python || change.submodule) continue;
+    bool is_python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
+                     (!change.old_path.empty() && change.old_path.ends_with(".py"));
+    if (!is_python || change.submodule) continue;
     std::optional<std::string> before, after;
     // Only a modified file is compared line by line: an added, deleted or renamed one is whole.
     if (change.status != FileStatus::modified) {
@@ -256,21 +258,21 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.project.inifile = pytest.inifile;
   ProjectFacts facts;
   std::vector<SourceFile> inventory;
-  python::FactsCache cache; // declared before `saving`, which joins before the cache goes
+  FactsStore cache; // declared before `saving`, which joins before the cache goes
   BackgroundSave saving;
   // -j: threads for parsing and for linking imports.
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (needs_graph(out.changes) || (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
     inventory = repo.inventory(out.changes);
     clock.lap("inventory");
-    std::vector<SourceFile> python;
+    std::vector<SourceFile> python_files;
     for (const auto& f : inventory) {
-      if (f.path.ends_with(".py")) python.push_back(f);
+      if (f.path.ends_with(".py")) python_files.push_back(f);
     }
     auto dir = util::cache_dir(repo.root());
-    if (!options.no_cache) cache = python::FactsCache(dir / python::facts_cache_file_name());
+    if (!options.no_cache) cache = FactsStore(dir);
     if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", util::one_line(cache.warning()));
-    facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
+    facts = cache.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); }, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
     // Written when something was parsed, or when entries no run uses any more outweigh the rest.

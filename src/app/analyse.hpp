@@ -2,8 +2,9 @@
 // The selection pipeline, stage by stage: changes -> facts -> project layout -> graph -> decision.
 #include "cli/options.hpp"
 #include "impact/changes.hpp"
-#include "impact/coverage.hpp"
+#include "impact/ci.hpp"
 #include "impact/config.hpp"
+#include "impact/coverage.hpp"
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/report.hpp"

@@ -1,4 +1,5 @@
 #include "app/coverage_evidence.hpp"
+#include "impact/python/text_reads.hpp"
 
 #include "python/source_view.hpp"
 #include "util/sha256.hpp"
@@ -298,9 +299,9 @@ CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, cons
     for (const RepoPath* p : {&change.old_path, &change.new_path}) {
       if (!p->empty()) changed.insert(p->str);
     }
-    bool python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
-                  (!change.old_path.empty() && change.old_path.ends_with(".py"));
-    if (!python) continue;
+    bool is_python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
+                     (!change.old_path.empty() && change.old_path.ends_with(".py"));
+    if (!is_python) continue;
     const FileSemantics* sem = nullptr;
     for (const auto& s : semantics) {
       if (s.path == change.path()) sem = &s;

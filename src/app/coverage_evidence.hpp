@@ -5,7 +5,7 @@
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 #include "impact/semantic.hpp"
 
 namespace impact::app {

@@ -2,7 +2,7 @@
 
 #include "app/evidence.hpp"
 #include "impact/error.hpp"
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 #include "util/files.hpp"
 #include "util/quote.hpp"
 

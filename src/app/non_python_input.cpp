@@ -2,7 +2,6 @@
 
 #include "app/pytest_command.hpp"
 
-#include "decision/rules/file_readers.hpp"
 #include "impact/config_sections.hpp"
 #include "impact/environment.hpp"
 #include "impact/pins.hpp"
@@ -15,10 +14,9 @@ namespace impact::app {
 
 namespace {
 
-bool non_python_rule_file(const RepoPath& path) {
-  if (path.empty() || path.ends_with(".py")) return false;
-  return sectioned_config(path) || pin_file_kind(path) != PinFile::none || quiet_kind(path).has_value();
-}
+// Any file that is not Python: whether its rule needs the facts (readers, importers) is the decision's
+// to say, and reading warm facts costs little next to running everything.
+bool non_python_rule_file(const RepoPath& path) { return !path.empty() && !path.ends_with(".py"); }
 
 std::string current_text(Repository& repo, const std::vector<SourceFile>& inventory, const RepoPath& path) {
   auto it = std::lower_bound(inventory.begin(), inventory.end(), path,

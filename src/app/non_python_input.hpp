@@ -6,6 +6,7 @@
 #include "impact/changes.hpp"
 #include "impact/config.hpp"
 #include "impact/decision.hpp"
+#include "impact/environment.hpp"
 #include "impact/project.hpp"
 
 #include <optional>

@@ -7,6 +7,7 @@
 #include "app/own_output.hpp"
 #include "app/pytest_command.hpp"
 #include "app/replay.hpp"
+#include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
 #include "util/quote.hpp"

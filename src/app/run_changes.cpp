@@ -1,6 +1,7 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
 #include "impact/changes.hpp"
+#include "impact/ci.hpp"
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
 #include "report/json_parts.hpp"

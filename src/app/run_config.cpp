@@ -1,6 +1,8 @@
 // `impact config`: every setting, its effective value and the layer it came from (a flag, a variable,
 // pyproject.toml or the default), as a table or as a versioned JSON document (docs/configuration.md).
 #include "app/commands.hpp"
+#include "impact/changes.hpp"
+#include "impact/ci.hpp"
 #include "impact/config.hpp"
 
 #include <fmt/format.h>

@@ -2,6 +2,7 @@
 #include "app/commands.hpp"
 #include "app/evidence.hpp"
 #include "app/explain_target.hpp"
+#include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/report.hpp"
 #include "util/quote.hpp"

@@ -1,6 +1,7 @@
 #include "app/commands.hpp"
 #include "impact/error.hpp"
-#include "impact/python.hpp"
+#include "impact/python/compile_check.hpp"
+#include "impact/python/facts.hpp"
 #include "util/files.hpp"
 
 #include <fmt/format.h>

@@ -3,6 +3,7 @@
 #include "app/commands.hpp"
 #include "app/index_trust.hpp"
 #include "app/pytest_command.hpp"
+#include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"

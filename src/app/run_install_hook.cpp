@@ -3,6 +3,7 @@
 // else's hook unless asked to.
 #include "app/commands.hpp"
 #include "impact/changes.hpp"
+#include "impact/ci.hpp"
 #include "impact/error.hpp"
 #include "impact/run.hpp"
 #include "util/files.hpp"

@@ -3,6 +3,7 @@
 #include "app/own_output.hpp"
 #include "app/pytest_command.hpp"
 #include "app/replay.hpp"
+#include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
 #include "impact/report.hpp"

@@ -1,7 +1,6 @@
 #pragma once
 // The command line, parsed and validated into Options. The one place that knows flag names and defaults.
 #include "impact/config.hpp"
-#include "impact/decision.hpp"
 
 #include <filesystem>
 #include <optional>

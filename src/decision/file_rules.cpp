@@ -15,22 +15,6 @@ std::string_view to_string(Outcome outcome) {
   return "nothing";
 }
 
-std::string_view to_string(Mode mode) {
-  switch (mode) {
-  case Mode::fast: return "fast";
-  case Mode::balanced: return "balanced";
-  case Mode::safe: return "safe";
-  }
-  return "balanced";
-}
-
-std::optional<Mode> parse_mode(std::string_view text) {
-  if (text == "fast") return Mode::fast;
-  if (text == "balanced") return Mode::balanced;
-  if (text == "safe") return Mode::safe;
-  return std::nullopt;
-}
-
 bool is_config_file(const RepoPath& path) {
   static constexpr std::array<std::string_view, 15> k_names = {
       "pytest.ini",  ".pytest.ini",  "pyproject.toml", "setup.cfg",  "tox.ini",

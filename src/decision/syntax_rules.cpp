@@ -2,6 +2,7 @@
 // does not compile.
 #include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
+#include "impact/graph.hpp"
 
 #include <fmt/format.h>
 

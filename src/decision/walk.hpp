@@ -3,6 +3,7 @@
 // load them), remembering for every file reached the edge it was reached through, so that a chain of
 // evidence can be read back.
 #include "impact/decision.hpp"
+#include "impact/graph.hpp"
 
 #include <vector>
 

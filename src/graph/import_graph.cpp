@@ -4,6 +4,8 @@
 // strings and a per-node stamp array instead of allocating: a warm run rebuilds this graph every time.
 #include "graph/module_index.hpp"
 #include "impact/graph.hpp"
+#include "impact/project.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,5 +1,6 @@
 // ProjectLayout: pytest's collection rules and the import roots, applied to the file inventory.
 #include "impact/project.hpp"
+#include "impact/python/project_facts.hpp"
 #include "util/glob.hpp"
 
 #include <algorithm>

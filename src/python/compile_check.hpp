@@ -4,7 +4,7 @@
 // The check reads the tree (ERROR and MISSING nodes, constructs the grammar accepts but CPython does
 // not) and the bytes (encoding, null bytes, tab consistency, nesting limits). See docs/selection.md,
 // rule syntax-error.
-#include "impact/python.hpp"
+#include "impact/python/compile_check.hpp"
 
 #include <tree_sitter/api.h>
 

@@ -1,6 +1,7 @@
 // The modules a text doctest file imports: the code of its `>>> ` and `... ` prompts, read by the same
 // import line scan as a Python file that does not parse.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/text_reads.hpp"
 #include "python/scan.hpp"
 #include "python/source_view.hpp"
 

@@ -1,7 +1,8 @@
 // FactsExtractor: one walk over a module's statements (never into expressions) collects imports,
 // symbols and the module-level assignments pytest reads; cheap byte scans find the rarer things
 // (dynamic imports, dotted string references, doctests) before any deeper walk is paid for.
-#include "impact/python.hpp"
+#include "impact/python/compile_check.hpp"
+#include "impact/python/facts.hpp"
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
 #include "python/literals.hpp"

@@ -2,7 +2,7 @@
 // FactsCache: encoded FileFacts by content id (git blob id), in one file under the cache folder.
 // Lookups return views into the loaded file and are safe from several threads at once; put() and
 // save() are for one thread. Saving writes atomically and keeps what this run used first.
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 #include "util/files.hpp"
 
 #include <array>
@@ -68,3 +68,14 @@ private:
 std::string facts_cache_file_name();
 
 } // namespace impact::python
+
+namespace impact {
+
+// Reads the facts of `files` (Python files, sorted by path): from `cache` when it has them, else by
+// parsing on `threads` threads; what was parsed is added to the cache (the caller saves it while the
+// returned facts live: the cache's new entries are views of them). A file that cannot be read gets
+// empty facts with parse_error set. FactsStore::load is the pipeline's way in.
+ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, python::FactsCache& cache,
+                        unsigned threads);
+
+} // namespace impact

@@ -1,7 +1,8 @@
 #pragma once
 // The encoded form of FileFacts: a flags word, then length-prefixed sections (imports, uncertain
 // imports, everything else) so that a reader can take the imports without decoding the symbols.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include <string>
 #include <string_view>

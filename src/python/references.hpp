@@ -1,6 +1,6 @@
 #pragma once
 // Which names each symbol's code reads, from the token stream: the input of the symbol-level graph.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 #include "python/lexer.hpp"
 
 #include <tsl/robin_set.h>

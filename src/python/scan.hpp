@@ -1,7 +1,7 @@
 #pragma once
 // The scans that complement the statement walk: dynamic imports (a full walk, paid only when the source
 // mentions an import function), dotted string references and a line scan for files that do not parse.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 #include "python/grammar.hpp"
 #include "python/lexer.hpp"
 

@@ -1,7 +1,8 @@
 // shape_of(): structural hashes of a file's symbols for the semantic diff. Each hash covers node types
 // and leaf texts in tree order, so whitespace and line breaks never matter; comments are left out of
 // every hash but `with_comments`.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/shape.hpp"
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
 #include "python/source_view.hpp"

@@ -1,5 +1,5 @@
 // statement_starts(): which statement each line belongs to, for reading coverage line data.
-#include "impact/python.hpp"
+#include "impact/python/text_reads.hpp"
 #include "python/grammar.hpp"
 
 #include <memory>

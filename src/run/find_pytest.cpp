@@ -1,3 +1,4 @@
+#include "impact/decision.hpp"
 #include "impact/run.hpp"
 
 #include <unistd.h>
@@ -14,9 +15,9 @@ bool is_executable(const std::filesystem::path& p) {
 }
 
 std::optional<Command> python_m_pytest(const std::filesystem::path& env_dir, std::string source) {
-  for (const char* python : {"bin/python", "bin/python3"}) {
-    if (is_executable(env_dir / python)) {
-      return Command{{(env_dir / python).string(), "-m", "pytest"}, std::move(source)};
+  for (const char* interpreter : {"bin/python", "bin/python3"}) {
+    if (is_executable(env_dir / interpreter)) {
+      return Command{{(env_dir / interpreter).string(), "-m", "pytest"}, std::move(source)};
     }
   }
   return std::nullopt;

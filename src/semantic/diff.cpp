@@ -1,5 +1,6 @@
 // diff_semantics(): both versions' shapes, matched by qualified name (and occurrence, for names
 // defined twice such as a property and its setter), then compared part by part.
+#include "impact/python/shape.hpp"
 #include "impact/semantic.hpp"
 #include "python/source_view.hpp"
 

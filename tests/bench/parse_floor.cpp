@@ -1,7 +1,7 @@
 // parse_floor: what tree-sitter alone needs to parse every .py file under a folder, against what
 // impact's fact extraction needs, on the same files in the same run (so the ratio is meaningful on a
 // noisy machine).   parse_floor <dir> [threads]
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 #include "python/grammar.hpp"
 #include "util/files.hpp"
 

@@ -2,7 +2,7 @@
 // differential test against CPython (tests/differential/compile_check.py). Reads one path per line on
 // stdin and prints, per file, tab-separated: the verdict ("compiles", "fails", "unsure"), the issue,
 // its line, the Python 3 minor version the constructs need (0: any), that line, and the path.
-#include "impact/python.hpp"
+#include "impact/python/compile_check.hpp"
 #include "util/files.hpp"
 
 #include <fmt/format.h>

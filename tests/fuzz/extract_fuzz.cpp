@@ -2,7 +2,10 @@
 // (FactsExtractor), the shape the semantic diff compares, the statement starts coverage ingest uses, and
 // doctest imports. The facts must survive their own encoding: what encode() writes, every decoder reads
 // back whole.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/project_facts.hpp"
+#include "impact/python/shape.hpp"
+#include "impact/python/text_reads.hpp"
 #include "python/facts_codec.hpp"
 
 #include <cstddef>

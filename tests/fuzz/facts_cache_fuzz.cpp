@@ -5,7 +5,8 @@
 // match must load nothing; an entry that does not decode whole must read as a parse error (widening).
 // Past a valid checksum, well-formed but wrong facts cannot be told from true ones by any check: the
 // checksum is what stands between arbitrary bytes and trust.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/project_facts.hpp"
 #include "python/facts_cache.hpp"
 #include "python/facts_codec.hpp"
 #include "util/checksum.hpp"

@@ -6,7 +6,8 @@
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include <fmt/format.h>
 #include <stdlib.h>

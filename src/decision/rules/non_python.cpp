@@ -5,6 +5,8 @@
 #include "decision/rules/file_readers.hpp"
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
+#include "impact/graph.hpp"
+#include "impact/project.hpp"
 #include "impact/python.hpp"
 #include "util/glob.hpp"
 

@@ -1,5 +1,5 @@
 #include "impact/config.hpp"
-#include "impact/python.hpp"
+#include "impact/python/compile_check.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "impact/python.hpp"
+#include "impact/python/text_reads.hpp"
 
 #include <catch2/catch.hpp>
 

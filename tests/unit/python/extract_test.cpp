@@ -1,4 +1,4 @@
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 
 #include "support.hpp"
 

@@ -1,4 +1,5 @@
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
+#include "impact/python/project_facts.hpp"
 #include "python/facts_codec.hpp"
 
 #include "support.hpp"

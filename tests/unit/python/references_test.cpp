@@ -1,5 +1,5 @@
 // The reference pass, through FactsExtractor: which dotted names each symbol's own code reads.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 
 #include "support.hpp"
 

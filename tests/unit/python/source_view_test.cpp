@@ -1,6 +1,6 @@
 #include "python/source_view.hpp"
 
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include "python/facts_cache.hpp"
 #include "support.hpp"

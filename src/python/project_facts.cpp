@@ -1,12 +1,11 @@
-#include "impact/python.hpp"
-#include "python/facts_cache.hpp"
+// ProjectFacts: every file's facts kept encoded, decoded on demand, and the inverted index of the
+// names they mention.
+#include "impact/python/project_facts.hpp"
 #include "python/facts_codec.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <iterator>
-#include <thread>
 
 namespace impact {
 
@@ -122,48 +121,6 @@ std::string_view ProjectFacts::own(const FileFacts& facts) {
   std::string_view view = *storage;
   m_storage.push_back(std::move(storage));
   return view;
-}
-
-ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, python::FactsCache& cache,
-                        unsigned threads) {
-  ProjectFacts out;
-  std::vector<std::string_view> blobs(files.size());
-  std::vector<std::string> parsed(files.size());
-  std::vector<char> was_parsed(files.size(), 0);
-  std::atomic<size_t> next{0};
-  // Each worker takes the next file: a cache hit is a view, a miss is read, parsed and encoded.
-  auto work = [&] {
-    FactsExtractor extractor;
-    for (size_t i = next++; i < files.size(); i = next++) {
-      if (auto cached = cache.find(files[i].oid)) {
-        blobs[i] = *cached;
-        continue;
-      }
-      FileFacts facts;
-      if (auto content = read(files[i])) facts = extractor.extract(*content);
-      else facts.parse_error = facts.paths.reads_anything = true;
-      parsed[i] = python::encode(facts);
-      was_parsed[i] = 1;
-    }
-  };
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(files.size() / 64 + 1)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-
-  out.keep_alive(cache.storage());
-  auto fresh = std::make_shared<std::vector<std::string>>(std::move(parsed));
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (was_parsed[i] != 0) {
-      ++out.parsed;
-      blobs[i] = (*fresh)[i];
-      cache.put(files[i].oid, blobs[i]);
-    }
-    out.add(std::move(files[i]), blobs[i]);
-  }
-  out.keep_alive(std::move(fresh));
-  return out;
 }
 
 } // namespace impact

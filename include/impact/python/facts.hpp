@@ -1,0 +1,165 @@
+#pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
+// What one Python file says about itself, read with tree-sitter: its imports, its symbols (functions,
+// classes, methods) and the things pytest cares about. Facts depend on the file's content alone, so
+// they are cached by content id (src/python/facts_cache.*) and a warm run parses only what changed.
+#include "impact/python/compile_check.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace impact {
+
+enum class ImportKind : uint8_t {
+  plain,      // import a.b.c [as x]
+  from,       // from a.b import c [as x], d
+  star,       // from a.b import *
+  dynamic,    // importlib.import_module("a.b") / __import__("a.b") with a literal argument
+  plugin,     // pytest_plugins = ["a.b"] (or a string)
+  string_ref, // a string literal naming a dotted path ("a.b.c", "a.b:c"): mock.patch targets, settings
+};
+
+std::string_view to_string(ImportKind kind);
+
+// Where an import statement sits; every placement still counts as an edge.
+enum ImportFlag : uint8_t {
+  k_import_in_function = 1,  // inside a def: runs when called, not at import
+  k_import_type_checking = 2, // under `if TYPE_CHECKING:`
+  k_import_guarded = 4,       // inside try/except (optional dependency)
+  k_import_conditional = 8,   // inside if/else or another compound statement
+};
+
+// One import of a module. For `from` imports, `names` holds the imported names and `aliases` the local
+// names they are bound to (equal when there is no `as`).
+struct ImportFact {
+  ImportKind kind = ImportKind::plain;
+  uint8_t level = 0; // leading dots of a relative import
+  uint8_t flags = 0; // ImportFlag bits
+  uint32_t line = 0;
+  std::string module; // dotted name without the leading dots; "" for `from . import x`
+  std::vector<std::string> names;
+  std::vector<std::string> aliases; // for `plain`: one entry, the `as` name or "" when absent
+};
+
+// An import whose target is computed at run time (importlib.import_module(name)). `prefix` is the
+// literal start of the module name when one is known ("app.plugins."), which bounds what it can load.
+struct UncertainImport {
+  uint32_t line = 0;
+  std::string call;   // the callee as written: "importlib.import_module"
+  std::string prefix; // "" when nothing is known
+  uint8_t level = 0;  // leading dots of a relative literal prefix
+};
+
+enum class SymbolKind : uint8_t { function, method, class_ };
+
+std::string_view to_string(SymbolKind kind);
+
+// The reference recorded for getattr(self, <computed>): it may read any member of an object, and no
+// module-level name.
+inline constexpr std::string_view k_any_member = ".*";
+// How that reference stands among a file's names (ProjectFacts::mentions): its one component.
+inline constexpr std::string_view k_any_member_name = "*";
+// The reference recorded for setattr/delattr(obj, <computed>): it runs no method but a property's
+// setter or deleter (any object's), and reads nothing.
+inline constexpr std::string_view k_any_setter = ".*=";
+inline constexpr std::string_view k_any_setter_name = "*=";
+// The reference recorded for hasattr(obj, <computed>): it calls nothing but a property's getter.
+inline constexpr std::string_view k_any_getter = ".*?";
+inline constexpr std::string_view k_any_getter_name = "*?";
+
+// A function, method or class definition, nested ones included.
+struct Symbol {
+  std::string qualname; // "f", "C", "C.m", "f.inner", "C.Inner"
+  SymbolKind kind = SymbolKind::function;
+  uint32_t first_line = 0; // first decorator, or the def/class line
+  uint32_t def_line = 0;   // the line of `def` / `class`
+  uint32_t body_line = 0;  // the first line of the body
+  uint32_t last_line = 0;
+  int32_t parent = -1;     // index of the enclosing symbol in FileFacts::symbols, -1 at module level
+  std::vector<std::string> decorators; // the callee of each decorator as written: "pytest.fixture", "app.route"
+  std::vector<std::string> params;     // parameter names (functions), in order
+  std::vector<std::string> bases;      // base class expressions as written (classes)
+  bool is_async = false;
+  bool has_init = false; // a class that defines __init__ (pytest does not collect it)
+  bool has_metaclass = false; // a class with `metaclass=` (other than ABCMeta): it may register its subclasses
+  std::string fixture;   // the fixture's name when this is a pytest fixture (name= honoured), else ""
+  bool autouse = false;  // autouse=True, or an autouse value that cannot be read
+  std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too
+  bool usefixtures_dynamic = false;     // a usefixtures argument that cannot be read
+  uint32_t body_begin = 0, body_end = 0; // byte range of the body: the symbol's own scope
+  uint32_t header_begin = 0; // byte where the def/class statement starts (extraction only, not cached)
+  // The dotted names the symbol's own code reads (not its nested definitions'): "helper",
+  // "models.Order.save", "self.total"; ".name" for an attribute of a computed value (`f().name`).
+  // Names bound locally (assigned, parameters other than self/cls) are left out.
+  std::vector<std::string> refs;
+  bool dynamic_access = false; // getattr/setattr with a computed name, globals(), vars(), eval, exec
+
+  std::string_view name() const {
+    auto dot = qualname.rfind('.');
+    return dot == std::string::npos ? std::string_view(qualname) : std::string_view(qualname).substr(dot + 1);
+  }
+};
+
+// The facts of one Python source file.
+// What a file's strings could name on disk, and whether it lists folders (docs/selection.md,
+// `file-readers`).
+struct PathStrings {
+  std::vector<std::pair<std::string, uint32_t>> strings; // path-like fragment of a string, its first line
+  uint32_t listing_line = 0; // the first call that lists a folder the code computes; 0 when none
+  bool reads_anything = false; // too many strings to keep, or not read at all: it may read any file
+};
+
+struct FileFacts {
+  std::vector<ImportFact> imports;
+  std::vector<UncertainImport> uncertain_imports;
+  std::vector<Symbol> symbols;
+  std::vector<std::string> module_names; // names bound at module level by assignment (NAME = ...)
+  std::optional<std::vector<std::string>> all_names; // a literal __all__, when there is one
+  bool all_dynamic = false;       // __all__ is built in a way that cannot be read
+  std::vector<std::string> collect_ignore; // a literal module-level collect_ignore (conftest.py)
+  std::vector<std::string> collect_ignore_glob;
+  bool pytest_plugins_dynamic = false; // pytest_plugins that cannot be read literally
+  bool has_doctest = false;  // some string contains ">>> " (doctests, when --doctest-modules is on)
+  bool parse_error = false;  // tree-sitter found syntax errors; imports were also read by a line scan
+  // Larger than k_max_parsed_bytes: not parsed, only its import lines and dotted strings read (and
+  // parse_error set, so that every rule treats it at file level).
+  bool oversized = false;
+  CompileCheck compile;      // whether CPython would compile it (docs/selection.md, syntax-error)
+  bool defines_module_getattr = false; // module-level __getattr__: any attribute may exist
+  // What module-level code reads: statements outside definitions, decorators and default values of
+  // module-level definitions. Everything here runs when the module is imported.
+  std::vector<std::string> module_refs;
+  bool module_dynamic_access = false;
+  // A module-level `pytestmark = pytest.mark.usefixtures(...)`.
+  std::vector<std::string> module_usefixtures;
+  bool module_usefixtures_dynamic = false;
+  PathStrings paths;
+};
+
+// A Python file larger than this is not parsed (a 50 MB generated module took a minute and 3 GB): its
+// imports are read by a line scan and it is analysed at file level (docs/selection.md, `large-files`).
+constexpr size_t k_max_parsed_bytes = size_t{2} << 20;
+
+// Reads the facts of one Python source file. Never throws: unparseable input yields what could be read
+// and parse_error = true.
+class FactsExtractor {
+public:
+  FactsExtractor();
+  ~FactsExtractor();
+  FactsExtractor(const FactsExtractor&) = delete;
+  FactsExtractor& operator=(const FactsExtractor&) = delete;
+
+  FileFacts extract(std::string_view source);
+
+private:
+  struct Impl;
+  Impl* m_impl;
+};
+
+} // namespace impact

@@ -1,0 +1,27 @@
+#pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
+// Reads of Python text that need no facts: where each statement starts (for coverage.py's line
+// numbers) and what the examples of a text doctest file import.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace impact {
+
+// For each line of `source` (index = line number, 1-based; [0] unused), the first line of the innermost
+// statement that holds it: coverage.py records a multi-line statement on its first line only. 0 for a
+// line outside any statement (blank lines and comments between statements).
+std::vector<uint32_t> statement_starts(std::string_view source);
+
+
+namespace python {
+// The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
+// "a" and "a.b"), with their 1-based lines.
+std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text);
+}
+
+} // namespace impact
