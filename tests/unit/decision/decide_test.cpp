@@ -224,15 +224,15 @@ TEST_CASE("decide runs everything when a configuration file changes", "[decide]"
 }
 
 TEST_CASE("decide runs everything when a file that is not Python changes", "[decide]") {
-  auto r = decide_on(shop(), {modified("src/shop/prices.json")});
+  auto r = decide_on(shop(), {modified("assets/prices.json")});
   CHECK(r.decision.outcome == Outcome::run_all);
   CHECK(r.decision.reason == "non_python_changed");
-  CHECK_THAT(r.decision.detail, Catch::Contains("src/shop/prices.json"));
-  CHECK(verdict(r.decision, "src/shop/prices.json").kind == "non_python");
+  CHECK_THAT(r.decision.detail, Catch::Contains("assets/prices.json"));
+  CHECK(verdict(r.decision, "assets/prices.json").kind == "non_python");
   SECTION("with several triggers the first names the reason and the detail lists them all") {
-    auto s = decide_on(shop(), {modified("src/shop/prices.json"), modified("pyproject.toml")});
+    auto s = decide_on(shop(), {modified("assets/prices.json"), modified("pyproject.toml")});
     CHECK(s.decision.reason == "non_python_changed");
-    CHECK_THAT(s.decision.detail, Catch::Contains("src/shop/prices.json") && Catch::Contains("pyproject.toml"));
+    CHECK_THAT(s.decision.detail, Catch::Contains("assets/prices.json") && Catch::Contains("pyproject.toml"));
   }
 }
 
