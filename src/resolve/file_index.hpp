@@ -1,9 +1,11 @@
 #pragma once
+// The resolve stage, between the graph and the decision: name resolution over the project's files.
 // FileInfo: one file's facts for the symbol walk, decoded once per run as views (no string copies),
 // with its top-level namespace; FileIndex answers "may this reference denote that symbol?". It answers
 // only "certainly not": anything it cannot follow is Unknown, which keeps the reference.
 #include "impact/graph.hpp"
 #include "impact/python.hpp"
+#include "util/string_set.hpp"
 
 #include <deque>
 #include <memory>
@@ -13,19 +15,13 @@
 #include <unordered_map>
 #include <vector>
 
-namespace impact::decision {
+namespace impact::resolve {
 
 // What a name of a module's namespace is bound to.
 struct Binding {
   enum Kind : uint8_t { definition, assignment, module, from_import, conflict } kind = conflict;
   int32_t import = -1;   // module / from_import: the import statement (FileInfo::imports), resolved on use
   std::string_view name; // definition / from_import: the name in that module; module: the bound prefix
-};
-
-// A hash for string-keyed maps that are looked up with string_views, without building a string.
-struct StringHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
 };
 
 // What a dotted prefix denotes.
@@ -57,7 +53,7 @@ struct FileInfo {
   // Both keep their elements in place, so that references and a Read's target pointer stay valid.
   std::vector<uint32_t> read_names;
   std::deque<std::vector<Read>> read_lists; // read_lists[k] for read_names[k]
-  std::unordered_map<std::string, Target, StringHash, std::equal_to<>> prefixes;
+  util::StringMap<Target> prefixes;
   std::optional<std::vector<Read>> namespace_reads; // FileIndex::namespace_reads()
 
   const Binding* binding(std::string_view name) const;
@@ -110,10 +106,10 @@ private:
   const ProjectFacts& m_facts;
   std::vector<std::unique_ptr<FileInfo>> m_files;
   std::string m_key; // prefix_target's key, reused
-  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_names; // intern()
+  util::StringMap<uint32_t> m_names; // intern()
 };
 
 // Splits "a.b.c" (or ".b.c" for an attribute of a computed value, giving "" first).
 std::vector<std::string_view> split_chain(std::string_view chain);
 
-} // namespace impact::decision
+} // namespace impact::resolve
