@@ -2,10 +2,12 @@
 // bounds the answer from above; when the semantic diff and the facts are there, the symbol walk narrows
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
+#include "decision/file_effect.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
+#include "impact/node_id.hpp"
 #include "util/glob.hpp"
 
 #include <fmt/format.h>
@@ -28,17 +30,6 @@ struct Trigger {
 };
 
 bool is_python(const RepoPath& path) { return path.ends_with(".py"); }
-
-std::string_view status_word(FileStatus status) {
-  switch (status) {
-  case FileStatus::added: return "added";
-  case FileStatus::deleted: return "deleted";
-  case FileStatus::renamed: return "renamed";
-  case FileStatus::type_changed: return "type_changed";
-  case FileStatus::modified: return "modified";
-  }
-  return "modified";
-}
 
 // A changed Python file as the decision sees it.
 struct PythonChange {
@@ -158,7 +149,7 @@ private:
         const GraphNode& n = m_in.graph.nodes[*node];
         if (n.conftest) verdict.kind = "conftest";
         else if (n.test) verdict.kind = "test";
-        add_seed(*node, std::string(status_word(change.status)));
+        add_seed(*node, std::string(decision::status_word(change.status)));
         python.nodes.push_back(*node);
         python.current = *node;
       }
@@ -285,7 +276,7 @@ private:
         auto measured = [&](const std::string& file) { return !std::binary_search(u.begin(), u.end(), file); };
         std::erase_if(unmeasured.whole, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
         std::erase_if(unmeasured.import_only, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
-        std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(e.first.substr(0, e.first.find("::"))); });
+        std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(std::string(NodeId::of(e.first).file)); });
         selection.merge(std::move(unmeasured));
       }
     }
@@ -348,10 +339,10 @@ private:
       if (c == nullptr) continue;
       const std::string& path = m_decision.files[py->verdict].path.str;
       for (const auto& [id, line] : c->tests) {
-        std::string file = id.substr(0, id.find("::"));
-        std::vector<Hop> chain{Hop{file, "covers", 0, id.find("::") == std::string::npos ? std::string() : id.substr(id.find("::") + 2)},
-                               Hop{path, "covered_line", line, {}}};
-        if (id.find("::") == std::string::npos) {
+        NodeId parts = NodeId::of(id);
+        std::string file(parts.file);
+        std::vector<Hop> chain{Hop{file, "covers", 0, std::string(parts.test)}, Hop{path, "covered_line", line, {}}};
+        if (parts.whole_file) {
           if (auto node = m_in.graph.find(file)) out.whole.emplace(*node, std::move(chain));
         } else {
           out.tests.emplace(id, std::move(chain));
@@ -369,7 +360,7 @@ private:
     }
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
-      for (uint32_t node : py->nodes) walk.seed(node, std::string(status_word(py->status)));
+      for (uint32_t node : py->nodes) walk.seed(node, std::string(decision::status_word(py->status)));
     }
     walk.run();
     for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
@@ -387,7 +378,7 @@ private:
         for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
       };
       if (s == nullptr || py.status != FileStatus::modified || !py.current) {
-        whole(std::string(status_word(py.status)));
+        whole(std::string(decision::status_word(py.status)));
         continue;
       }
       if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {
@@ -465,8 +456,7 @@ private:
       if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }
     for (auto& [id, hops] : result.tests) {
-      std::string file = id.substr(0, id.find("::"));
-      auto node = m_in.graph.find(file);
+      auto node = m_in.graph.find(NodeId::of(id).file);
       if (!node || !m_walk.reached(*node)) continue; // no import path from the change: cannot run it
       out.tests.emplace(id, std::move(hops));
     }
@@ -481,8 +471,7 @@ private:
       m_decision.selected.push_back(std::move(test));
     }
     for (auto& [id, chain] : m_tests) {
-      std::string file = id.substr(0, id.find("::"));
-      auto node = m_in.graph.find(file);
+      auto node = m_in.graph.find(NodeId::of(id).file);
       if (node && m_whole.contains(*node)) continue; // the whole file runs anyway
       SelectedTest test;
       test.node_id = id;
@@ -526,30 +515,7 @@ private:
       long tests = 0;
       for (uint32_t node : py.nodes) tests += by_file[m_in.graph.nodes[node].path.str];
       v.tests = tests;
-      std::string what = v.change.empty() ? std::string(status_word(v.status)) : v.change;
-      if (!v.symbols.empty()) {
-        std::vector<std::string> names;
-        for (const auto& s : v.symbols) {
-          if (names.size() == 3) {
-            names.push_back("...");
-            break;
-          }
-          names.push_back(s.qualname);
-        }
-        what += fmt::format(" ({})", fmt::join(names, ", "));
-      }
-      for (const auto& p : m_in.syntax_problems) {
-        if (p.path == v.path) what += fmt::format(" [{}]", p.why);
-      }
-      v.effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
-                            : fmt::format("{}: {} selected test(s) lead here", what, tests);
-      if (v.source == "coverage") v.effect += " (coverage index)";
-      else if (!v.fallback.empty()) {
-        // The reason word, then what it was about: "drift: src/app/views.py changed since the index ...".
-        const std::string& detail = py.coverage != nullptr ? py.coverage->detail : std::string();
-        v.effect += detail.empty() ? fmt::format(" (static analysis; coverage index: {})", v.fallback)
-                                   : fmt::format(" (static analysis; coverage index: {}: {})", v.fallback, detail);
-      }
+      v.effect = decision::file_effect(v, tests, m_in.syntax_problems, py.coverage);
     }
   }
 

@@ -32,7 +32,7 @@ struct SymbolSeed {
 };
 
 struct Budget {
-  uint32_t max_depth = 100;
+  uint32_t max_depth = k_default_max_depth;
   double budget_ms = 0; // 0: no limit
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
