@@ -134,7 +134,7 @@ struct DecisionInput {
   const ProjectLayout* layout = nullptr;
   const std::vector<FileSemantics>* semantics = nullptr; // one per changed Python file
   const CoverageInput* coverage = nullptr; // the coverage index's evidence, or nullptr without an index
-  uint32_t max_depth = 100; // symbol hops before a file is analysed at file level
+  uint32_t max_depth = k_default_max_depth; // symbol hops before a file is analysed at file level
   double budget_ms = 0;     // time for the symbol walk before it falls back to file level (0: none)
   std::vector<TextDoctest> text_doctests{};
   std::vector<SyntaxProblem> syntax_problems{}; // read in every mode, --file-level included

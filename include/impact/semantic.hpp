@@ -34,6 +34,14 @@ enum class ChangeKind : uint8_t {
 
 std::string_view to_string(ChangeKind kind);
 
+// How far the semantic diff of a file can be trusted (`impact changes`: `confidence`).
+enum class Confidence {
+  high, // both sides parsed: the classification stands
+  low,  // a side did not parse (or its layout is one CPython rejects): the file is unclassifiable
+};
+
+std::string_view to_string(Confidence confidence); // "high", "low" (docs/json.md: never renamed)
+
 // One changed symbol. `old_lines` / `new_lines` are {0, 0} on the side where it does not exist.
 struct SymbolChange {
   std::string qualname;
@@ -56,7 +64,7 @@ struct FileSemantics {
   // names it uses (the file-level rule applies).
   bool runs_at_import = false;
   std::vector<SymbolChange> symbols; // in the order of the new file (deleted ones after)
-  std::string confidence = "high";   // "high", or "low" when a side did not parse
+  Confidence confidence = Confidence::high;
   // Symbols whose comments changed (and nothing else): what `--mode safe` counts as changed.
   std::vector<std::string> comment_changed;
   // Why CPython may not compile a side of the change ("new side, line 3: print statement (Python 2)"),

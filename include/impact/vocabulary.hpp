@@ -13,6 +13,9 @@
 
 namespace impact {
 
+// Symbol hops the decision's walk follows before a file is analysed at file level (--max-depth).
+inline constexpr uint32_t k_default_max_depth = 100;
+
 // A file's path relative to the repository root: '/'-separated, no leading "./", never empty.
 struct RepoPath {
   std::string str;

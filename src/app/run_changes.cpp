@@ -54,7 +54,7 @@ int run_changes(const cli::Options& options) {
                     {"symbols", json::array()}};
       if (const FileSemantics* s = semantics_of(f)) {
         entry["change"] = std::string(to_string(s->kind));
-        entry["confidence"] = s->confidence;
+        entry["confidence"] = std::string(to_string(s->confidence));
         entry["runs_at_import"] = s->runs_at_import;
         entry["symbols"] = report::symbols_json<json>(s->symbols);
       }
@@ -80,7 +80,7 @@ int run_changes(const cli::Options& options) {
     fmt::print("{:<12} {}{}\n", to_string(f.status), name, ranges);
     if (const FileSemantics* s = semantics_of(f)) {
       fmt::print("  {}{}{}\n", to_string(s->kind), s->runs_at_import ? ", runs at import" : "",
-                 s->confidence == "high" ? "" : ", low confidence");
+                 s->confidence == Confidence::high ? "" : ", low confidence");
       for (const auto& sym : s->symbols) {
         fmt::print("    {:<16} {} {} ({}){}\n", to_string(sym.change), to_string(sym.kind), sym.qualname, lines_text(sym),
                    sym.runs_at_import ? ", runs at import" : "");

@@ -32,7 +32,7 @@ struct Options {
   std::string measured_at;                // index --from FILE --measured-at REV
   std::vector<std::string> inputs;        // index merge A B ...
   std::string output;                     // index merge -o OUT
-  uint32_t max_depth = 100;               // --max-depth
+  uint32_t max_depth = k_default_max_depth; // --max-depth
   double budget_ms = 2000;                // --budget-ms (0: none): past it, file level (safe)
   std::filesystem::path directory;        // -C DIR
   std::vector<std::string> passthrough;   // after --

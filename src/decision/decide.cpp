@@ -2,11 +2,13 @@
 // bounds the answer from above; when the semantic diff and the facts are there, the symbol walk narrows
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
+#include "decision/file_effect.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
+#include "impact/node_id.hpp"
 #include "util/glob.hpp"
 
 #include <fmt/format.h>
@@ -29,17 +31,6 @@ struct Trigger {
 };
 
 bool is_python(const RepoPath& path) { return path.ends_with(".py"); }
-
-std::string_view status_word(FileStatus status) {
-  switch (status) {
-  case FileStatus::added: return "added";
-  case FileStatus::deleted: return "deleted";
-  case FileStatus::renamed: return "renamed";
-  case FileStatus::type_changed: return "type_changed";
-  case FileStatus::modified: return "modified";
-  }
-  return "modified";
-}
 
 // A changed Python file as the decision sees it.
 struct PythonChange {
@@ -162,7 +153,7 @@ private:
         const GraphNode& n = m_in.graph.nodes[*node];
         if (n.conftest) verdict.kind = "conftest";
         else if (n.test) verdict.kind = "test";
-        add_seed(*node, std::string(status_word(change.status)));
+        add_seed(*node, std::string(decision::status_word(change.status)));
         python.nodes.push_back(*node);
         python.current = *node;
       }
@@ -181,42 +172,19 @@ private:
     m_decision.files.push_back(std::move(verdict));
   }
 
-  // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp. A file that
-  // turns into Python or stops being Python (`mixed`) runs everything: its importers' view changes.
+  // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp.
   void non_python(FileVerdict& verdict, const ChangedFile& change, const std::vector<const RepoPath*>& sides,
                   bool mixed) {
-    std::vector<decision::Reader> readers;
-    std::string quiet_effect;
-    for (const RepoPath* side : sides) {
-      if (is_python(*side) && !is_config_file(*side)) continue;
-      if (mixed) {
-        if (is_config_file(*side)) trigger(verdict, "config_changed", "config", *side);
-        else trigger(verdict, "non_python_changed", "non_python", *side);
-        m_decision.files.push_back(std::move(verdict));
-        return;
-      }
-      auto effect = m_non_python.effect(*side);
-      verdict.kind = effect.kind;
-      for (auto& w : effect.warnings) m_decision.warnings.push_back(std::move(w));
-      if (effect.what == decision::NonPythonEffect::What::run_all) {
-        verdict.effect = "run_all: " + effect.reason;
-        m_triggers.push_back(Trigger{effect.reason, effect.detail});
-        m_decision.files.push_back(std::move(verdict));
-        return;
-      }
-      if (effect.what == decision::NonPythonEffect::What::quiet) quiet_effect = effect.effect;
-      readers.insert(readers.end(), effect.readers.begin(), effect.readers.end());
-    }
-    if (readers.empty()) {
-      verdict.effect = quiet_effect;
+    auto judged = m_non_python.judge(sides, mixed, verdict.path, decision::status_word(change.status));
+    verdict.kind = std::move(judged.kind);
+    verdict.effect = std::move(judged.effect);
+    if (judged.trigger) m_triggers.push_back(Trigger{judged.trigger->first, judged.trigger->second});
+    if (judged.quiet) {
       verdict.tests = 0;
       m_quiet.insert(verdict.path.str);
-    } else {
-      verdict.effect = fmt::format("read by {} file(s) of code: the test files that load them run whole", readers.size());
-      for (const auto& r : readers) {
-        m_reader_seeds.push_back({r, Hop{verdict.path.str, std::string(status_word(change.status)), 0, {}}});
-      }
     }
+    for (auto& w : judged.warnings) m_decision.warnings.push_back(std::move(w));
+    m_reader_seeds.insert(m_reader_seeds.end(), judged.readers.begin(), judged.readers.end());
     m_decision.files.push_back(std::move(verdict));
   }
 
@@ -329,7 +297,7 @@ private:
         auto measured = [&](const std::string& file) { return !std::binary_search(u.begin(), u.end(), file); };
         std::erase_if(unmeasured.whole, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
         std::erase_if(unmeasured.import_only, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
-        std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(e.first.substr(0, e.first.find("::"))); });
+        std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(std::string(NodeId::of(e.first).file)); });
         selection.merge(std::move(unmeasured));
       }
     }
@@ -392,10 +360,10 @@ private:
       if (c == nullptr) continue;
       const std::string& path = m_decision.files[py->verdict].path.str;
       for (const auto& [id, line] : c->tests) {
-        std::string file = id.substr(0, id.find("::"));
-        std::vector<Hop> chain{Hop{file, "covers", 0, id.find("::") == std::string::npos ? std::string() : id.substr(id.find("::") + 2)},
-                               Hop{path, "covered_line", line, {}}};
-        if (id.find("::") == std::string::npos) {
+        NodeId parts = NodeId::of(id);
+        std::string file(parts.file);
+        std::vector<Hop> chain{Hop{file, "covers", 0, std::string(parts.test)}, Hop{path, "covered_line", line, {}}};
+        if (parts.whole_file) {
           if (auto node = m_in.graph.find(file)) out.whole.emplace(*node, std::move(chain));
         } else {
           out.tests.emplace(id, std::move(chain));
@@ -413,7 +381,7 @@ private:
     }
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
-      for (uint32_t node : py->nodes) walk.seed(node, std::string(status_word(py->status)));
+      for (uint32_t node : py->nodes) walk.seed(node, std::string(decision::status_word(py->status)));
     }
     walk.run();
     for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
@@ -431,7 +399,7 @@ private:
         for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
       };
       if (s == nullptr || py.status != FileStatus::modified || !py.current) {
-        whole(std::string(status_word(py.status)));
+        whole(std::string(decision::status_word(py.status)));
         continue;
       }
       if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {
@@ -509,8 +477,7 @@ private:
       if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }
     for (auto& [id, hops] : result.tests) {
-      std::string file = id.substr(0, id.find("::"));
-      auto node = m_in.graph.find(file);
+      auto node = m_in.graph.find(NodeId::of(id).file);
       if (!node || !m_walk.reached(*node)) continue; // no import path from the change: cannot run it
       out.tests.emplace(id, std::move(hops));
     }
@@ -525,8 +492,7 @@ private:
       m_decision.selected.push_back(std::move(test));
     }
     for (auto& [id, chain] : m_tests) {
-      std::string file = id.substr(0, id.find("::"));
-      auto node = m_in.graph.find(file);
+      auto node = m_in.graph.find(NodeId::of(id).file);
       if (node && m_whole.contains(*node)) continue; // the whole file runs anyway
       SelectedTest test;
       test.node_id = id;
@@ -570,30 +536,7 @@ private:
       long tests = 0;
       for (uint32_t node : py.nodes) tests += by_file[m_in.graph.nodes[node].path.str];
       v.tests = tests;
-      std::string what = v.change.empty() ? std::string(status_word(v.status)) : v.change;
-      if (!v.symbols.empty()) {
-        std::vector<std::string> names;
-        for (const auto& s : v.symbols) {
-          if (names.size() == 3) {
-            names.push_back("...");
-            break;
-          }
-          names.push_back(s.qualname);
-        }
-        what += fmt::format(" ({})", fmt::join(names, ", "));
-      }
-      for (const auto& p : m_in.syntax_problems) {
-        if (p.path == v.path) what += fmt::format(" [{}]", p.why);
-      }
-      v.effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
-                            : fmt::format("{}: {} selected test(s) lead here", what, tests);
-      if (v.source == "coverage") v.effect += " (coverage index)";
-      else if (!v.fallback.empty()) {
-        // The reason word, then what it was about: "drift: src/app/views.py changed since the index ...".
-        const std::string& detail = py.coverage != nullptr ? py.coverage->detail : std::string();
-        v.effect += detail.empty() ? fmt::format(" (static analysis; coverage index: {})", v.fallback)
-                                   : fmt::format(" (static analysis; coverage index: {}: {})", v.fallback, detail);
-      }
+      v.effect = decision::file_effect(v, tests, m_in.syntax_problems, py.coverage);
     }
   }
 
@@ -612,31 +555,12 @@ private:
       return;
     }
     m_decision.outcome = Outcome::nothing;
-    bool all_ignored = std::all_of(m_decision.files.begin(), m_decision.files.end(),
-                                   [](const FileVerdict& v) { return v.kind == "ignored"; });
-    bool all_quiet = !m_quiet.empty() && std::all_of(m_decision.files.begin(), m_decision.files.end(), [&](const FileVerdict& v) {
-      return v.kind == "ignored" || m_quiet.contains(v.path.str);
-    });
     bool only_cosmetic = !m_python.empty() && std::all_of(m_python.begin(), m_python.end(), [](const PythonChange& p) {
       return p.semantics != nullptr &&
              (p.semantics->kind == ChangeKind::comment_only || p.semantics->kind == ChangeKind::formatting_only);
     });
-    if (m_in.changes.files.empty()) {
-      m_decision.reason = "no_changes";
-      m_decision.detail = "no files changed";
-    } else if (all_ignored) {
-      m_decision.reason = "only_ignored_files";
-      m_decision.detail = "every changed file is ignored by [tool.impact] ignore";
-    } else if (all_quiet) {
-      m_decision.reason = "only_quiet_files";
-      m_decision.detail = "every changed file is documentation or tool configuration that no test reads";
-    } else if (only_cosmetic && m_in.mode != Mode::safe) {
-      m_decision.reason = "only_comments_or_formatting";
-      m_decision.detail = "only comments or formatting changed";
-    } else {
-      m_decision.reason = "no_tests_reached";
-      m_decision.detail = "no test reaches the changed code";
-    }
+    std::tie(m_decision.reason, m_decision.detail) =
+        decision::nothing_reason(m_decision.files, m_quiet, m_in.changes.files.empty(), only_cosmetic && m_in.mode != Mode::safe);
   }
 
   const DecisionInput& m_in;

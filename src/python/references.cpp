@@ -4,6 +4,7 @@
 // The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
 // reference could hide a test, while an extra one only selects more.
 #include "python/references.hpp"
+#include "python/symbol_spans.hpp"
 
 #include "python/lexer.hpp"
 
@@ -52,36 +53,58 @@ std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.
 
 // What one owner (a symbol, or the module) has read so far. Names and chains are views into the
 // source, or into the collector's arena when a chain's text is not one slice of it.
+// The state of the statement an owner's code is in, at bracket depth 0.
+struct Statement {
+  std::vector<std::string_view> targets; // bare names before an '=' of this statement
+  std::string_view candidate;            // the last bare name, while it may still be an assignment target
+  bool start = true;
+  bool annotation = false;     // after `name:` at the start: the annotation, then maybe '='
+  bool in_for = false;         // between `for` and `in`
+  bool in_global = false;      // after `global` / `nonlocal`
+  bool after_def = false;      // the next name is a nested def/class name
+  bool in_import = false;      // inside an import statement
+  bool start_name = false;     // the previous token was a statement's first name
+  bool start_colon_ok = false; // ... so a colon now starts an annotation
+};
+
 struct Owner {
   int32_t id = -1; // the symbol's index, -1 for the module; its names are in the scratch's sets
   std::vector<std::string_view> chains;
   bool dynamic = false;
-  // Statement state, at bracket depth 0.
-  std::vector<std::string_view> targets; // bare names before an '=' of this statement
-  std::string_view candidate;            // the last bare name, while it may still be an assignment target
-  bool statement_start = true;
-  bool annotation = false;          // after `name:` at the start: the annotation, then maybe '='
-  bool in_for = false;              // between `for` and `in`
-  bool in_global = false;           // after `global` / `nonlocal`
-  bool after_def = false;           // the next name is a nested def/class name
-  bool in_import = false;               // inside an import statement
+  Statement statement;
   bool imports = false;                 // the code has an import statement (it binds other modules' code)
   bool reads_locals = false;            // locals() / vars() with no argument
   std::vector<std::string> fixture_requests; // request.getfixturevalue("name")
   bool dynamic_fixtures = false;             // getfixturevalue(computed)
-  bool statement_start_name = false;    // the previous token was a statement's first name
-  bool statement_start_colon_ok = false; // ... so a colon now starts an annotation
+};
+
+// The open chain: a dotted name being read (`a.b.c`), a slice of the source while its tokens abut,
+// else a copy.
+struct OpenChain {
+  uint32_t begin = 0, end = 0; // as a slice of the source ...
+  std::string copy;            // ... or as a copy, when
+  bool copied = false;         // its tokens do not abut
+  int32_t owner = -1;          // the code that reads it
+  bool open = false;
+  bool is_base = false;         // a base class of a class header
+  bool after_separator = false; // it began right after '(' or ',': maybe a keyword name
+};
+
+// Where the tokens are in a definition's header: a def's or lambda's parameters, a class's bases.
+struct Headers {
+  bool expect_params = false;   // after `def name` (or `class name`): the next '(' opens the header
+  uint32_t param_depth = 0;     // bracket depth inside a def header's parentheses, 0 outside
+  bool lambda_params = false;   // in a lambda's parameters, at
+  uint32_t lambda_depth = 0;    // this bracket depth
+  uint32_t class_depth = 0;     // inside a class header's parentheses: their depth, else 0
+  bool def_is_function = false; // the header is a def's (not a class's)
 };
 
 class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch)
-      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_scratch(scratch) {
+      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
-    m_spans.reserve(facts.symbols.size());
-    for (const Symbol& sym : facts.symbols) {
-      m_spans.push_back(Span{sym.header_begin, sym.body_begin, sym.body_end, sym.kind == SymbolKind::class_});
-    }
   }
 
   void run(std::vector<Token>& tokens) {
@@ -93,23 +116,6 @@ public:
   }
 
 private:
-  int32_t owner_of(uint32_t pos) {
-    if (pos < m_top_end && pos < m_next_begin) return m_top; // most tokens: the owner of the one before
-    while (!m_stack.empty() && m_spans[static_cast<size_t>(m_stack.back())].body_end <= pos) m_stack.pop_back();
-    while (m_next < m_spans.size() && m_spans[m_next].body_begin <= pos) {
-      const Span& s = m_spans[m_next];
-      if (s.body_end > pos) {
-        while (!m_stack.empty() && m_spans[static_cast<size_t>(m_stack.back())].body_end <= s.body_begin) m_stack.pop_back();
-        m_stack.push_back(static_cast<int32_t>(m_next));
-      }
-      ++m_next;
-    }
-    m_top = m_stack.empty() ? -1 : m_stack.back();
-    m_top_end = m_stack.empty() ? UINT32_MAX : m_spans[static_cast<size_t>(m_top)].body_end;
-    m_next_begin = m_next < m_spans.size() ? m_spans[m_next].body_begin : UINT32_MAX;
-    return m_top;
-  }
-
   Owner& state(int32_t owner) { return m_owners[static_cast<size_t>(owner + 1)]; }
 
   // Adds `chain` to what `o` reads, once. `stable` says that the view outlives the collector's
@@ -127,68 +133,57 @@ private:
 
   // The open chain: a slice of the source while its tokens abut (`a.b.c`), else a copy.
   std::string_view chain() const {
-    return m_chain_copied ? std::string_view(m_chain_copy) : m_src.substr(m_chain_begin, m_chain_end - m_chain_begin);
+    return m_chain.copied ? std::string_view(m_chain.copy) : m_src.substr(m_chain.begin, m_chain.end - m_chain.begin);
   }
   bool chain_dotted() const { return chain().find('.') != std::string_view::npos; }
   void clear_chain() {
-    m_chain_begin = m_chain_end = 0;
-    m_chain_copied = false;
-    m_chain_open = false;
+    m_chain.begin = m_chain.end = 0;
+    m_chain.copied = false;
+    m_chain.open = false;
   }
   void start_chain(uint32_t begin, uint32_t end) {
-    m_chain_begin = begin;
-    m_chain_end = end;
-    m_chain_copied = false;
+    m_chain.begin = begin;
+    m_chain.end = end;
+    m_chain.copied = false;
   }
   // Appends `.name` (the token `t`, after a dot).
   void extend_chain(const Token& t) {
-    if (!m_chain_copied && m_chain_end + 1 == t.begin && m_src[m_chain_end] == '.') {
-      m_chain_end = t.end;
+    if (!m_chain.copied && m_chain.end + 1 == t.begin && m_src[m_chain.end] == '.') {
+      m_chain.end = t.end;
       return;
     }
-    if (!m_chain_copied) {
-      m_chain_copy.assign(chain());
-      m_chain_copied = true;
+    if (!m_chain.copied) {
+      m_chain.copy.assign(chain());
+      m_chain.copied = true;
     }
-    m_chain_copy.push_back('.');
-    m_chain_copy.append(text(t));
+    m_chain.copy.push_back('.');
+    m_chain.copy.append(text(t));
   }
 
   void finish_chain() {
     std::string_view c = chain();
-    if (!c.empty()) read(state(m_chain_owner), c, !m_chain_copied);
+    if (!c.empty()) read(state(m_chain.owner), c, !m_chain.copied);
     clear_chain();
   }
 
   std::string_view text(const Token& t) const { return m_src.substr(t.begin, t.end - t.begin); }
 
-  // Whether `pos` is in the header of a class statement (`class Sub(Base, metaclass=M):`), between the
-  // `class` keyword and the body. Tokens come in order, and headers do not nest.
-  bool in_class_header(uint32_t pos) {
-    while (m_header < m_spans.size()) {
-      const Span& s = m_spans[m_header];
-      if (s.is_class && pos < s.body_begin) return pos >= s.header_begin;
-      ++m_header;
-    }
-    return false;
-  }
-
   void token(const Token& t) {
     // A base class in a class header (`class Sub(Base):`, `Generic[T]`) names the class, it calls
     // nothing: Symbol::bases has it. A call there (`class X(make_base()):`) and a keyword's value
     // (`metaclass=M`) run at import and stay reads.
-    if (m_chain_is_base && t.kind != Tok::name && t.kind != Tok::dot) {
+    if (m_chain.is_base && t.kind != Tok::name && t.kind != Tok::dot) {
       if (t.kind == Tok::comma || t.kind == Tok::rparen || t.kind == Tok::lbracket) clear_chain();
-      m_chain_is_base = false;
+      m_chain.is_base = false;
     }
-    if (t.kind == Tok::lparen && m_header_depth == 0 && in_class_header(t.begin)) m_header_depth = t.depth + 1;
+    if (t.kind == Tok::lparen && m_headers.class_depth == 0 && m_spans.in_class_header(t.begin)) m_headers.class_depth = t.depth + 1;
     // A name that reads anything when called (globals, eval, ...): only if the call follows.
     if (m_pending_dynamic) {
       if (t.kind == Tok::lparen) state(m_owner).dynamic = true;
       m_pending_dynamic = false;
     }
     if (t.kind != Tok::lparen) m_pending_call = Call::none; // getattr without a call is a value
-    int32_t owner = owner_of(t.begin);
+    int32_t owner = m_spans.owner_of(t.begin);
     if (owner != m_owner) {
       finish_chain();
       m_owner = owner;
@@ -198,59 +193,59 @@ private:
     switch (t.kind) {
     case Tok::name: name(t, o); break;
     case Tok::dot:
-      if (t.depth == 0 && !chain().empty() && !chain_dotted()) o.candidate = {};
+      if (t.depth == 0 && !chain().empty() && !chain_dotted()) o.statement.candidate = {};
       break;
     case Tok::assign:
     case Tok::augassign:
       // `f(name=value)`: a keyword argument's name is no reference.
-      if (t.kind == Tok::assign && t.depth > 0 && m_prev == Tok::name && m_chain_after_separator && !chain_dotted()) {
+      if (t.kind == Tok::assign && t.depth > 0 && m_prev == Tok::name && m_chain.after_separator && !chain_dotted()) {
         clear_chain();
       }
       finish_chain();
       if (t.depth == 0) {
-        if (!o.candidate.empty()) o.targets.push_back(o.candidate);
-        for (auto target : o.targets) m_scratch.locals.insert(OwnedName{o.id, target});
-        o.targets.clear();
-        o.candidate = {};
-        o.annotation = false;
+        if (!o.statement.candidate.empty()) o.statement.targets.push_back(o.statement.candidate);
+        for (auto target : o.statement.targets) m_scratch.locals.insert(OwnedName{o.id, target});
+        o.statement.targets.clear();
+        o.statement.candidate = {};
+        o.statement.annotation = false;
       }
       break;
     case Tok::comma:
       finish_chain();
-      if (t.depth == 0 && !o.annotation) {
-        if (!o.candidate.empty()) o.targets.push_back(o.candidate);
-        o.candidate = {};
+      if (t.depth == 0 && !o.statement.annotation) {
+        if (!o.statement.candidate.empty()) o.statement.targets.push_back(o.statement.candidate);
+        o.statement.candidate = {};
       }
       break;
     case Tok::colon:
       finish_chain();
-      if (m_lambda_params && t.depth == m_lambda_depth) m_lambda_params = false;
+      if (m_headers.lambda_params && t.depth == m_headers.lambda_depth) m_headers.lambda_params = false;
       if (t.depth == 0) {
         // `name: annotation = value` keeps `name`; any other colon ends a statement header.
-        if (o.statement_start_colon_ok && !o.candidate.empty() && o.targets.empty()) {
-          o.annotation = true;
+        if (o.statement.start_colon_ok && !o.statement.candidate.empty() && o.statement.targets.empty()) {
+          o.statement.annotation = true;
         } else {
-          o.targets.clear();
-          o.candidate = {};
-          o.statement_start = true;
-          o.in_for = false;
+          o.statement.targets.clear();
+          o.statement.candidate = {};
+          o.statement.start = true;
+          o.statement.in_for = false;
         }
       }
       break;
     case Tok::newline:
       finish_chain();
-      o.in_import = false;
-      o.targets.clear();
-      o.candidate = {};
-      o.statement_start = true;
-      o.annotation = false;
-      o.in_for = false;
-      o.in_global = false;
+      o.statement.in_import = false;
+      o.statement.targets.clear();
+      o.statement.candidate = {};
+      o.statement.start = true;
+      o.statement.annotation = false;
+      o.statement.in_for = false;
+      o.statement.in_global = false;
       break;
     case Tok::lparen:
-      if (m_expect_params) {
-        m_param_depth = t.depth + 1;
-        m_expect_params = false;
+      if (m_headers.expect_params) {
+        m_headers.param_depth = t.depth + 1;
+        m_headers.expect_params = false;
       }
       if (m_call.depth == 0 && m_pending_call != Call::none) {
         m_call = CallState{m_pending_call, t.depth + 1, 0, 0, {}, m_owner};
@@ -258,7 +253,7 @@ private:
       m_pending_call = Call::none;
       [[fallthrough]];
     case Tok::lbracket:
-      if (t.depth == 0 && m_prev == Tok::name) o.candidate = {};
+      if (t.depth == 0 && m_prev == Tok::name) o.statement.candidate = {};
       finish_chain();
       break;
     case Tok::rparen:
@@ -266,7 +261,7 @@ private:
         end_argument(o);
         m_call.depth = 0;
       }
-      if (m_param_depth != 0 && t.depth + 1 == m_param_depth) m_param_depth = 0;
+      if (m_headers.param_depth != 0 && t.depth + 1 == m_headers.param_depth) m_headers.param_depth = 0;
       finish_chain();
       break;
     default: finish_chain(); break;
@@ -287,9 +282,9 @@ private:
         }
       }
     }
-    if (t.kind != Tok::newline && t.kind != Tok::colon) o.statement_start = false;
-    o.statement_start_colon_ok = t.kind == Tok::name && o.statement_start_name && t.depth == 0;
-    if (t.kind != Tok::name) o.statement_start_name = false;
+    if (t.kind != Tok::newline && t.kind != Tok::colon) o.statement.start = false;
+    o.statement.start_colon_ok = t.kind == Tok::name && o.statement.start_name && t.depth == 0;
+    if (t.kind != Tok::name) o.statement.start_name = false;
     m_prev = t.kind;
     m_prev_text_star = t.kind == Tok::other && (text(t) == "*" || text(t) == "**");
   }
@@ -403,24 +398,24 @@ private:
   void name(const Token& t, Owner& o) {
     std::string_view n = text(t);
     // An import statement binds names (the imports facts hold them); it reads nothing.
-    if (o.in_import) {
+    if (o.statement.in_import) {
       finish_chain();
       return;
     }
-    if ((n == "import" || n == "from") && o.statement_start && t.depth == 0) {
+    if ((n == "import" || n == "from") && o.statement.start && t.depth == 0) {
       finish_chain();
-      o.in_import = true;
+      o.statement.in_import = true;
       o.imports = true;
-      o.candidate = {};
+      o.statement.candidate = {};
       return;
     }
-    bool first_of_statement = o.statement_start;
-    o.statement_start_name = first_of_statement;
+    bool first_of_statement = o.statement.start;
+    o.statement.start_name = first_of_statement;
     // Parameter names in a def header or a lambda are bindings, not reads (their defaults and
     // annotations are reads).
     bool declares = m_prev == Tok::lparen || m_prev == Tok::comma || (m_prev == Tok::other && m_prev_text_star);
-    if ((m_param_depth != 0 && t.depth == m_param_depth && declares) ||
-        (m_lambda_params && t.depth == m_lambda_depth && (declares || m_prev == Tok::name))) {
+    if ((m_headers.param_depth != 0 && t.depth == m_headers.param_depth && declares) ||
+        (m_headers.lambda_params && t.depth == m_headers.lambda_depth && (declares || m_prev == Tok::name))) {
       finish_chain();
       return;
     }
@@ -430,55 +425,55 @@ private:
       if (n == "methodcaller") m_pending_call = Call::methodcaller;
       if (n == "getmembers") m_pending_call = Call::members;
       // builtins.eval(...) and its siblings are the builtins themselves.
-      if (m_chain_open && chain() == "builtins") {
+      if (m_chain.open && chain() == "builtins") {
         if (n == "eval" || n == "exec") o.dynamic = true;
         if (n == "globals" || n == "vars" || n == "locals") m_pending_dynamic = true;
       }
-      if (m_chain_open) {
+      if (m_chain.open) {
         extend_chain(t);
       } else {
         finish_chain();
         if (t.begin > 0 && m_src[t.begin - 1] == '.') {
           start_chain(t.begin - 1, t.end);
         } else {
-          m_chain_copy.assign(1, '.');
-          m_chain_copy.append(n);
-          m_chain_copied = true;
+          m_chain.copy.assign(1, '.');
+          m_chain.copy.append(n);
+          m_chain.copied = true;
         }
-        m_chain_owner = m_owner;
-        m_chain_open = true;
+        m_chain.owner = m_owner;
+        m_chain.open = true;
       }
       return;
     }
     finish_chain();
     if (is_keyword(n)) {
       if (n == "lambda") {
-        m_lambda_params = true;
-        m_lambda_depth = t.depth;
+        m_headers.lambda_params = true;
+        m_headers.lambda_depth = t.depth;
       }
       if (t.depth == 0) {
-        if (n == "for") o.in_for = true;
-        else if (n == "in") o.in_for = false;
-        else if (n == "global" || n == "nonlocal") o.in_global = true;
+        if (n == "for") o.statement.in_for = true;
+        else if (n == "in") o.statement.in_for = false;
+        else if (n == "global" || n == "nonlocal") o.statement.in_global = true;
         else if (n == "def" || n == "class") {
-          o.after_def = true;
-          m_def_is_function = n == "def";
+          o.statement.after_def = true;
+          m_headers.def_is_function = n == "def";
         }
       }
-      o.candidate = {};
+      o.statement.candidate = {};
       return;
     }
-    if (o.after_def) {
-      o.after_def = false;
+    if (o.statement.after_def) {
+      o.statement.after_def = false;
       m_scratch.locals.insert(OwnedName{o.id, n}); // a nested definition binds its name locally
-      m_expect_params = m_def_is_function;
+      m_headers.expect_params = m_headers.def_is_function;
       return;
     }
-    if (o.in_global) {
+    if (o.statement.in_global) {
       m_scratch.globals.insert(OwnedName{o.id, n});
       return;
     }
-    if (t.depth == 0 && o.in_for) m_scratch.locals.insert(OwnedName{o.id, n});
+    if (t.depth == 0 && o.statement.in_for) m_scratch.locals.insert(OwnedName{o.id, n});
     if (n == "getattr") m_pending_call = Call::getattr;
     else if (n == "hasattr") m_pending_call = Call::hasattr;
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
@@ -493,12 +488,12 @@ private:
     if (n == "globals" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
     if (n == "locals" && m_owner != -1) o.reads_locals = true;
     start_chain(t.begin, t.end);
-    m_chain_owner = m_owner;
-    m_chain_open = true;
-    m_chain_after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
-    if (m_header_depth != 0 && !in_class_header(t.begin)) m_header_depth = 0; // past the header
-    m_chain_is_base = m_header_depth != 0 && t.depth == m_header_depth && m_chain_after_separator;
-    if (t.depth == 0 && !o.annotation) o.candidate = n;
+    m_chain.owner = m_owner;
+    m_chain.open = true;
+    m_chain.after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
+    if (m_headers.class_depth != 0 && !m_spans.in_class_header(t.begin)) m_headers.class_depth = 0; // past the header
+    m_chain.is_base = m_headers.class_depth != 0 && t.depth == m_headers.class_depth && m_chain.after_separator;
+    if (t.depth == 0 && !o.statement.annotation) o.statement.candidate = n;
   }
 
   // Module-level bindings: a builtin name the module rebinds is not the builtin. Views into m_facts,
@@ -556,38 +551,16 @@ private:
   std::string_view m_src;
   FileFacts& m_facts;
   std::vector<Owner> m_owners; // [0] is the module, [i + 1] symbol i
-  // The symbols' byte ranges, packed: every token looks them up, and a Symbol is large.
-  struct Span {
-    uint32_t header_begin, body_begin, body_end;
-    bool is_class;
-  };
-  std::vector<Span> m_spans;
-  int32_t m_top = -1;             // owner_of()'s last answer, valid for positions below both bounds:
-  uint32_t m_top_end = 0;         // the end of that owner's body
-  uint32_t m_next_begin = 0;      // the start of the next symbol's body
-  std::vector<int32_t> m_stack;
-  size_t m_next = 0;
+  SymbolSpans m_spans;
   int32_t m_owner = -1;
   Tok m_prev = Tok::newline;
-  uint32_t m_chain_begin = 0, m_chain_end = 0; // the open chain, as a slice of the source ...
-  std::string m_chain_copy;                      // ... or as a copy, when
-  bool m_chain_copied = false;                   // its tokens do not abut
   ReferenceScratch& m_scratch; // the file-wide sets and the arena
-  int32_t m_chain_owner = -1;
-  bool m_chain_open = false;
   Call m_pending_call = Call::none;
   CallState m_call;
-  bool m_expect_params = false; // after `def name` (or `class name`): the next '(' opens the header
-  uint32_t m_param_depth = 0;   // bracket depth inside a def header's parentheses, 0 outside
-  bool m_lambda_params = false;
-  uint32_t m_lambda_depth = 0;
+  OpenChain m_chain;
+  Headers m_headers;
   bool m_prev_text_star = false;
   bool m_pending_dynamic = false; // the last name reads anything if it is called
-  size_t m_header = 0;             // in_class_header(): the first class whose body may still come
-  uint32_t m_header_depth = 0;     // inside a class header's parentheses: their depth, else 0
-  bool m_chain_is_base = false;    // the open chain is a base class of a class header
-  bool m_def_is_function = false;
-  bool m_chain_after_separator = false; // the chain began right after '(' or ',': maybe a keyword name
 };
 
 } // namespace

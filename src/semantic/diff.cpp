@@ -11,6 +11,14 @@
 
 namespace impact {
 
+std::string_view to_string(Confidence confidence) {
+  switch (confidence) {
+  case Confidence::high: return "high";
+  case Confidence::low: return "low";
+  }
+  return "high";
+}
+
 std::string_view to_string(ChangeKind kind) {
   switch (kind) {
   case ChangeKind::comment_only: return "comment_only";
@@ -129,7 +137,7 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
   // A file tree-sitter cannot read, or whose layout CPython would reject, is no mere edit.
   if (before.parse_error || after.parse_error || before.layout_error || after.layout_error) {
     FileSemantics out = whole_file(change, ChangeKind::unclassifiable);
-    out.confidence = "low";
+    out.confidence = Confidence::low;
     return out;
   }
   std::string old_buffer, new_buffer; // the declaration is read from the lines CPython sees

@@ -114,6 +114,35 @@ NonPythonRules::Tables& NonPythonRules::tables() {
   return t;
 }
 
+NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
+                                       std::string_view status) {
+  NonPythonVerdict out;
+  std::vector<Reader> readers;
+  for (const RepoPath* side : sides) {
+    bool config = is_config_file(*side);
+    if (side->ends_with(".py") && !config) continue;
+    NonPythonEffect e = mixed ? run_all(config ? "config_changed" : "non_python_changed", config ? "config" : "non_python",
+                                        fmt::format("{} changed", *side))
+                              : effect(*side);
+    out.kind = e.kind;
+    out.warnings.insert(out.warnings.end(), e.warnings.begin(), e.warnings.end());
+    if (e.what == NonPythonEffect::What::run_all) {
+      out.effect = "run_all: " + e.reason;
+      out.trigger.emplace(e.reason, e.detail);
+      return out;
+    }
+    if (e.what == NonPythonEffect::What::quiet) out.effect = e.effect;
+    readers.insert(readers.end(), e.readers.begin(), e.readers.end());
+  }
+  if (readers.empty()) {
+    out.quiet = true;
+    return out;
+  }
+  out.effect = fmt::format("read by {} file(s) of code: the test files that load them run whole", readers.size());
+  for (const auto& r : readers) out.readers.push_back(ReaderSeed{r, Hop{path.str, std::string(status), 0, {}}});
+  return out;
+}
+
 NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
   if (sectioned_config(path)) return config_file(path);
   if (pin_file_kind(path) != PinFile::none) {

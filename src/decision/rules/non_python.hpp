@@ -6,6 +6,9 @@
 #include "impact/decision.hpp"
 
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,16 @@ struct ReaderSeed {
 std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const ImportGraph& graph,
                                                                         const std::vector<ReaderSeed>& seeds);
 
+// What a changed file whose sides are not both Python does to the decision.
+struct NonPythonVerdict {
+  std::string kind;   // the verdict's kind
+  std::string effect; // the verdict's effect line
+  std::optional<std::pair<std::string, std::string>> trigger; // run_all: reason and detail
+  std::vector<ReaderSeed> readers; // whose test files run whole
+  std::vector<std::string> warnings;
+  bool quiet = false; // it selects nothing (rules quiet-files, config-sections)
+};
+
 class NonPythonRules {
 public:
   explicit NonPythonRules(const DecisionInput& in);
@@ -49,6 +62,10 @@ public:
   NonPythonRules& operator=(const NonPythonRules&) = delete;
 
   NonPythonEffect effect(const RepoPath& path);
+  // Both sides of one change (`mixed`: one of them is a Python module, so the file became or stopped
+  // being one: its importers see a module come or go, and everything runs).
+  NonPythonVerdict judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
+                         std::string_view status);
 
 private:
   struct Tables;

@@ -141,7 +141,7 @@ TEST_CASE("diff_semantics classifies module-level changes and symbols that come 
     CHECK(s.kind == ChangeKind::syntax_error);
     CHECK(s.syntax.starts_with("new side does not compile, line "));
     CHECK(s.runs_at_import);
-    CHECK(s.confidence == "low");
+    CHECK(s.confidence == impact::Confidence::low);
   }
 }
 

@@ -1,19 +1,10 @@
-// Which changed files can be analysed, and which ones widen the decision by themselves.
+// docs/selection.md `config-files`: the files that configure the interpreter, the dependencies or
+// pytest itself; a change to one widens the decision to a full run.
 #include "impact/decision.hpp"
-#include "util/glob.hpp"
 
 #include <array>
 
 namespace impact {
-
-std::string_view to_string(Outcome outcome) {
-  switch (outcome) {
-  case Outcome::selected: return "selected";
-  case Outcome::run_all: return "run_all";
-  case Outcome::nothing: return "nothing";
-  }
-  return "nothing";
-}
 
 bool is_config_file(const RepoPath& path) {
   static constexpr std::array<std::string_view, 15> k_names = {

@@ -1,8 +1,8 @@
-#include "decision/file_info.hpp"
+#include "resolve/file_index.hpp"
 
 #include <algorithm>
 
-namespace impact::decision {
+namespace impact::resolve {
 
 namespace {
 
@@ -375,4 +375,4 @@ const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {
   return *info->namespace_reads;
 }
 
-} // namespace impact::decision
+} // namespace impact::resolve

@@ -1,4 +1,5 @@
 #pragma once
+// The resolve stage, between the graph and the decision: name resolution over the project's files.
 // FileInfo: one file's facts for the symbol walk, decoded once per run as views (no string copies),
 // with its top-level namespace; FileIndex answers "may this reference denote that symbol?". It answers
 // only "certainly not": anything it cannot follow is Unknown, which keeps the reference.
@@ -15,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace impact::decision {
+namespace impact::resolve {
 
 // What a name of a module's namespace is bound to.
 struct Binding {
@@ -112,4 +113,4 @@ private:
 // Splits "a.b.c" (or ".b.c" for an attribute of a computed value, giving "" first).
 std::vector<std::string_view> split_chain(std::string_view chain);
 
-} // namespace impact::decision
+} // namespace impact::resolve

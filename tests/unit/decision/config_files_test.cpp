@@ -9,7 +9,7 @@ namespace {
 bool config(const char* path) { return is_config_file(RepoPath(path)); }
 } // namespace
 
-TEST_CASE("is_config_file knows the files that configure pytest, Python and dependencies", "[file_rules]") {
+TEST_CASE("is_config_file knows the files that configure pytest, Python and dependencies", "[config_files]") {
   SECTION("pytest and packaging configuration, at any depth") {
     for (const char* p : {"pytest.ini", ".pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py",
                           "services/api/pyproject.toml", "sub/tox.ini"}) {
@@ -41,7 +41,7 @@ TEST_CASE("is_config_file knows the files that configure pytest, Python and depe
   }
 }
 
-TEST_CASE("Outcome and Mode have stable names", "[file_rules]") {
+TEST_CASE("Outcome and Mode have stable names", "[config_files]") {
   using impact::Mode;
   using impact::Outcome;
   CHECK(to_string(Outcome::selected) == "selected");

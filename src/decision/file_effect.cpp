@@ -1,0 +1,65 @@
+#include "decision/file_effect.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace impact::decision {
+
+std::string_view status_word(FileStatus status) {
+  switch (status) {
+  case FileStatus::added: return "added";
+  case FileStatus::deleted: return "deleted";
+  case FileStatus::renamed: return "renamed";
+  case FileStatus::type_changed: return "type_changed";
+  case FileStatus::modified: return "modified";
+  }
+  return "modified";
+}
+
+std::string file_effect(const FileVerdict& v, long tests, const std::vector<SyntaxProblem>& syntax_problems,
+                        const CoverageUse* coverage) {
+  std::string what = v.change.empty() ? std::string(status_word(v.status)) : v.change;
+  if (!v.symbols.empty()) {
+    std::vector<std::string> names;
+    for (const auto& s : v.symbols) {
+      if (names.size() == 3) {
+        names.push_back("...");
+        break;
+      }
+      names.push_back(s.qualname);
+    }
+    what += fmt::format(" ({})", fmt::join(names, ", "));
+  }
+  for (const auto& p : syntax_problems) {
+    if (p.path == v.path) what += fmt::format(" [{}]", p.why);
+  }
+  std::string effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
+                                 : fmt::format("{}: {} selected test(s) lead here", what, tests);
+  if (v.source == "coverage") effect += " (coverage index)";
+  else if (!v.fallback.empty()) {
+    // The reason word, then what it was about: "drift: src/app/views.py changed since the index ...".
+    const std::string& detail = coverage != nullptr ? coverage->detail : std::string();
+    effect += detail.empty() ? fmt::format(" (static analysis; coverage index: {})", v.fallback)
+                             : fmt::format(" (static analysis; coverage index: {}: {})", v.fallback, detail);
+  }
+  return effect;
+}
+
+std::pair<std::string, std::string> nothing_reason(const std::vector<FileVerdict>& files,
+                                                   const std::set<std::string>& quiet, bool no_changes, bool cosmetic) {
+  auto ignored = [](const FileVerdict& v) { return v.kind == "ignored"; };
+  if (no_changes) return {"no_changes", "no files changed"};
+  if (std::all_of(files.begin(), files.end(), ignored)) {
+    return {"only_ignored_files", "every changed file is ignored by [tool.impact] ignore"};
+  }
+  if (!quiet.empty() && std::all_of(files.begin(), files.end(), [&](const FileVerdict& v) {
+        return ignored(v) || quiet.contains(v.path.str);
+      })) {
+    return {"only_quiet_files", "every changed file is documentation or tool configuration that no test reads"};
+  }
+  if (cosmetic) return {"only_comments_or_formatting", "only comments or formatting changed"};
+  return {"no_tests_reached", "no test reaches the changed code"};
+}
+
+} // namespace impact::decision

@@ -1,0 +1,141 @@
+#include "decision/project_tables.hpp"
+
+#include "decision/walk.hpp"
+
+#include <algorithm>
+
+namespace impact::decision {
+
+using resolve::FileInfo;
+
+namespace {
+
+constexpr size_t k_max_closures = 256; // past this many plugin modules, a plugin's scope is every file
+
+} // namespace
+
+// The files that can name a module-level symbol of `node`: the module itself, the packages and
+// star-importers that re-export it (transitively), the modules importing any of those, and the
+// modules importing those (`helpers.models.save` reads `save` through `helpers`' import of `models`).
+const std::vector<uint32_t>& ProjectTables::importers(uint32_t node) {
+  return m_importers.get(node, [&] {
+    NodeSet& seen = m_seen.clear(m_graph.nodes.size());
+    std::vector<uint32_t> exporters{node};
+    seen.insert(node);
+    for (size_t i = 0; i < exporters.size(); ++i) {
+      for (const auto& [from, edge] : m_graph.in[exporters[i]]) {
+        bool reexports = m_graph.nodes[from].path.filename() == "__init__.py" || edge.kind == EdgeKind::star_import;
+        if (reexports && seen.insert(from)) exporters.push_back(from);
+      }
+    }
+    std::vector<uint32_t> out = exporters;
+    for (int hop = 0; hop < 2; ++hop) {
+      size_t end = out.size();
+      for (size_t i = 0; i < end; ++i) {
+        for (const auto& [from, edge] : m_graph.in[out[i]]) {
+          if (edge.kind == EdgeKind::package_init || edge.kind == EdgeKind::conftest) continue;
+          if (seen.insert(from)) out.push_back(from);
+        }
+      }
+    }
+    return out;
+  });
+}
+
+const std::vector<uint32_t>& ProjectTables::closure(uint32_t node) {
+  if (const auto* known = m_closures.find(node)) return *known;
+  if (m_closures.size() >= k_max_closures) return all_files();
+  return m_closures.get(node, [&] {
+    ReverseWalk walk(m_graph);
+    walk.seed(node, "changed");
+    walk.run();
+    return walk.order();
+  });
+}
+
+const std::vector<uint32_t>& ProjectTables::all_files() {
+  return m_all.get([&] {
+    std::vector<uint32_t> all(m_facts.size());
+    for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    return all;
+  });
+}
+
+const ProjectTables::Dynamic& ProjectTables::dynamic() {
+  return m_dynamic.get([&] {
+    Dynamic dynamic;
+    dynamic.is.assign(m_facts.size(), 0);
+    for (uint32_t i = 0; i < m_facts.size(); ++i) {
+      if (m_facts.header(i).has_dynamic_access) {
+        dynamic.files.push_back(i);
+        dynamic.is[i] = 1;
+      }
+    }
+    return dynamic;
+  });
+}
+
+const std::vector<uint32_t>& ProjectTables::dynamic_files() { return dynamic().files; }
+
+bool ProjectTables::is_dynamic(uint32_t node) {
+  const std::vector<char>& is = dynamic().is;
+  return node < is.size() && is[node] != 0;
+}
+
+bool ProjectTables::star_imports(uint32_t importer, uint32_t node) const {
+  return std::any_of(m_graph.in[node].begin(), m_graph.in[node].end(), [&](const auto& link) {
+    return link.first == importer && link.second.kind == EdgeKind::star_import;
+  });
+}
+
+std::span<const std::pair<std::string_view, std::string_view>> ProjectTables::renamed_imports(uint32_t node) {
+  return m_renamed.get(node, [&] {
+    Renamed renamed;
+    m_facts.imports(node, m_scratch);
+    for (const auto& imp : m_scratch.imports) {
+      if (imp.kind != ImportKind::from) continue;
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+        size_t a = imp.aliases_begin + (k - imp.names_begin);
+        if (a < imp.aliases_end && m_scratch.aliases[a] != m_scratch.names[k]) {
+          renamed.emplace_back(m_scratch.names[k], m_scratch.aliases[a]);
+        }
+      }
+    }
+    return renamed;
+  });
+}
+
+const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const FileInfo& info) {
+  return m_string_refs.get(node, [&] {
+    std::vector<StringRef> out;
+    for (const auto& imp : info.imports.imports) {
+      if (imp.kind != ImportKind::string_ref) continue;
+      std::string full(imp.module);
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) full.append(".").append(info.imports.names[k]);
+      auto parts = resolve::split_chain(full);
+      StringRef ref;
+      ref.line = imp.line;
+      for (size_t k = parts.size(); k > 0; --k) {
+        std::string_view prefix(full.data(), static_cast<size_t>(parts[k - 1].data() + parts[k - 1].size() - full.data()));
+        for (uint32_t module : m_graph.modules_named(prefix)) {
+          std::optional<std::string> next;
+          if (k < parts.size()) next = std::string(parts[k]);
+          ref.modules.emplace_back(module, std::move(next));
+        }
+      }
+      if (ref.modules.empty()) continue;
+      for (size_t i = 0; i < info.facts.symbols.size(); ++i) {
+        const SymbolView& s = info.facts.symbols[i];
+        if (s.first_line <= imp.line && imp.line <= s.last_line) ref.owner = static_cast<int32_t>(i);
+      }
+      out.push_back(std::move(ref));
+    }
+    return out;
+  });
+}
+
+const std::vector<uint32_t>& ProjectTables::subclass_enumerators() {
+  return m_subclass_enumerators.get([&] { return m_facts.files_mentioning("__subclasses__"); });
+}
+
+} // namespace impact::decision

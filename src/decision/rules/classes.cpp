@@ -1,0 +1,169 @@
+// docs/selection.md `constructors`, `special-methods`: a changed constructor, special method or
+// protocol method (keys, write, find_spec, ...) runs where its class is used, so the walk goes on from
+// the class (`constructor`, `special_method`, `protocol_method`); a module's __getattr__/__dir__ makes
+// its module file-level. `member-precision`: a method whose class has a base from outside the
+// repository reaches the class (`overrides_external_base`). `test-node-ids`: what a class does, its
+// subclasses do (`subclass`), and test classes inheriting a changed method run it (`member_of`).
+#include "decision/rules/classes.hpp"
+
+#include "decision/symbol_walk.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace impact::decision::rules {
+
+using resolve::FileInfo;
+using resolve::Target;
+
+void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
+  // A special or protocol method that is gone changes what its class's instances do (bool() falls back
+  // to __len__): the class is reached.
+  std::string_view name = last_part(key.qualname);
+  std::string_view owner = parent_part(key.qualname);
+  if (!owner.empty() && (is_dunder(name) || is_protocol_method(name))) {
+    int32_t cls = info.symbol(owner);
+    if (cls >= 0 && info.at(cls).kind == SymbolKind::class_) m_walk.reach(key.node, std::string(owner), self, "special_method", 0);
+  }
+}
+
+bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, WalkKey self) {
+  const SymbolView& sym = info.at(index);
+  std::string_view name = last_part(key.qualname);
+  // What a reached class does (its constructor, its special methods), its subclasses do too.
+  if (sym.kind == SymbolKind::class_) {
+    for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
+      const SymbolView& s = m_index.get(h)->at(sub);
+      if (m_graph.nodes[h].test) m_walk.whole_file(h, self, "subclass");
+      m_walk.reach(h, std::string(s.qualname), self, "subclass", s.def_line);
+    }
+  }
+  // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
+  if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
+    m_walk.file_level(key.node, self, "special_method", sym.def_line);
+    return true;
+  }
+  // Builtins and the standard library call these by protocol, not by a name in the code: dict(obj) and
+  // **obj call keys(), print(file=obj) and json.dump call write(), and so on. Like a special method,
+  // such a method runs wherever an instance is, which is reached from the code that names the class.
+  if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
+    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, "protocol_method", sym.def_line);
+  }
+  if (sym.kind == SymbolKind::method && is_dunder(name)) {
+    bool constructor = name == "__init__" || name == "__new__" || name == "__post_init__" || name == "__init_subclass__";
+    // A constructor runs wherever the class is called. Any other special method runs, without its
+    // name, wherever an instance is used by an operator or a builtin (`==`, `str()`, `for`, `with`):
+    // in code that gets its instances from code that makes them, which names the class.
+    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, constructor ? "constructor" : "special_method",
+                 sym.def_line);
+  }
+  return false;
+}
+
+void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t class_index, WalkKey self) {
+  const SymbolView& parent = info.at(class_index);
+  // A base class from outside the repository may call the method by name (an override of a
+  // template method such as _buffer_encode, run, emit, default): whoever uses the class may run it.
+  if (has_external_base(key.node, class_index)) {
+    m_walk.reach(key.node, std::string(parent.qualname), self, "overrides_external_base", parent.def_line);
+  }
+  // Subclasses inherit the method, and their callers call it by its name (found by the references);
+  // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
+  // hands itself to its subclasses anyway.
+  WalkKey class_key = m_walk.key_of(key.node, parent.qualname);
+  if (!m_walk.known(class_key)) {
+    m_walk.searched_class(class_key, self, "member_of", parent.def_line);
+    inherited_by_tests(class_key);
+  }
+}
+
+bool ClassRules::has_external_base(uint32_t node, int32_t class_index) {
+  uint64_t key = (static_cast<uint64_t>(node) << 32) | static_cast<uint32_t>(class_index);
+  return m_external_base.get(key, [&] { return has_external_base(node, class_index, 0); });
+}
+
+bool ClassRules::has_external_base(uint32_t node, int32_t class_index, int depth) {
+  // Bases whose own code calls no overridable method by name.
+  static constexpr std::array<std::string_view, 22> k_inert = {
+      "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
+      "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
+      "set", "frozenset", "tuple", "Exception", "BaseException"};
+  if (depth > 8) return true;
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr) return true;
+  const SymbolView& c = info->at(class_index);
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = *b;
+    if (base.find('=') != std::string_view::npos) continue; // metaclass=..., keywords
+    base = base.substr(0, base.find('['));
+    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
+    bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
+    if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
+    Target t = m_index.resolve(node, base);
+    if (t.kind != Target::definition) return true;
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (index < 0 || owner->at(index).kind != SymbolKind::class_) return true;
+    if (has_external_base(t.node, index, depth + 1)) return true;
+  }
+  return false;
+}
+
+std::vector<std::pair<uint32_t, int32_t>> ClassRules::subclasses(uint32_t node, std::string_view qualname) {
+  std::vector<std::pair<uint32_t, int32_t>> out;
+  std::string_view name = last_part(qualname);
+  for (uint32_t h : m_facts.files_mentioning(name)) {
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
+      const SymbolView& c = info->facts.symbols[i];
+      if (c.kind != SymbolKind::class_ || (h == node && c.qualname == qualname)) continue;
+      for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+        std::string_view base = b->substr(0, b->find('['));
+        if (base.find('=') != std::string_view::npos) continue;
+        // The base names the class (under an alias, too: `from x import Base as B`), or is bound in a
+        // way resolution does not follow; a base proved to be something else is not it.
+        std::string_view root = base.substr(0, base.find('.'));
+        if (info->binding(root) == nullptr && last_part(base) != name) continue; // a builtin
+        Target t = m_index.resolve(h, base);
+        bool may = t.kind == Target::unknown ||
+                   (t.kind == Target::definition && t.qualname == qualname && m_index.may_denote(t, node, qualname));
+        if (may) {
+          out.emplace_back(h, static_cast<int32_t>(i));
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+void ClassRules::inherited_by_tests(WalkKey class_key) {
+  Key key = m_walk.key_from(class_key);
+  for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
+    const SymbolView& s = m_index.get(h)->at(sub);
+    if (m_graph.nodes[h].test) {
+      m_walk.whole_file(h, class_key, "subclass");
+      continue;
+    }
+    // A subclass in another module may itself be the base of a test class.
+    WalkKey sub_key = m_walk.key_of(h, s.qualname);
+    if (m_walk.known(sub_key)) continue;
+    m_walk.searched_class(sub_key, class_key, "subclass", s.def_line);
+    inherited_by_tests(sub_key);
+  }
+}
+
+bool ClassRules::is_protocol_method(std::string_view name) {
+  static constexpr std::array<std::string_view, 27> k_names = {
+      // mappings (dict(obj), **obj) and files (print(file=), json.dump / json.load)
+      "keys", "read", "readline", "readlines", "readinto", "write", "writelines", "flush", "close", "fileno",
+      "seek", "tell", "isatty", "readable", "writable", "seekable", "truncate",
+      // logging filters (Filterer calls filter(record) on any object), import hooks (sys.meta_path)
+      "filter", "find_spec", "find_module", "create_module", "exec_module", "load_module", "get_source",
+      "get_data", "get_filename", "is_package"};
+  return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
+}
+
+} // namespace impact::decision::rules

@@ -1,0 +1,46 @@
+#pragma once
+// The class rules of the symbol walk (docs/selection.md `constructors`, `special-methods`,
+// `member-precision`, `test-node-ids`): what a class does, its subclasses do; a constructor or a special
+// method runs where the class is used; a method may be called by a base from outside the repository.
+#include "decision/lazy.hpp"
+#include "decision/rules/rule_family.hpp"
+#include "resolve/file_index.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace impact::decision::rules {
+
+class ClassRules : RuleFamily {
+public:
+  explicit ClassRules(SymbolWalk& walk) : RuleFamily(walk) {}
+
+  // Symbol `key` is gone from its file `info`: a special or protocol method that is gone changes what
+  // its class's instances do.
+  void gone(const Key& key, const resolve::FileInfo& info, WalkKey self);
+  // Symbol `index` of `info` (`key`) is reached: its subclasses, or its class when it is a special or
+  // protocol method. True when a rule made its file file-level (a module's __getattr__).
+  bool reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
+  // Method `key` of class `class_index` is reached: the class when a base from outside may call it,
+  // and the test classes that inherit it.
+  void method_reached(const Key& key, const resolve::FileInfo& info, int32_t class_index, WalkKey self);
+
+private:
+  // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
+  std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);
+  // A changed method's class: the test classes deriving from it, at any depth, run the tests they
+  // inherit (their files are selected whole).
+  void inherited_by_tests(WalkKey class_key);
+  // Whether a class inherits, at any depth, from a class defined outside the repository whose code
+  // may call the class's methods by name (a template method: codecs, threading, logging, json, ...).
+  bool has_external_base(uint32_t node, int32_t class_index); // memoized per class
+  bool has_external_base(uint32_t node, int32_t class_index, int depth);
+  // Methods that builtins and the standard library call by protocol (dict(obj): keys; a file: write).
+  static bool is_protocol_method(std::string_view name);
+
+  LazyMap<uint64_t, bool> m_external_base; // (node << 32 | class index) -> has_external_base
+};
+
+} // namespace impact::decision::rules

@@ -1,0 +1,187 @@
+// docs/selection.md `symbol-precision`, `member-precision`, `re-exports`: a reference is a dotted name
+// read by some code; it matches when a component is the changed symbol's name (or an alias of it) and
+// name resolution cannot rule it out. `runs-at-import`: code that runs at import (module level, class
+// bodies) reaching a symbol makes its whole file a file-level seed (`module_level`, `class_body`).
+// `string-references`: strings naming the symbol's module (`string_ref`). `added-deleted-symbols`: a
+// symbol gone is read by every user of its name, and a module importing the old name fails
+// (`imports_the_old_name`). `star-import`, `test-node-ids`: a test module importing a reached test
+// collects it (`imports_test`). `dynamic-access`: code reading computed names reads every name
+// (`dynamic_access`).
+#include "decision/rules/references.hpp"
+
+#include "decision/rules/dynamic_access.hpp"
+#include "decision/symbol_walk.hpp"
+
+#include <algorithm>
+
+namespace impact::decision::rules {
+
+using resolve::FileInfo;
+using resolve::Read;
+
+void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey self) {
+  m_walk.reach(key.node, std::string(parent.qualname), self, "nested_in", parent.def_line);
+}
+
+void ReferenceRules::referrers(const Key& key, std::string_view name, Scan scan) {
+  Search search{key, m_walk.key_of(key.node, key.qualname), name, scan,
+                key.qualname.find('.') != std::string_view::npos, {std::string(name)}, {}, {}, {}};
+  search.markers = m_walk.dynamic_access().markers(key, search.member);
+  std::vector<uint32_t> files = candidates(key, search.member, search.markers, search.names);
+  if (!search.member) search.names = aliases(files, name);
+  for (const auto& n : search.names) search.ids.push_back(m_index.intern(n));
+  for (std::string_view m : search.markers) search.marker_ids.push_back(m_index.intern(m));
+  bool test_like = !search.member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
+  for (uint32_t h : files) {
+    if (h >= m_facts.size()) continue;
+    if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
+      m_walk.whole_file(h, search.self, "imports_test"); // `from test_a import *` collects test_a's tests here too
+    }
+    if (!search.member) {
+      // Most importers never read the name: a look at the name table skips them. (A member's candidates
+      // come from that table already.)
+      bool mentioned = false;
+      for (const auto& n : search.names) mentioned = mentioned || m_facts.mentions(h, n);
+      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions(h, "__dict__")) continue;
+    }
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    readers_in(search, h, *info);
+  }
+}
+
+void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo& info) {
+  const Key& key = search.key;
+  reading_code(search, h, info);
+  if (search.scan == Scan::gone) {
+    // `from module import gone_name` fails when the module is imported.
+    for (const auto& imp : info.imports.imports) {
+      if (imp.kind != ImportKind::from) continue;
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+        if (info.imports.names[k] == search.name) m_walk.file_level(h, search.self, "imports_the_old_name", imp.line);
+      }
+    }
+  }
+  // Code that runs at import: the module, and class bodies.
+  bool module_level = !m_reading.empty() && m_reading.front() == -1;
+  if (module_level || info.facts.module_dynamic_access) m_walk.file_level(h, search.self, "module_level", 0);
+  for (int32_t i : m_reading) {
+    if (i < 0) continue;
+    const SymbolView& s = info.at(i);
+    if (h == key.node && s.qualname == key.qualname) continue;
+    bool class_body = s.kind == SymbolKind::class_;
+    if (class_body) m_walk.file_level(h, search.self, "class_body", s.def_line);
+    else m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
+  }
+  if (m_graph.nodes[h].test && (m_layout.is_test_name(search.name) || m_layout.is_test_class_name(search.name))) {
+    imports_test(search, h, info);
+  }
+  string_refs(search, h, info);
+}
+
+void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileInfo& info) {
+  const Key& key = search.key;
+  std::vector<int32_t>& reading = m_reading;
+  reading.clear();
+  auto mark = [&](const Read& r) { reading.push_back(r.symbol); };
+  for (size_t k = 0; k < search.markers.size(); ++k) {
+    for (const Read& r : m_index.reads(h, search.marker_ids[k], search.markers[k])) mark(r);
+  }
+  for (size_t k = 0; k < search.names.size(); ++k) {
+    for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {
+      // A symbol that is gone cannot be resolved in the new file: every user by name counts.
+      if (search.scan == Scan::gone || m_index.may_denote(*r.target, key.node, key.qualname)) mark(r);
+    }
+  }
+  // `module.__dict__`, vars(module) and inspect.getmembers(module) read every name of the module;
+  // vars(cls), cls.__dict__ and type(obj).__dict__ every member of a class.
+  for (const Read& r : m_index.namespace_reads(h)) {
+    if (m_walk.dynamic_access().reads_namespace(r, key, search.member)) mark(r);
+  }
+  // Code that reads names by computed strings may read this one. In source order from here.
+  reading.insert(reading.end(), info.dynamic_symbols.begin(), info.dynamic_symbols.end());
+  std::sort(reading.begin(), reading.end());
+  reading.erase(std::unique(reading.begin(), reading.end()), reading.end());
+}
+
+void ReferenceRules::imports_test(const Search& search, uint32_t h, const FileInfo& info) {
+  for (const auto& imp : info.imports.imports) {
+    if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
+    for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
+      std::string_view alias = info.imports.aliases[a];
+      if (!m_layout.is_test_name(alias) && !m_layout.is_test_class_name(alias)) continue;
+      std::vector<std::string_view> chain{alias};
+      if (m_index.may_refer(h, chain, 0, search.key.node, search.key.qualname)) m_walk.whole_file(h, search.self, "imports_test");
+    }
+  }
+}
+
+void ReferenceRules::string_refs(const Search& search, uint32_t h, const FileInfo& info) {
+  const Key& key = search.key;
+  std::string_view top = std::string_view(key.qualname).substr(0, key.qualname.find('.'));
+  for (const StringRef& ref : m_tables.string_refs(h, info)) {
+    bool names_module = false;
+    for (const auto& [module, next] : ref.modules) {
+      // The string names the module itself, or a name in it that could be the symbol.
+      if (module == key.node && (!next || *next == top || *next == search.name)) names_module = true;
+    }
+    if (!names_module || h == key.node) continue; // a module naming itself (its docstring) is no user
+    if (ref.owner == -1 || info.at(ref.owner).kind == SymbolKind::class_) {
+      m_walk.file_level(h, search.self, "string_ref", ref.line);
+    } else {
+      m_walk.reach(h, std::string(info.at(ref.owner).qualname), search.self, "string_ref", ref.line);
+    }
+  }
+}
+
+// Where references to a symbol can be: code that imports its module (directly or not) names a
+// module-level function or class; a member (a method, an attribute) is read through objects, which
+// travel anywhere, so every file that mentions one of its names (or any member, by a computed getattr)
+// is a candidate. Files that read names by computed strings could reach anything: they always are.
+// Tests are still bounded by the file level later.
+std::vector<uint32_t> ReferenceRules::candidates(const Key& key, bool member, const std::vector<std::string_view>& markers,
+                                             const std::vector<std::string>& names) {
+  const std::vector<uint32_t>& dynamic = m_tables.dynamic_files();
+  if (!member) {
+    return m_module_candidates.get(key.node, [&] {
+      std::vector<uint32_t> out = m_tables.importers(key.node);
+      NodeSet& seen = m_seen.clear(m_graph.nodes.size());
+      for (uint32_t n : out) seen.insert(n);
+      for (uint32_t n : dynamic) {
+        if (seen.insert(n)) out.push_back(n);
+      }
+      return out;
+    });
+  }
+  std::vector<uint32_t> out = m_facts.files_mentioning("__dict__"); // vars(cls), getmembers(cls)
+  auto add = [&](std::string_view name) {
+    std::vector<uint32_t> files = m_facts.files_mentioning(name);
+    out.insert(out.end(), files.begin(), files.end());
+  };
+  for (std::string_view m : markers) add(m); // getattr(self, computed), setattr/hasattr(obj, computed)
+  for (const auto& n : names) add(n);
+  out.insert(out.end(), dynamic.begin(), dynamic.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Names a module-level symbol is also known by: `from x import name as alias` in the candidate files,
+// followed through re-exports.
+std::vector<std::string> ReferenceRules::aliases(const std::vector<uint32_t>& files, std::string_view name) {
+  std::vector<std::string> names{std::string(name)};
+  for (size_t round = 0; round < 4; ++round) {
+    size_t before = names.size();
+    for (uint32_t h : files) {
+      if (h >= m_facts.size()) continue;
+      for (const auto& [imported, alias] : m_tables.renamed_imports(h)) {
+        if (std::find(names.begin(), names.end(), imported) == names.end()) continue;
+        if (std::find(names.begin(), names.end(), alias) == names.end()) names.emplace_back(alias);
+      }
+    }
+    if (names.size() == before) break;
+  }
+  return names;
+}
+
+} // namespace impact::decision::rules

@@ -1,0 +1,60 @@
+#pragma once
+// The reference rules of the symbol walk (docs/selection.md `symbol-precision`, `member-precision`,
+// `re-exports`, `runs-at-import`, `string-references`, `added-deleted-symbols`, `star-import`): the
+// code that may read a changed symbol's name, where name resolution cannot rule it out.
+#include "decision/project_tables.hpp"
+#include "decision/rules/rule_family.hpp"
+#include "resolve/file_index.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace impact::decision::rules {
+
+class ReferenceRules : RuleFamily {
+public:
+  explicit ReferenceRules(SymbolWalk& walk) : RuleFamily(walk) {}
+
+  // gone: a symbol no longer defined, whose users resolution cannot rule out.
+  enum class Scan { all, gone };
+  // The code that may read symbol `key` (named `name`): reached, or its file made file-level.
+  void referrers(const Key& key, std::string_view name, Scan scan);
+  // Nested function `key` is reached: the function around it, which makes and usually calls it.
+  void enclosing(const Key& key, const SymbolView& parent, WalkKey self);
+
+private:
+  // What referrers() looks for: the symbol, the names it may be read by and the computed-name readers
+  // (DynamicAccessRules::markers) that may run it, with their interned ids.
+  struct Search {
+    Key key;
+    WalkKey self;
+    std::string_view name;
+    Scan scan;
+    bool member;
+    std::vector<std::string> names;
+    std::vector<uint32_t> ids;
+    std::vector<std::string_view> markers;
+    std::vector<uint32_t> marker_ids;
+  };
+
+  // The code of file `h` that reads the symbol, reached or made file-level.
+  void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  // The symbols of `h` (-1: module-level code) that read the symbol, ascending.
+  void reading_code(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  // A test module that imports a test function or class collects it as its own.
+  void imports_test(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  // Strings that name the symbol's module (mock.patch targets, settings) count as references by the
+  // code on their line.
+  void string_refs(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  // `markers`: the computed-name readers (k_any_member_name, ...) whose files may run the member.
+  std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string_view>& markers,
+                                   const std::vector<std::string>& names);
+  std::vector<std::string> aliases(const std::vector<uint32_t>& files, std::string_view name);
+
+  LazyMap<uint32_t, std::vector<uint32_t>> m_module_candidates; // candidates() of a module-level name
+  NodeSet m_seen;                 // candidates()' visited set, reused
+  std::vector<int32_t> m_reading; // reading_code()'s answer, reused
+};
+
+} // namespace impact::decision::rules

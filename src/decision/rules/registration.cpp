@@ -1,0 +1,94 @@
+// docs/selection.md `registration`: a pytest hook, a function behind a decorator that is not a known
+// wrapper (or is the project's own), and a class whose hierarchy records its subclasses are called
+// without their names: every importer of their module is affected (`pytest_hook`, `decorated`,
+// `registered_class`).
+#include "decision/rules/registration.hpp"
+
+#include "decision/project_tables.hpp"
+#include "decision/symbol_walk.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace impact::decision {
+
+using resolve::Binding;
+using resolve::FileInfo;
+using resolve::Target;
+
+bool is_transparent_decorator(std::string_view callee) {
+  static constexpr std::array<std::string_view, 22> k_names = {
+      "staticmethod", "classmethod",  "property",        "cached_property", "abstractmethod", "abstractproperty",
+      "wraps",        "lru_cache",    "cache",           "total_ordering",  "overload",       "override",
+      "final",        "contextmanager", "asynccontextmanager", "dataclass", "setter",         "getter",
+      "deleter",      "fixture",      "yield_fixture",   "unique"};
+  if (callee.starts_with("pytest.mark.") || callee.starts_with("mark.")) return true;
+  std::string_view last = last_part(callee);
+  return std::find(k_names.begin(), k_names.end(), last) != k_names.end();
+}
+
+bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_view callee) {
+  const FileInfo* info = index.get(node);
+  if (info == nullptr) return true;
+  std::string_view root = callee.substr(0, callee.find('.'));
+  const Binding* b = info->binding(root);
+  // Unbound: a builtin (property, staticmethod), unless a star import may have bound it.
+  if (b == nullptr) return info->star_imports;
+  if (b->kind != Binding::module && b->kind != Binding::from_import) return true; // defined or assigned here
+  return index.resolve(node, callee).kind != Target::nothing; // nothing: from outside the repository
+}
+
+namespace rules {
+
+bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t index, WalkKey self) {
+  const SymbolView& sym = info.at(index);
+  // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
+  if (last_part(key.qualname).starts_with("pytest_")) {
+    m_walk.file_level(key.node, self, "pytest_hook", sym.def_line);
+    return true;
+  }
+  for (auto d = info.facts.begin(sym.decorators); d != info.facts.end(sym.decorators); ++d) {
+    // A known wrapper leaves the function reachable by its name only; the project's own decorator
+    // of the same name (a registry's `cache`) is not that wrapper.
+    if (!is_transparent_decorator(*d) || defined_in_project(m_index, key.node, *d)) {
+      m_walk.file_level(key.node, self, "decorated", sym.first_line);
+      return true;
+    }
+  }
+  // A class whose hierarchy records its subclasses (__init_subclass__, a metaclass) is made from the
+  // registry, without its name: constructing it, or anything reaching the class, runs at import.
+  if (sym.kind == SymbolKind::class_ && registers_subclasses(key.node, index, 0)) {
+    m_walk.file_level(key.node, self, "registered_class", sym.def_line);
+    return true;
+  }
+  return false;
+}
+
+bool RegistrationRules::registers_subclasses(uint32_t node, int32_t class_index, int depth) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr || depth > 8) return false;
+  const SymbolView& c = info->at(class_index);
+  if (c.has_metaclass) return true;
+  // `Base.__subclasses__()` (or `cls.__subclasses__()`) makes instances of classes it never names: a
+  // file that reads it and names this class (or, further up, a base of it) may.
+  for (uint32_t h : m_tables.subclass_enumerators()) {
+    if (h == node || m_facts.mentions(h, c.name())) return true;
+  }
+  std::string init_subclass(c.qualname);
+  init_subclass.append(".__init_subclass__");
+  if (info->symbol(init_subclass) >= 0) return true;
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = b->substr(0, b->find('['));
+    Target t = m_index.resolve(node, base);
+    if (t.kind != Target::definition) continue; // outside the repository, or not known: its own rules
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (index >= 0 && owner->at(index).kind == SymbolKind::class_ && registers_subclasses(t.node, index, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace rules
+} // namespace impact::decision

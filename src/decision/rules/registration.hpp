@@ -1,0 +1,36 @@
+#pragma once
+// The registration rules of the symbol walk (docs/selection.md `registration`): a function called by a
+// framework rather than by its name (a pytest hook, a function behind a registering decorator) and a
+// class made from a registry of subclasses make their module file-level.
+#include "decision/rules/rule_family.hpp"
+#include "resolve/file_index.hpp"
+
+#include <string_view>
+
+namespace impact::decision {
+
+// Decorators that leave a function reachable only by its name (no registration anywhere).
+bool is_transparent_decorator(std::string_view callee);
+
+// Whether decorator `callee` of file `node` is the project's own code (defined or assigned in the
+// repository, or not known), rather than a builtin or something imported from outside.
+bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_view callee);
+
+namespace rules {
+
+class RegistrationRules : RuleFamily {
+public:
+  explicit RegistrationRules(SymbolWalk& walk) : RuleFamily(walk) {}
+
+  // Symbol `index` of `info` (`key`) is reached: true when a rule made its file file-level, so that the
+  // walk goes no further from it.
+  bool reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
+
+private:
+  // Whether the class, or a class of the repository it derives from, defines __init_subclass__ or has
+  // a metaclass: such hierarchies tend to keep a registry of their subclasses.
+  bool registers_subclasses(uint32_t node, int32_t class_index, int depth);
+};
+
+} // namespace rules
+} // namespace impact::decision

@@ -1,0 +1,49 @@
+// Every value of the decision's typed vocabulary is documented where docs/json.md promises it (the
+// strings are never renamed): a value added to an enum without its docs entry fails here.
+#include "impact/decision.hpp"
+#include "impact/semantic.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace impact;
+
+namespace {
+
+std::string doc(const char* name) {
+  auto path = std::filesystem::path(IMPACT_SOURCE_DIR) / "docs" / name;
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The row of a Markdown table whose first cell is `key` (in backticks).
+std::string row(const std::string& text, const std::string& key) {
+  auto at = text.find("| `" + key + "` |");
+  REQUIRE(at != std::string::npos);
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+} // namespace
+
+TEST_CASE("every value of the typed vocabulary is documented in docs/json.md", "[vocabulary]") {
+  std::string json = doc("json.md");
+  SECTION("Outcome: the decision row") {
+    for (Outcome o : {Outcome::selected, Outcome::run_all, Outcome::nothing}) {
+      INFO(to_string(o));
+      CHECK(row(json, "decision").find(fmt::format("`\"{}\"`", to_string(o))) != std::string::npos);
+    }
+  }
+  SECTION("Confidence: impact changes' confidence row") {
+    for (Confidence c : {Confidence::high, Confidence::low}) {
+      INFO(to_string(c));
+      CHECK(row(json, "confidence").find(fmt::format("`{}`", to_string(c))) != std::string::npos);
+    }
+  }
+}
