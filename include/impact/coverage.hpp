@@ -14,6 +14,12 @@
 
 namespace impact {
 
+struct ChangeSet;
+struct FileSemantics;
+class ImportGraph;
+class ProjectFacts;
+class ProjectLayout;
+
 // The pseudo-test of lines executed outside any one test's own call: at import and collection, in a
 // fixture's setup or teardown (which a session-, module- or class-scoped fixture runs for the first test
 // only), or under a context that names no test. Such a line cannot be vouched for per test.
@@ -121,6 +127,45 @@ private:
   struct Impl;
   Impl* m_impl;
 };
+
+// What the coverage index says about one changed file (stage 4), made by coverage_evidence.
+struct CoverageUse {
+  RepoPath path;
+  bool trusted = false;  // the index vouches for this file's change: `tests` replaces the static answer
+  std::string fallback;  // why not: not_indexed, drift, untracked, insertion, not_implementation, ...
+  std::string detail;    // for people: "src/app/views.py changed since the index"
+  std::vector<std::pair<std::string, uint32_t>> tests; // node id, the base line whose coverage names it
+};
+
+struct CoverageInput {
+  std::vector<CoverageUse> files;
+  // Test files whose content is not what the index measured (changed or added since): the index cannot
+  // speak for them, so the static answer applies to them. Sorted.
+  std::vector<std::string> unmeasured_tests;
+};
+
+// How the coverage stage reads file contents, bound by the caller to its Repository: `base` gives a
+// path's content at the change set's base (nullopt when it is not there), `current` a file of the state
+// under test (nullopt when it cannot be read). Each may throw impact::Error when git cannot answer.
+struct CoverageReads {
+  std::function<std::optional<std::string>(const RepoPath&)> base;
+  std::function<std::optional<std::string>(const SourceFile&)> current;
+};
+
+// Reads the index for the changed Python files. A file's changed lines are answered by the tests whose
+// coverage hit them when: the index measured exactly the file's content at the diff base; the change
+// is to function bodies only and replaces or deletes code lines (no insertions, nothing moved to an
+// outer block); every replaced line was run by tests, and only inside a test's own call (not at import
+// nor in a fixture); and every test named still exists. Everything else, conftest.py files included,
+// is left to the static analysis with the reason (CoverageUse::fallback).
+//
+// For the files it vouches for, it also lists the test files the index cannot speak for: those that
+// differ from what was measured, those that can load a Python file that differs (drift outside the
+// change), and those holding a test that left no coverage (it did not run when the index was built).
+// Throws impact::Error for an index that cannot be read, and lets the reads' errors through.
+CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
+                                const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
+                                IndexReader& index, const CoverageReads& reads);
 
 // True when `path` holds an impact coverage index (of any schema, readable or not): what
 // `impact index merge -o` may overwrite.

@@ -1,6 +1,5 @@
 #include "app/analyse.hpp"
 
-#include "app/coverage_evidence.hpp"
 #include "app/pytest_command.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
@@ -181,6 +180,10 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
   return out;
 }
 
+void print_warnings(const Analysis& analysis) {
+  for (const auto& w : analysis.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+}
+
 ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci) {
   ChangeChoice choice;
   if (options.staged) {
@@ -241,10 +244,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.changes = repo.changes(choice.request);
   clock.lap("changes");
   if (!choice.no_base.empty()) {
-    out.decision.outcome = Outcome::run_all;
-    out.decision.reason = "no_ci_base";
-    out.decision.detail = choice.no_base;
-    out.decision.mode_requested = out.decision.mode_effective = mode;
+    out.decision = decide_without_base(choice.no_base, mode);
     return out;
   }
 
@@ -267,7 +267,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     }
     auto dir = util::cache_dir(repo.root());
     if (!options.no_cache) cache = python::FactsCache(dir / python::facts_cache_file_name());
-    if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", util::one_line(cache.warning()));
+    if (!cache.warning().empty()) out.warnings.push_back(cache.warning());
     facts = load_facts(std::move(python), [&](const SourceFile& f) { return repo.read_current(f); }, cache, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
@@ -276,7 +276,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   ProjectLayout layout(pytest, inventory, facts);
   std::vector<std::string> partial = partial_reads(facts, layout);
-  for (const auto& line : partial) fmt::print(stderr, "impact: warning: {}\n", line);
+  out.warnings.insert(out.warnings.end(), partial.begin(), partial.end());
   // 2. semantic diff of every changed Python file
   std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory, config.python_minor);
   compile_checks_from_facts(semantics, out.changes, facts, config.python_minor);
@@ -305,13 +305,15 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     if (std::filesystem::exists(path)) {
       try {
         IndexReader index(path);
-        coverage = coverage_evidence(repo, out.changes, semantics, facts, layout, graph, index);
+        CoverageReads reads{[&](const RepoPath& p) { return repo.read_base(out.changes, p); },
+                            [&](const SourceFile& f) { return repo.read_current(f); }};
+        coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, index, reads);
         input.coverage = &coverage;
         out.index = index.meta();
         out.index_path = path.string();
       } catch (const Error& e) {
         index_problem = fmt::format("{}; selecting without the coverage index", e.what());
-        fmt::print(stderr, "impact: warning: {}\n", util::one_line(index_problem));
+        out.warnings.push_back(index_problem);
       }
       clock.lap("coverage");
     }
@@ -322,7 +324,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   clock.lap("decision");
   if (saving.started()) {
     if (std::string problem = saving.wait(); !problem.empty()) {
-      fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", util::one_line(problem));
+      out.warnings.push_back(problem + "; continuing without saving the cache");
     }
     clock.lap("cache"); // the part of the background save still running when the decision was made
   }

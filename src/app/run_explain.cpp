@@ -1,6 +1,6 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
-#include "app/evidence.hpp"
+#include "impact/why_not_selected.hpp"
 #include "app/explain_target.hpp"
 #include "impact/config.hpp"
 #include "impact/report.hpp"
@@ -17,6 +17,7 @@ int run_explain(const cli::Options& options) {
   auto repo = open_git_repository(options.directory);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   Analysis analysis = analyse(*repo, config, options, env);
+  print_warnings(analysis);
   const Decision& d = analysis.decision;
   const std::string& target = options.target;
   std::string file = file_of(target);
@@ -45,7 +46,9 @@ int run_explain(const cli::Options& options) {
   if (any) return 0;
 
   fmt::print("[SKIPPED] {}\n", shown);
-  for (const auto& line : why_not_selected(d, target).lines) fmt::print("  {}\n", util::one_line(line));
+  for (const auto& line : describe_not_selected(why_not_selected(d, target), d)) {
+    fmt::print("  {}\n", util::one_line(line));
+  }
   fmt::print("  decision: {} ({} changed file(s), mode {})\n", to_string(d.outcome), d.files.size(),
              to_string(d.mode_effective));
   return 0;

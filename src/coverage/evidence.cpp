@@ -1,4 +1,12 @@
-#include "app/coverage_evidence.hpp"
+// Stage 4's policy: when the coverage index may vouch for a change, file by file (coverage.hpp).
+#include "impact/coverage.hpp"
+
+#include "impact/changes.hpp"
+#include "impact/error.hpp"
+#include "impact/graph.hpp"
+#include "impact/project.hpp"
+#include "impact/python.hpp"
+#include "impact/semantic.hpp"
 
 #include "python/source_view.hpp"
 #include "util/sha256.hpp"
@@ -15,7 +23,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace impact::app {
+namespace impact {
 
 namespace {
 
@@ -54,17 +62,16 @@ private:
 // SHA-256 against the index's), and its git blob id tells drift before the base.
 class BaseFiles {
 public:
-  BaseFiles(Repository& repo, const ChangeSet& changes) : m_repo(repo), m_changes(changes) {}
+  explicit BaseFiles(const CoverageReads& reads) : m_reads(reads) {}
 
   const std::optional<std::string>& read(const RepoPath& path) {
     auto [it, inserted] = m_content.try_emplace(path.str);
-    if (inserted) it->second = m_repo.read_base(m_changes, path);
+    if (inserted) it->second = m_reads.base(path);
     return it->second;
   }
 
 private:
-  Repository& m_repo;
-  const ChangeSet& m_changes;
+  const CoverageReads& m_reads;
   std::unordered_map<std::string, std::optional<std::string>> m_content;
 };
 
@@ -95,8 +102,9 @@ int indentation(std::string_view line) {
 
 class Evaluator {
 public:
-  Evaluator(Repository& repo, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph, IndexReader& index)
-      : m_repo(repo), m_base(base), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
+  Evaluator(const CoverageReads& reads, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph,
+            IndexReader& index)
+      : m_reads(reads), m_base(base), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
 
   CoverageUse evaluate(const ChangedFile& change, const FileSemantics* sem) {
     CoverageUse use;
@@ -145,7 +153,7 @@ public:
       return fallback("drift", fmt::format("{} changed since the index was built", path));
     }
     size_t at = m_facts.find(path);
-    auto current = at == ProjectFacts::npos ? std::nullopt : m_repo.read_current(m_facts.files[at]);
+    auto current = at == ProjectFacts::npos ? std::nullopt : m_reads.current(m_facts.files[at]);
     if (!current) return fallback("not_indexed", fmt::format("{} cannot be read", path));
     // A lone '\r' ends a line for CPython (so for coverage.py's line numbers) but not for git's hunks.
     if (python::has_lone_carriage_return(*base) || python::has_lone_carriage_return(*current)) {
@@ -234,7 +242,7 @@ private:
     return std::nullopt;
   }
 
-  Repository& m_repo;
+  const CoverageReads& m_reads;
   BaseFiles& m_base;
   const ProjectFacts& m_facts;
   const ImportGraph& m_graph;
@@ -286,12 +294,12 @@ bool recorded(const std::vector<std::string>& ids, const std::string& item) {
 
 } // namespace
 
-CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
+CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
                                 const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
-                                IndexReader& index) {
+                                IndexReader& index, const CoverageReads& reads) {
   CoverageInput out;
-  BaseFiles base_files(repo, changes);
-  Evaluator evaluator(repo, base_files, facts, graph, index);
+  BaseFiles base_files(reads);
+  Evaluator evaluator(reads, base_files, facts, graph, index);
   std::unordered_set<std::string> changed;
   std::vector<uint32_t> trusted;
   for (const auto& change : changes.files) {
@@ -367,4 +375,4 @@ CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, cons
   return out;
 }
 
-} // namespace impact::app
+} // namespace impact
