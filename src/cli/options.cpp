@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace impact::cli {
 
@@ -196,6 +197,20 @@ void add_own_options(Verb verb, CLI::App& sub, Options& o) {
   }
 }
 
+// The options of impact that subcommand `s` reads, for its --help: it takes them before or after its name.
+std::string reads_help(const CLI::App& app, const Subcommand& s) {
+  std::vector<const CLI::Option*> options;
+  for (std::string_view name : s.reads) {
+    const CLI::Option* option = app.get_option_no_throw(std::string(name));
+    if (option == nullptr) throw std::logic_error(fmt::format("the table names an unknown option {}", name));
+    options.push_back(option);
+  }
+  if (options.empty()) return "";
+  std::string where = s.parent.empty() ? std::string(s.name) : fmt::format("{} {}", s.parent, s.name);
+  return CLI::Formatter().make_group(fmt::format("Options of impact it reads (before or after '{}')", where), false,
+                                     options);
+}
+
 // One CLI11 subcommand per entry of the table (impact itself aside), each taking impact's own options
 // too (before or after its name).
 std::vector<std::pair<const Subcommand*, CLI::App*>> add_subcommands(CLI::App& app, Options& o,
@@ -207,6 +222,7 @@ std::vector<std::pair<const Subcommand*, CLI::App*>> add_subcommands(CLI::App& a
     CLI::App* sub = parent->add_subcommand(std::string(s.name), std::string(s.about));
     add_own_options(s.verb, *sub, o);
     sub->fallthrough();
+    sub->footer(reads_help(app, s));
     out.emplace_back(&s, sub);
   }
   return out;
