@@ -303,15 +303,28 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   if (config.use_index.value && !options.file_level) { // --file-level: the import graph alone
     auto path = util::cache_dir(repo.root()) / index_file_name();
     if (std::filesystem::exists(path)) {
+      // Only a bad index falls back to the analysis without it: a read of the repository that fails
+      // is git's error, and stops the run as it would anywhere else (it is not "no index").
+      bool read_failed = false;
+      auto guard = [&read_failed](auto read) {
+        try {
+          return read();
+        } catch (...) {
+          read_failed = true;
+          throw;
+        }
+      };
+      CoverageReads reads{
+          [&](const RepoPath& p) { return guard([&] { return repo.read_base(out.changes, p); }); },
+          [&](const SourceFile& f) { return guard([&] { return repo.read_current(f); }); }};
       try {
         IndexReader index(path);
-        CoverageReads reads{[&](const RepoPath& p) { return repo.read_base(out.changes, p); },
-                            [&](const SourceFile& f) { return repo.read_current(f); }};
         coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, index, reads);
         input.coverage = &coverage;
         out.index = index.meta();
         out.index_path = path.string();
       } catch (const Error& e) {
+        if (read_failed) throw;
         index_problem = fmt::format("{}; selecting without the coverage index", e.what());
         out.warnings.push_back(index_problem);
       }
