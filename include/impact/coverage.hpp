@@ -128,11 +128,38 @@ private:
   Impl* m_impl;
 };
 
+// Why the coverage index was not used for a changed file (docs/coverage.md, per-file rules); the
+// file keeps the static answer. Written by to_string, as the decision document's `fallback`.
+enum class CoverageFallback {
+  none,               // the index vouches for the change
+  untracked,          // an untracked file: never measured
+  added,              // the file's status: the index measured no such file, or not under this name
+  deleted,
+  renamed,
+  type_changed,
+  conftest,           // a conftest.py: its fixtures and hooks follow the static rule
+  syntax_error,       // the new side does not compile: every import of it changes
+  not_implementation, // not a change to function bodies only (runs at import, a signature, a comment, ...)
+  not_indexed,        // never measured by the index, or unreadable now
+  untrusted,          // nothing proves the coverage data was measured on the content the index holds
+  drift,              // changed since the index was built
+  line_endings,       // a lone carriage return: git's line numbers differ from Python's
+  memoized,           // a cached function: its body ran for the first caller only
+  insertion,          // lines inserted: no recorded coverage
+  unrecorded,         // a replaced line no test ran (or coverage.py does not count)
+  outside_tests,      // a replaced line also ran outside a test's own call (import, collection, fixture)
+  dedent,             // code moved out of its block: no recorded coverage
+  tests_missing,      // a recorded test no longer exists
+};
+
+// The word for `fallback` in text and JSON ("" for none).
+std::string_view to_string(CoverageFallback fallback);
+
 // What the coverage index says about one changed file (stage 4), made by coverage_evidence.
 struct CoverageUse {
   RepoPath path;
   bool trusted = false;  // the index vouches for this file's change: `tests` replaces the static answer
-  std::string fallback;  // why not: not_indexed, drift, untracked, insertion, not_implementation, ...
+  CoverageFallback fallback = CoverageFallback::none; // why not
   std::string detail;    // for people: "src/app/views.py changed since the index"
   std::vector<std::pair<std::string, uint32_t>> tests; // node id, the base line whose coverage names it
 };

@@ -29,17 +29,6 @@ struct Trigger {
 
 bool is_python(const RepoPath& path) { return path.ends_with(".py"); }
 
-std::string_view status_word(FileStatus status) {
-  switch (status) {
-  case FileStatus::added: return "added";
-  case FileStatus::deleted: return "deleted";
-  case FileStatus::renamed: return "renamed";
-  case FileStatus::type_changed: return "type_changed";
-  case FileStatus::modified: return "modified";
-  }
-  return "modified";
-}
-
 // A changed Python file as the decision sees it.
 struct PythonChange {
   size_t verdict = 0;              // index in Decision::files
@@ -158,7 +147,7 @@ private:
         const GraphNode& n = m_in.graph.nodes[*node];
         if (n.conftest) verdict.kind = "conftest";
         else if (n.test) verdict.kind = "test";
-        add_seed(*node, std::string(status_word(change.status)));
+        add_seed(*node, std::string(to_string(change.status)));
         python.nodes.push_back(*node);
         python.current = *node;
       }
@@ -272,7 +261,7 @@ private:
       } else {
         static_part.push_back(&py);
         v.source = "static";
-        if (c != nullptr) v.fallback = c->fallback;
+        if (c != nullptr) v.fallback = std::string(to_string(c->fallback));
       }
     }
     Selection selection = analyse(static_part);
@@ -369,7 +358,7 @@ private:
     }
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
-      for (uint32_t node : py->nodes) walk.seed(node, std::string(status_word(py->status)));
+      for (uint32_t node : py->nodes) walk.seed(node, std::string(to_string(py->status)));
     }
     walk.run();
     for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
@@ -387,7 +376,7 @@ private:
         for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
       };
       if (s == nullptr || py.status != FileStatus::modified || !py.current) {
-        whole(std::string(status_word(py.status)));
+        whole(std::string(to_string(py.status)));
         continue;
       }
       if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {
@@ -526,7 +515,7 @@ private:
       long tests = 0;
       for (uint32_t node : py.nodes) tests += by_file[m_in.graph.nodes[node].path.str];
       v.tests = tests;
-      std::string what = v.change.empty() ? std::string(status_word(v.status)) : v.change;
+      std::string what = v.change.empty() ? std::string(to_string(v.status)) : v.change;
       if (!v.symbols.empty()) {
         std::vector<std::string> names;
         for (const auto& s : v.symbols) {
