@@ -10,20 +10,8 @@
 
 int main(int argc, char** argv) {
   try {
-    impact::cli::Options options = impact::cli::parse(argc, argv);
-    switch (options.command) {
-    case impact::cli::Command::run: return impact::app::run_selection(options);
-    case impact::cli::Command::select: return impact::app::run_selection(options);
-    case impact::cli::Command::audit: return impact::app::run_audit(options);
-    case impact::cli::Command::changes: return impact::app::run_changes(options);
-    case impact::cli::Command::explain: return impact::app::run_explain(options);
-    case impact::cli::Command::config: return impact::app::run_config(options);
-    case impact::cli::Command::facts: return impact::app::run_facts(options);
-    case impact::cli::Command::index: return impact::app::run_index(options);
-    case impact::cli::Command::index_status: return impact::app::run_index_status(options);
-    case impact::cli::Command::index_merge: return impact::app::run_index_merge(options);
-    case impact::cli::Command::install_hook: return impact::app::run_install_hook(options);
-    }
+    impact::cli::Options options = impact::cli::parse(argc, argv, impact::app::subcommands());
+    return impact::app::run_command(options);
   } catch (const impact::cli::Exit& e) {
     return e.code;
   } catch (const impact::Error& e) {
@@ -35,5 +23,4 @@ int main(int argc, char** argv) {
                impact::util::one_line(e.what()));
     return 2;
   }
-  return 2;
 }

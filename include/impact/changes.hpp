@@ -72,6 +72,10 @@ enum class Ancestry {
 
 // Repository is the seam to git: change sets, the inventory of files, and file contents on both sides.
 // Every method throws impact::Error with a one-line message when git cannot answer.
+// Thread safety: read_current() may be called from many threads at once (the facts stage's parsing
+// threads do; a GitRepository serialises its object-database reads), but not while changes() or
+// inventory() runs; root() is fixed when the repository is opened. Every other method is called from
+// one thread at a time.
 class Repository {
 public:
   virtual ~Repository() = default;

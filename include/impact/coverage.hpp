@@ -11,11 +11,18 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace impact {
+
+struct ChangeSet;
+struct FileSemantics;
+class ImportGraph;
+class ProjectFacts;
+class ProjectLayout;
 
 // The pseudo-test of lines executed outside any one test's own call: at import and collection, in a
 // fixture's setup or teardown (which a session-, module- or class-scoped fixture runs for the first test
@@ -122,8 +129,74 @@ public:
 
 private:
   struct Impl;
-  Impl* m_impl;
+  std::unique_ptr<Impl> m_impl;
 };
+
+// Why the coverage index was not used for a changed file (docs/coverage.md, per-file rules); the
+// file keeps the static answer. Written by to_string, as the decision document's `fallback`.
+enum class CoverageFallback {
+  none,               // the index vouches for the change
+  untracked,          // an untracked file: never measured
+  added,              // the file's status: the index measured no such file, or not under this name
+  deleted,
+  renamed,
+  type_changed,
+  conftest,           // a conftest.py: its fixtures and hooks follow the static rule
+  syntax_error,       // the new side does not compile: every import of it changes
+  not_implementation, // not a change to function bodies only (runs at import, a signature, a comment, ...)
+  not_indexed,        // never measured by the index, or unreadable now
+  untrusted,          // nothing proves the coverage data was measured on the content the index holds
+  drift,              // changed since the index was built
+  line_endings,       // a lone carriage return: git's line numbers differ from Python's
+  memoized,           // a cached function: its body ran for the first caller only
+  insertion,          // lines inserted: no recorded coverage
+  unrecorded,         // a replaced line no test ran (or coverage.py does not count)
+  outside_tests,      // a replaced line also ran outside a test's own call (import, collection, fixture)
+  dedent,             // code moved out of its block: no recorded coverage
+  tests_missing,      // a recorded test no longer exists
+};
+
+// The word for `fallback` in text and JSON ("" for none).
+std::string_view to_string(CoverageFallback fallback);
+
+// What the coverage index says about one changed file (stage 4), made by coverage_evidence.
+struct CoverageUse {
+  RepoPath path;
+  bool trusted = false;  // the index vouches for this file's change: `tests` replaces the static answer
+  CoverageFallback fallback = CoverageFallback::none; // why not
+  std::string detail;    // for people: "src/app/views.py changed since the index"
+  std::vector<std::pair<std::string, uint32_t>> tests; // node id, the base line whose coverage names it
+};
+
+struct CoverageInput {
+  std::vector<CoverageUse> files;
+  // Test files whose content is not what the index measured (changed or added since): the index cannot
+  // speak for them, so the static answer applies to them. Sorted.
+  std::vector<std::string> unmeasured_tests;
+};
+
+// How the coverage stage reads file contents, bound by the caller to its Repository: `base` gives a
+// path's content at the change set's base (nullopt when it is not there), `current` a file of the state
+// under test (nullopt when it cannot be read). Each may throw impact::Error when git cannot answer.
+struct CoverageReads {
+  std::function<std::optional<std::string>(const RepoPath&)> base;
+  std::function<std::optional<std::string>(const SourceFile&)> current;
+};
+
+// Reads the index for the changed Python files. A file's changed lines are answered by the tests whose
+// coverage hit them when: the index measured exactly the file's content at the diff base; the change
+// is to function bodies only and replaces or deletes code lines (no insertions, nothing moved to an
+// outer block); every replaced line was run by tests, and only inside a test's own call (not at import
+// nor in a fixture); and every test named still exists. Everything else, conftest.py files included,
+// is left to the static analysis with the reason (CoverageUse::fallback).
+//
+// For the files it vouches for, it also lists the test files the index cannot speak for: those that
+// differ from what was measured, those that can load a Python file that differs (drift outside the
+// change), and those holding a test that left no coverage (it did not run when the index was built).
+// Throws impact::Error for an index that cannot be read, and lets the reads' errors through.
+CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
+                                const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
+                                IndexReader& index, const CoverageReads& reads);
 
 // True when `path` holds an impact coverage index (of any schema, readable or not): what
 // `impact index merge -o` may overwrite.

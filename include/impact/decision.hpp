@@ -5,6 +5,7 @@
 // Stage 5, the decision: from the change set and the graph to one of three outcomes, each selected
 // test carrying the chain of evidence that reached it. Pure: no I/O, no git, no pytest.
 #include "impact/changes.hpp"
+#include "impact/coverage.hpp"
 #include "impact/pins.hpp"
 #include "impact/semantic.hpp"
 
@@ -76,22 +77,6 @@ struct Decision {
   Mode mode_effective = Mode::balanced;
 };
 
-// What the coverage index says about one changed file (stage 4), prepared by the caller.
-struct CoverageUse {
-  RepoPath path;
-  bool trusted = false;  // the index vouches for this file's change: `tests` replaces the static answer
-  std::string fallback;  // why not: not_indexed, drift, untracked, insertion, not_implementation, ...
-  std::string detail;    // for people: "src/app/views.py changed since the index"
-  std::vector<std::pair<std::string, uint32_t>> tests; // node id, the base line whose coverage names it
-};
-
-struct CoverageInput {
-  std::vector<CoverageUse> files;
-  // Test files whose content is not what the index measured (changed or added since): the index cannot
-  // speak for them, so the static answer applies to them. Sorted.
-  std::vector<std::string> unmeasured_tests;
-};
-
 // What decide() needs. Without facts, layout and semantics the decision is made at file level.
 // A text file pytest collects for its >>> examples (--doctest-glob), with the modules they import.
 struct TextDoctest {
@@ -142,6 +127,10 @@ struct DecisionInput {
 };
 
 Decision decide(const DecisionInput& input);
+
+// The decision when there is no base to compare with (a CI push build): run_all, reason no_ci_base,
+// `why` as the detail (decision/no_base.cpp).
+Decision decide_without_base(std::string why, Mode mode);
 
 // True for files that configure the interpreter, the dependencies or pytest itself.
 bool is_config_file(const RepoPath& path);

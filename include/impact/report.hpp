@@ -16,6 +16,8 @@
 
 namespace impact {
 
+struct NotSelected;
+
 // What would be exec'd for the decision.
 struct RunPlan {
   std::optional<Command> command; // pytest (or the fallback); nullopt for `nothing`, or when not found
@@ -64,6 +66,11 @@ std::string render_github(const Report& report);
 // How a chain of evidence reads in text: "tests/t.py:3 (import) → src/a.py [modified]".
 std::string render_chain(const std::vector<Hop>& chain);
 std::string describe_base(const DiffBase& base);
+// The changed files and symbols of a decision, for people: "src/a.py:Cart.total (implementation), ...".
+std::string changed_symbols(const Decision& decision);
+// Why a test is not selected, for people, one line each: from `why`'s kind and chain, or its own lines
+// for a kind the decision does not know (audit's unavailable).
+std::vector<std::string> describe_not_selected(const NotSelected& why, const Decision& decision);
 
 // The version of the decision document that render_json writes and read_report reads.
 inline constexpr int k_decision_version = 1;

@@ -2,8 +2,6 @@
 
 #include "app/non_python_input.hpp"
 #include "impact/environment.hpp"
-
-#include "app/coverage_evidence.hpp"
 #include "app/pytest_command.hpp"
 #include "impact/ci.hpp"
 #include "impact/coverage.hpp"
@@ -185,6 +183,10 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
   return out;
 }
 
+void print_warnings(const Analysis& analysis) {
+  for (const auto& w : analysis.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+}
+
 ChangeChoice choose_changes(const cli::Options& options, const CiContext& ci) {
   ChangeChoice choice;
   if (options.staged) {
@@ -245,10 +247,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.changes = repo.changes(choice.request);
   clock.lap("changes");
   if (!choice.no_base.empty()) {
-    out.decision.outcome = Outcome::run_all;
-    out.decision.reason = "no_ci_base";
-    out.decision.detail = choice.no_base;
-    out.decision.mode_requested = out.decision.mode_effective = mode;
+    out.decision = decide_without_base(choice.no_base, mode);
     return out;
   }
 
@@ -271,7 +270,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     }
     auto dir = util::cache_dir(repo.root());
     if (!options.no_cache) cache = FactsStore(dir);
-    if (!cache.warning().empty()) fmt::print(stderr, "impact: warning: {}\n", util::one_line(cache.warning()));
+    if (!cache.warning().empty()) out.warnings.push_back(cache.warning());
     facts = cache.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); }, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
@@ -280,7 +279,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   ProjectLayout layout(pytest, inventory, facts);
   std::vector<std::string> partial = partial_reads(facts, layout);
-  for (const auto& line : partial) fmt::print(stderr, "impact: warning: {}\n", line);
+  out.warnings.insert(out.warnings.end(), partial.begin(), partial.end());
   // 2. semantic diff of every changed Python file
   std::vector<FileSemantics> semantics = semantic_diffs(repo, out.changes, inventory, config.python_minor);
   compile_checks_from_facts(semantics, out.changes, facts, config.python_minor);
@@ -310,15 +309,30 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   if (config.use_index.value && !options.file_level) { // --file-level: the import graph alone
     auto path = util::cache_dir(repo.root()) / index_file_name();
     if (std::filesystem::exists(path)) {
+      // Only a bad index falls back to the analysis without it: a read of the repository that fails
+      // is git's error, and stops the run as it would anywhere else (it is not "no index").
+      bool read_failed = false;
+      auto guard = [&read_failed](auto read) {
+        try {
+          return read();
+        } catch (...) {
+          read_failed = true;
+          throw;
+        }
+      };
+      CoverageReads reads{
+          [&](const RepoPath& p) { return guard([&] { return repo.read_base(out.changes, p); }); },
+          [&](const SourceFile& f) { return guard([&] { return repo.read_current(f); }); }};
       try {
         IndexReader index(path);
-        coverage = coverage_evidence(repo, out.changes, semantics, facts, layout, graph, index);
+        coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, index, reads);
         input.coverage = &coverage;
         out.index = index.meta();
         out.index_path = path.string();
       } catch (const Error& e) {
+        if (read_failed) throw;
         index_problem = fmt::format("{}; selecting without the coverage index", e.what());
-        fmt::print(stderr, "impact: warning: {}\n", util::one_line(index_problem));
+        out.warnings.push_back(index_problem);
       }
       clock.lap("coverage");
     }
@@ -329,7 +343,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   clock.lap("decision");
   if (saving.started()) {
     if (std::string problem = saving.wait(); !problem.empty()) {
-      fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", util::one_line(problem));
+      out.warnings.push_back(problem + "; continuing without saving the cache");
     }
     clock.lap("cache"); // the part of the background save still running when the decision was made
   }

@@ -22,7 +22,13 @@ struct Analysis {
   std::vector<StageTiming> timings;
   std::optional<IndexMeta> index; // the coverage index used, if any
   std::string index_path;
+  // What the analysis could not do as asked and how it went on, in the order it happened, for the
+  // command to print on stderr (print_warnings); some are in the decision's warnings too.
+  std::vector<std::string> warnings;
 };
+
+// Each of the analysis's warnings, one line on stderr: "impact: warning: ...".
+void print_warnings(const Analysis& analysis);
 
 // What to compare, from the flags and, in CI, the environment. Sets `no_base` when a CI run has no
 // pull request base to compare with (a push build), which decides run_all on its own.

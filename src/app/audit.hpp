@@ -2,7 +2,7 @@
 // `impact audit`: the selection measured against the whole suite. The suite runs once, every test's
 // outcome is recorded, and a test that failed although the selection skips it is a miss, reported with
 // what the analysis knows about it. docs/audit.md says how a team uses it; docs/json.md has the document.
-#include "app/evidence.hpp"
+#include "impact/why_not_selected.hpp"
 #include "impact/changes.hpp"
 #include "impact/decision.hpp"
 #include "impact/run.hpp"

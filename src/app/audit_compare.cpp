@@ -1,6 +1,7 @@
 // Comparing a selection with the full run: which tests it runs, which it skips, and which of the
 // skipped ones failed (the misses).
 #include "app/audit.hpp"
+#include "impact/report.hpp"
 
 #include <algorithm>
 
@@ -39,9 +40,11 @@ AuditResult audit_selection(const Decision& audited, const Decision* evidence, c
       ++out.skipped;
       if (test.failed()) {
         ++out.skipped_failed;
-        NotSelected why = evidence != nullptr
-                              ? why_not_selected(*evidence, test.node_id)
-                              : NotSelected{"unavailable", {}, {"the analysis of the change failed: " + evidence_error}};
+        NotSelected why = NotSelected{"unavailable", {}, {"the analysis of the change failed: " + evidence_error}};
+        if (evidence != nullptr) {
+          why = why_not_selected(*evidence, test.node_id);
+          why.lines = describe_not_selected(why, *evidence);
+        }
         out.misses.push_back(Miss{test, std::move(why)});
       }
     }

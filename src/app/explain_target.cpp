@@ -1,6 +1,6 @@
 #include "app/explain_target.hpp"
 
-#include "app/evidence.hpp"
+#include "impact/why_not_selected.hpp"
 #include "impact/error.hpp"
 #include "impact/python/facts.hpp"
 #include "util/files.hpp"

@@ -43,6 +43,7 @@ int run_audit(const cli::Options& options) {
   std::string analysis_error;
   try {
     analysis = analyse(*repo, config, evidence_options(options, saved), env);
+    print_warnings(analysis);
     label_own_output(analysis.decision, own_output);
   } catch (const Error& e) {
     // Without a saved decision the analysis is the selection: its failure stops the audit. With one,

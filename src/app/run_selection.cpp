@@ -98,6 +98,7 @@ int run_selection(const cli::Options& options) {
   std::optional<SavedReport> saved = read_saved_decision(options, *repo);
   std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> impact.json`
   Analysis analysis = saved ? replayed_analysis(*saved) : analyse(*repo, config, options, env);
+  print_warnings(analysis);
   label_own_output(analysis.decision, own_output);
 
   Report report;

@@ -64,17 +64,6 @@ FileStatus status_of(git_delta_t status) {
 
 } // namespace
 
-std::string_view to_string(FileStatus status) {
-  switch (status) {
-  case FileStatus::added: return "added";
-  case FileStatus::modified: return "modified";
-  case FileStatus::deleted: return "deleted";
-  case FileStatus::renamed: return "renamed";
-  case FileStatus::type_changed: return "type_changed";
-  }
-  return "modified";
-}
-
 GitRepository::GitRepository(const std::filesystem::path& start) {
   init_libgit2();
   git_repository* repo = nullptr;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace impact::cli {
 
@@ -111,14 +112,14 @@ ConfigFlags config_flags(const SettingFlags& s, const CLI::App& app) {
 // audit alone takes both: there the change flags say what its evidence for a miss compares. audit has
 // no dry run: running the suite is all it does.
 void check_replay_flags(const Options& o, const CLI::App& app) {
-  if (o.command == Command::audit && o.dry_run) {
+  if (o.verb == Verb::audit && o.dry_run) {
     usage_error("audit runs the whole suite, so there is no dry run of it; impact select shows the selection");
   }
   if (o.impact_file.empty()) return;
-  if (o.command != Command::run && o.command != Command::select && o.command != Command::audit) {
+  if (o.verb != Verb::run && o.verb != Verb::select && o.verb != Verb::audit) {
     usage_error("--impact applies to the run, select and audit; drop it");
   }
-  if (o.command == Command::audit) return;
+  if (o.verb == Verb::audit) return;
   for (const char* flag : {"--changed", "--staged", "--mode", "--strict", "--no-strict", "--file-level", "--no-index",
                            "--use-index", "--ignore", "--max-depth", "--budget-ms"}) {
     const CLI::Option* option = app.get_option_no_throw(flag);
@@ -156,7 +157,7 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
     usage_error(fmt::format("--budget-ms {}: expected a number of milliseconds, 0 or more (0: no limit)",
                             app.get_option("--budget-ms")->as<std::string>()));
   }
-  if (given(app, "--force") && o.impact_file.empty() && o.command != Command::install_hook) {
+  if (given(app, "--force") && o.impact_file.empty() && o.verb != Verb::install_hook) {
     usage_error("--force applies to --impact (a decision made on another commit) and install-hook; drop it");
   }
   if (!given(app, "-C")) return;
@@ -172,9 +173,64 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
   }
 }
 
+// The options of one subcommand of its own (its operands, and flags no other command takes).
+void add_own_options(Verb verb, CLI::App& sub, Options& o) {
+  switch (verb) {
+  case Verb::explain:
+    sub.add_option("target", o.target, "A test node id, a test file or a changed file")->required();
+    break;
+  case Verb::facts: sub.add_option("file", o.target, "A Python file")->required(); break;
+  case Verb::install_hook:
+    sub.add_flag("--force", o.force, "Replace a different pre-commit hook that is already there");
+    break;
+  case Verb::index:
+    sub.add_option("--from", o.from, "Read an existing coverage.py data file instead of running anything")
+        ->type_name("FILE");
+    sub.add_option("--measured-at", o.measured_at, "With --from: the commit the coverage data was measured at")
+        ->type_name("REV");
+    break;
+  case Verb::index_merge:
+    sub.add_option("inputs", o.inputs, "Index files")->required();
+    sub.add_option("-o,--output", o.output, "The merged index")->required()->type_name("OUT");
+    break;
+  default: break;
+  }
+}
+
+// The options of impact that subcommand `s` reads, for its --help: it takes them before or after its name.
+std::string reads_help(const CLI::App& app, const Subcommand& s) {
+  std::vector<const CLI::Option*> options;
+  for (std::string_view name : s.reads) {
+    const CLI::Option* option = app.get_option_no_throw(std::string(name));
+    if (option == nullptr) throw std::logic_error(fmt::format("the table names an unknown option {}", name));
+    options.push_back(option);
+  }
+  if (options.empty()) return "";
+  std::string where = s.parent.empty() ? std::string(s.name) : fmt::format("{} {}", s.parent, s.name);
+  return CLI::Formatter().make_group(fmt::format("Options of impact it reads (before or after '{}')", where), false,
+                                     options);
+}
+
+// One CLI11 subcommand per entry of the table (impact itself aside), each taking impact's own options
+// too (before or after its name).
+std::vector<std::pair<const Subcommand*, CLI::App*>> add_subcommands(CLI::App& app, Options& o,
+                                                                     std::span<const Subcommand> subcommands) {
+  std::vector<std::pair<const Subcommand*, CLI::App*>> out;
+  for (const auto& s : subcommands) {
+    if (s.name.empty()) continue;
+    CLI::App* parent = s.parent.empty() ? &app : app.get_subcommand(std::string(s.parent));
+    CLI::App* sub = parent->add_subcommand(std::string(s.name), std::string(s.about));
+    add_own_options(s.verb, *sub, o);
+    sub->fallthrough();
+    sub->footer(reads_help(app, s));
+    out.emplace_back(&s, sub);
+  }
+  return out;
+}
+
 } // namespace
 
-Options parse(int argc, char** argv) {
+Options parse(int argc, char** argv, std::span<const Subcommand> subcommands) {
   Options o;
   // Everything after the first "--" belongs to pytest, untouched.
   std::vector<std::string> args;
@@ -204,31 +260,8 @@ Options parse(int argc, char** argv) {
       ->type_name("FILE")
       ->group("Selecting");
 
-  CLI::App* changes_cmd = app.add_subcommand("changes", "Print the changed files and line ranges (stage 1)");
-  CLI::App* explain_cmd = app.add_subcommand("explain", "Say why a test or file is selected or skipped");
-  explain_cmd->add_option("target", o.target, "A test node id, a test file or a changed file")->required();
-  CLI::App* config_cmd = app.add_subcommand("config", "Print every setting, its value and where it came from");
-  CLI::App* facts_cmd = app.add_subcommand("facts", "Print what impact reads from one Python file (JSON)");
-  facts_cmd->add_option("file", o.target, "A Python file")->required();
-  CLI::App* hook_cmd = app.add_subcommand("install-hook", "Write a git pre-commit hook that runs impact --staged");
-  hook_cmd->add_flag("--force", o.force, "Replace a different pre-commit hook that is already there");
-  CLI::App* select_cmd =
-      app.add_subcommand("select", "Print the decision and run nothing (--format json: a file for --impact)");
-  CLI::App* audit_cmd =
-      app.add_subcommand("audit", "Run the whole suite once; report failing tests the selection skips");
-  for (CLI::App* sub : {select_cmd, audit_cmd}) sub->fallthrough();
-  CLI::App* index_cmd = app.add_subcommand("index", "Build the coverage index by running the suite under coverage");
-  index_cmd->add_option("--from", o.from, "Read an existing coverage.py data file instead of running anything")
-      ->type_name("FILE");
-  index_cmd->add_option("--measured-at", o.measured_at, "With --from: the commit the coverage data was measured at")
-      ->type_name("REV");
-  CLI::App* status_cmd = index_cmd->add_subcommand("status", "Say when and at which commit the index was built, and what drifted");
-  CLI::App* merge_cmd = index_cmd->add_subcommand("merge", "Union the indexes of the shards of one run");
-  merge_cmd->add_option("inputs", o.inputs, "Index files")->required();
-  merge_cmd->add_option("-o,--output", o.output, "The merged index")->required()->type_name("OUT");
-  for (CLI::App* sub : {changes_cmd, explain_cmd, config_cmd, facts_cmd, hook_cmd, index_cmd, status_cmd, merge_cmd}) {
-    sub->fallthrough();
-  }
+  std::vector<std::pair<const Subcommand*, CLI::App*>> subs = add_subcommands(app, o, subcommands);
+  CLI::App* index_cmd = app.get_subcommand("index");
   app.require_subcommand(0, 1);
 
   try {
@@ -253,22 +286,15 @@ Options parse(int argc, char** argv) {
   o.config = config_flags(settings, app);
   if (settings.output == "github") o.annotations = Output::github;
   else if (app.get_option("--output")->count() > 0) usage_error(fmt::format("unknown --output '{}'; use github", settings.output));
-  if (changes_cmd->parsed()) o.command = Command::changes;
-  if (explain_cmd->parsed()) o.command = Command::explain;
-  if (config_cmd->parsed()) o.command = Command::config;
-  if (facts_cmd->parsed()) o.command = Command::facts;
-  if (hook_cmd->parsed()) o.command = Command::install_hook;
-  if (index_cmd->parsed()) o.command = Command::index;
-  if (status_cmd->parsed()) o.command = Command::index_status;
-  if (merge_cmd->parsed()) o.command = Command::index_merge;
-  if (select_cmd->parsed()) o.command = Command::select;
+  for (const auto& [subcommand, sub] : subs) { // a parent first: `index status` is status
+    if (sub->parsed()) o.verb = subcommand->verb;
+  }
   if (index_cmd->get_option("--measured-at")->count() > 0 && (o.measured_at.empty() || o.from.empty())) {
     usage_error(o.from.empty() ? "--measured-at names the commit a coverage file read with --from was measured at; "
                                  "add --from FILE"
                                : "--measured-at needs a commit; pass the revision the coverage data was measured at");
   }
-  if (audit_cmd->parsed()) o.command = Command::audit;
-  o.dry_run = o.dry_run || o.command == Command::select; // select is the dry run by its own name
+  o.dry_run = o.dry_run || o.verb == Verb::select; // select is the dry run by its own name
   check_replay_flags(o, app);
   check_values(o, app, *index_cmd);
   if (o.directory.empty()) o.directory = std::filesystem::current_path();

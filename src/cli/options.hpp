@@ -4,12 +4,15 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace impact::cli {
 
-enum class Command {
+// Which subcommand a command line names (run: none, `impact` alone). Each is declared once, with its
+// name, help and handler, in app's table (app/commands.cpp).
+enum class Verb {
   run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit
 };
 
@@ -19,7 +22,7 @@ enum class Format { text, json };
 enum class Output { plain, github };
 
 struct Options {
-  Command command = Command::run;
+  Verb verb = Verb::run;
   std::optional<std::string> changed_rev; // --changed=REV
   bool staged = false;
   bool dry_run = false;
@@ -48,7 +51,19 @@ struct Exit {
   int code;
 };
 
-// Parses argv. Throws Exit for --help / --version (code 0) and usage errors (code 2).
-Options parse(int argc, char** argv);
+// One subcommand of impact, as app's table declares it; parse builds the command line and each
+// subcommand's --help from the table.
+struct Subcommand {
+  Verb verb;
+  std::string_view parent; // "" for a subcommand of impact, "index" for `impact index status`
+  std::string_view name;   // "" for impact itself (Verb::run)
+  std::string_view about;  // one line for --help
+  // The options of impact itself that it reads (given before or after its name), listed in its --help.
+  std::vector<std::string_view> reads;
+  int (*run)(const Options& options); // returns the exit code (or execs)
+};
+
+// Parses argv against `subcommands`. Throws Exit for --help / --version (code 0) and usage errors (code 2).
+Options parse(int argc, char** argv, std::span<const Subcommand> subcommands);
 
 } // namespace impact::cli

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 
@@ -382,11 +383,11 @@ struct IndexReader::Impl {
   std::optional<util::Statement> test_name; // prepared once: a hot line names thousands of tests
 };
 
-IndexReader::IndexReader(const std::filesystem::path& path) : m_impl(nullptr) {
+IndexReader::IndexReader(const std::filesystem::path& path) {
   check_header(path);
-  m_impl = guarded(path, [&] { return new Impl(path); });
+  m_impl = guarded(path, [&] { return std::make_unique<Impl>(path); });
 }
-IndexReader::~IndexReader() { delete m_impl; }
+IndexReader::~IndexReader() = default;
 
 const IndexMeta& IndexReader::meta() const { return m_impl->meta; }
 

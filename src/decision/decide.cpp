@@ -153,7 +153,7 @@ private:
         const GraphNode& n = m_in.graph.nodes[*node];
         if (n.conftest) verdict.kind = "conftest";
         else if (n.test) verdict.kind = "test";
-        add_seed(*node, std::string(decision::status_word(change.status)));
+        add_seed(*node, std::string(to_string(change.status)));
         python.nodes.push_back(*node);
         python.current = *node;
       }
@@ -175,7 +175,7 @@ private:
   // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp.
   void non_python(FileVerdict& verdict, const ChangedFile& change, const std::vector<const RepoPath*>& sides,
                   bool mixed) {
-    auto judged = m_non_python.judge(sides, mixed, verdict.path, decision::status_word(change.status));
+    auto judged = m_non_python.judge(sides, mixed, verdict.path, to_string(change.status));
     verdict.kind = std::move(judged.kind);
     verdict.effect = std::move(judged.effect);
     if (judged.trigger) m_triggers.push_back(Trigger{judged.trigger->first, judged.trigger->second});
@@ -283,7 +283,7 @@ private:
       } else {
         static_part.push_back(&py);
         v.source = "static";
-        if (c != nullptr) v.fallback = c->fallback;
+        if (c != nullptr) v.fallback = std::string(to_string(c->fallback));
       }
     }
     Selection selection = analyse(static_part);
@@ -381,7 +381,7 @@ private:
     }
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
-      for (uint32_t node : py->nodes) walk.seed(node, std::string(decision::status_word(py->status)));
+      for (uint32_t node : py->nodes) walk.seed(node, std::string(to_string(py->status)));
     }
     walk.run();
     for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
@@ -399,7 +399,7 @@ private:
         for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
       };
       if (s == nullptr || py.status != FileStatus::modified || !py.current) {
-        whole(std::string(decision::status_word(py.status)));
+        whole(std::string(to_string(py.status)));
         continue;
       }
       if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {

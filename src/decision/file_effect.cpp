@@ -6,20 +6,9 @@
 
 namespace impact::decision {
 
-std::string_view status_word(FileStatus status) {
-  switch (status) {
-  case FileStatus::added: return "added";
-  case FileStatus::deleted: return "deleted";
-  case FileStatus::renamed: return "renamed";
-  case FileStatus::type_changed: return "type_changed";
-  case FileStatus::modified: return "modified";
-  }
-  return "modified";
-}
-
 std::string file_effect(const FileVerdict& v, long tests, const std::vector<SyntaxProblem>& syntax_problems,
                         const CoverageUse* coverage) {
-  std::string what = v.change.empty() ? std::string(status_word(v.status)) : v.change;
+  std::string what = v.change.empty() ? std::string(to_string(v.status)) : v.change;
   if (!v.symbols.empty()) {
     std::vector<std::string> names;
     for (const auto& s : v.symbols) {

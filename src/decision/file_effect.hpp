@@ -11,9 +11,6 @@
 
 namespace impact::decision {
 
-// The word for a file's status on the last hop of a chain ("modified", "renamed").
-std::string_view status_word(FileStatus status);
-
 // The effect line of Python file `v`, to which `tests` selected tests lead; `coverage` is the index's
 // verdict on it (nullptr without one).
 std::string file_effect(const FileVerdict& v, long tests, const std::vector<SyntaxProblem>& syntax_problems,

@@ -1,3 +1,4 @@
+#include "app/commands.hpp"
 #include "cli/options.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,7 +22,7 @@ Parsed parse_args(std::vector<std::string> args) {
   for (auto& a : args) argv.push_back(a.data());
   Parsed out;
   try {
-    out.options = parse(static_cast<int>(argv.size()), argv.data());
+    out.options = parse(static_cast<int>(argv.size()), argv.data(), impact::app::subcommands());
   } catch (const Exit& e) {
     out.code = e.code;
   }
@@ -56,7 +57,7 @@ TEST_CASE("the same flags with a value that names something parse", "[cli]") {
   CHECK(forced.options->force);
   auto hook = parse_args({"install-hook", "--force"});
   REQUIRE(hook.options);
-  CHECK((hook.options->command == Command::install_hook && hook.options->force));
+  CHECK((hook.options->verb == Verb::install_hook && hook.options->force));
   auto here = parse_args({"-C", "."});
   REQUIRE(here.options);
 }

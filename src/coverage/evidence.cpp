@@ -1,5 +1,12 @@
-#include "app/coverage_evidence.hpp"
-#include "impact/python/text_reads.hpp"
+// Stage 4's policy: when the coverage index may vouch for a change, file by file (coverage.hpp).
+#include "impact/coverage.hpp"
+
+#include "impact/changes.hpp"
+#include "impact/error.hpp"
+#include "impact/graph.hpp"
+#include "impact/project.hpp"
+#include "impact/python.hpp"
+#include "impact/semantic.hpp"
 
 #include "python/source_view.hpp"
 #include "util/sha256.hpp"
@@ -16,7 +23,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace impact::app {
+namespace impact {
 
 namespace {
 
@@ -55,19 +62,30 @@ private:
 // SHA-256 against the index's), and its git blob id tells drift before the base.
 class BaseFiles {
 public:
-  BaseFiles(Repository& repo, const ChangeSet& changes) : m_repo(repo), m_changes(changes) {}
+  explicit BaseFiles(const CoverageReads& reads) : m_reads(reads) {}
 
   const std::optional<std::string>& read(const RepoPath& path) {
     auto [it, inserted] = m_content.try_emplace(path.str);
-    if (inserted) it->second = m_repo.read_base(m_changes, path);
+    if (inserted) it->second = m_reads.base(path);
     return it->second;
   }
 
 private:
-  Repository& m_repo;
-  const ChangeSet& m_changes;
+  const CoverageReads& m_reads;
   std::unordered_map<std::string, std::optional<std::string>> m_content;
 };
+
+// A file that is not modified is not judged line by line: its status is the reason.
+CoverageFallback fallback_of(FileStatus status) {
+  switch (status) {
+  case FileStatus::added: return CoverageFallback::added;
+  case FileStatus::deleted: return CoverageFallback::deleted;
+  case FileStatus::renamed: return CoverageFallback::renamed;
+  case FileStatus::type_changed: return CoverageFallback::type_changed;
+  case FileStatus::modified: break;
+  }
+  return CoverageFallback::not_implementation;
+}
 
 // The lines of `text`, 1-based ([0] is empty).
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -96,66 +114,67 @@ int indentation(std::string_view line) {
 
 class Evaluator {
 public:
-  Evaluator(Repository& repo, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph, IndexReader& index)
-      : m_repo(repo), m_base(base), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
+  Evaluator(const CoverageReads& reads, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph,
+            IndexReader& index)
+      : m_reads(reads), m_base(base), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
 
   CoverageUse evaluate(const ChangedFile& change, const FileSemantics* sem) {
     CoverageUse use;
     use.path = change.path();
     const std::string& path = change.path().str;
-    auto fallback = [&](std::string why, std::string detail) {
-      use.fallback = std::move(why);
+    auto fallback = [&](CoverageFallback why, std::string detail) {
+      use.fallback = why;
       use.detail = std::move(detail);
       return use;
     };
-    if (change.untracked) return fallback("untracked", fmt::format("{} is untracked", path));
+    if (change.untracked) return fallback(CoverageFallback::untracked, fmt::format("{} is untracked", path));
     if (change.status != FileStatus::modified) {
-      return fallback(std::string(to_string(change.status)), fmt::format("{} is {}", path, to_string(change.status)));
+      return fallback(fallback_of(change.status), fmt::format("{} is {}", path, to_string(change.status)));
     }
     auto node = m_graph.find(path);
     if (node && m_graph.nodes[*node].conftest) {
-      return fallback("conftest", fmt::format("{} is a conftest.py: its fixtures and hooks follow the static rule", path));
+      return fallback(CoverageFallback::conftest, fmt::format("{} is a conftest.py: its fixtures and hooks follow the static rule", path));
     }
     if (sem != nullptr && sem->kind == ChangeKind::syntax_error) {
-      return fallback("syntax_error", fmt::format("{}: {}; every import of it changes", path, sem->syntax));
+      return fallback(CoverageFallback::syntax_error, fmt::format("{}: {}; every import of it changes", path, sem->syntax));
     }
     if (sem != nullptr && sem->runs_at_import) {
-      return fallback("not_implementation", fmt::format("{}: the changed code runs at import", path));
+      return fallback(CoverageFallback::not_implementation, fmt::format("{}: the changed code runs at import", path));
     }
     if (sem == nullptr || sem->kind == ChangeKind::unclassifiable || sem->kind == ChangeKind::comment_only ||
         sem->kind == ChangeKind::formatting_only) {
-      return fallback("not_implementation", fmt::format("{}: {} change", path,
+      return fallback(CoverageFallback::not_implementation, fmt::format("{}: {} change", path,
                                                         sem == nullptr ? "unknown" : std::string(to_string(sem->kind))));
     }
     for (const auto& s : sem->symbols) {
       if (s.change != ChangeKind::implementation) {
-        return fallback("not_implementation", fmt::format("{}: {} of {}", path, to_string(s.change), s.qualname));
+        return fallback(CoverageFallback::not_implementation, fmt::format("{}: {} of {}", path, to_string(s.change), s.qualname));
       }
     }
     auto measured = m_index.file(change.path());
     if (!measured || !measured->measured) {
-      return fallback("not_indexed", fmt::format("{} was never measured by the index", path));
+      return fallback(CoverageFallback::not_indexed, fmt::format("{} was never measured by the index", path));
     }
     if (!measured->trusted) {
-      return fallback("untrusted", fmt::format("{}: nothing proves the coverage data was measured on the content the "
+      return fallback(CoverageFallback::untrusted, fmt::format("{}: nothing proves the coverage data was measured on the content the "
                                                "index holds (it changed after the data was written)",
                                                path));
     }
     const auto& base = m_base.read(change.old_path);
     if (!base || util::sha256_hex(*base) != measured->sha256) {
-      return fallback("drift", fmt::format("{} changed since the index was built", path));
+      return fallback(CoverageFallback::drift, fmt::format("{} changed since the index was built", path));
     }
     size_t at = m_facts.find(path);
-    auto current = at == ProjectFacts::npos ? std::nullopt : m_repo.read_current(m_facts.files[at]);
-    if (!current) return fallback("not_indexed", fmt::format("{} cannot be read", path));
+    auto current = at == ProjectFacts::npos ? std::nullopt : m_reads.current(m_facts.files[at]);
+    if (!current) return fallback(CoverageFallback::not_indexed, fmt::format("{} cannot be read", path));
     // A lone '\r' ends a line for CPython (so for coverage.py's line numbers) but not for git's hunks.
     if (python::has_lone_carriage_return(*base) || python::has_lone_carriage_return(*current)) {
-      return fallback("line_endings", fmt::format("{}: a carriage return not followed by a line feed makes git's line "
+      return fallback(CoverageFallback::line_endings, fmt::format("{}: a carriage return not followed by a line feed makes git's line "
                                                   "numbers differ from Python's",
                                                   path));
     }
     if (auto cached = memoized(at, *sem)) {
-      return fallback("memoized", fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
+      return fallback(CoverageFallback::memoized, fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
                                               path, cached->first, cached->second));
     }
     std::vector<std::string_view> old_lines = split_lines(*base), new_lines = split_lines(*current);
@@ -164,7 +183,7 @@ public:
     std::map<uint32_t, uint32_t> tests; // test id -> the first line whose coverage names it
     for (const auto& h : change.hunks) {
       if (h.old_count == 0) {
-        return fallback("insertion",
+        return fallback(CoverageFallback::insertion,
                         fmt::format("{}: lines inserted after line {} have no recorded coverage", path, h.old_start));
       }
       int least = INT_MAX; // the least indentation of the code lines replaced
@@ -176,13 +195,13 @@ public:
         uint32_t statement = line < starts.size() && starts[line] != 0 ? starts[line] : line;
         auto it = measured->lines.find(statement);
         if (it == measured->lines.end() || it->second.empty()) {
-          return fallback("unrecorded", fmt::format("{}:{}: no recorded coverage (no test ran it, or coverage.py does "
+          return fallback(CoverageFallback::unrecorded, fmt::format("{}:{}: no recorded coverage (no test ran it, or coverage.py does "
                                                     "not count the line)",
                                                     path, line));
         }
         for (uint32_t t : it->second) {
           if (t == k_import_time) {
-            return fallback("outside_tests", fmt::format("{}:{} also runs outside a test's own call (at import, during "
+            return fallback(CoverageFallback::outside_tests, fmt::format("{}:{} also runs outside a test's own call (at import, during "
                                                          "collection or in a fixture)",
                                                          path, statement));
           }
@@ -190,7 +209,7 @@ public:
         }
       }
       if (least == INT_MAX) {
-        return fallback("insertion", fmt::format("{}: code replacing blank or comment lines after line {} has no "
+        return fallback(CoverageFallback::insertion, fmt::format("{}: code replacing blank or comment lines after line {} has no "
                                                  "recorded coverage",
                                                  path, h.old_start - 1));
       }
@@ -198,14 +217,14 @@ public:
       for (uint32_t line = h.new_start; line < h.new_start + h.new_count && line < new_lines.size(); ++line) {
         int width = indentation(new_lines[line]);
         if (width >= 0 && width < least) {
-          return fallback("dedent", fmt::format("{}:{}: code moved out of its block has no recorded coverage", path, line));
+          return fallback(CoverageFallback::dedent, fmt::format("{}:{}: code moved out of its block has no recorded coverage", path, line));
         }
       }
     }
     for (const auto& [id, line] : tests) {
       std::string name = m_index.test_name(id);
       if (name.empty() || !m_names.exists(name)) {
-        return fallback("tests_missing", fmt::format("{}: the recorded test {} no longer exists", path,
+        return fallback(CoverageFallback::tests_missing, fmt::format("{}: the recorded test {} no longer exists", path,
                                                      name.empty() ? std::to_string(id) : name));
       }
       use.tests.emplace_back(std::move(name), line);
@@ -235,7 +254,7 @@ private:
     return std::nullopt;
   }
 
-  Repository& m_repo;
+  const CoverageReads& m_reads;
   BaseFiles& m_base;
   const ProjectFacts& m_facts;
   const ImportGraph& m_graph;
@@ -287,12 +306,12 @@ bool recorded(const std::vector<std::string>& ids, const std::string& item) {
 
 } // namespace
 
-CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
+CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
                                 const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
-                                IndexReader& index) {
+                                IndexReader& index, const CoverageReads& reads) {
   CoverageInput out;
-  BaseFiles base_files(repo, changes);
-  Evaluator evaluator(repo, base_files, facts, graph, index);
+  BaseFiles base_files(reads);
+  Evaluator evaluator(reads, base_files, facts, graph, index);
   std::unordered_set<std::string> changed;
   std::vector<uint32_t> trusted;
   for (const auto& change : changes.files) {
@@ -368,4 +387,4 @@ CoverageInput coverage_evidence(Repository& repo, const ChangeSet& changes, cons
   return out;
 }
 
-} // namespace impact::app
+} // namespace impact

@@ -1,0 +1,78 @@
+// The table of subcommands (commands.hpp): each one's name, help line, the options of impact it reads
+// (listed in its --help) and its function, one file per subcommand (run_*.cpp).
+#include "app/commands.hpp"
+
+#include "impact/error.hpp"
+
+#include <initializer_list>
+#include <vector>
+
+namespace impact::app {
+
+// Defined in run_<subcommand>.cpp; each takes the parsed options and returns the exit code (or execs).
+int run_selection(const cli::Options& options); // impact, and impact select (the dry run by its own name)
+int run_audit(const cli::Options& options);
+int run_changes(const cli::Options& options);
+int run_explain(const cli::Options& options);
+int run_config(const cli::Options& options);
+int run_facts(const cli::Options& options);
+int run_index(const cli::Options& options);
+int run_index_status(const cli::Options& options);
+int run_index_merge(const cli::Options& options);
+int run_install_hook(const cli::Options& options);
+
+namespace {
+
+using cli::Verb;
+
+// The options the analysis of a change reads (analyse.cpp: the change, the mode, the index, the walk),
+// and `more`.
+std::vector<std::string_view> analysis_and(std::initializer_list<std::string_view> more) {
+  std::vector<std::string_view> out{"--changed",   "--staged",    "--mode",      "--strict",   "--no-strict",
+                                    "--file-level", "--no-index", "--use-index", "--ignore",   "--max-depth",
+                                    "--budget-ms",  "--no-cache", "--jobs",      "-C"};
+  out.insert(out.end(), more);
+  return out;
+}
+
+const std::vector<cli::Subcommand>& table() {
+  static const std::vector<cli::Subcommand> k_table = {
+      {Verb::run, "", "", "", {}, run_selection},
+      {Verb::changes, "", "changes", "Print the changed files and line ranges (stage 1)",
+       {"--changed", "--staged", "--format", "-C"}, run_changes},
+      {Verb::explain, "", "explain", "Say why a test or file is selected or skipped",
+       analysis_and({"--format"}), run_explain},
+      {Verb::config, "", "config", "Print every setting, its value and where it came from",
+       {"--pytest-command", "--fallback-command", "--ignore", "--mode", "--strict", "--no-strict", "--no-index",
+        "--use-index", "--format", "-C"},
+       run_config},
+      {Verb::facts, "", "facts", "Print what impact reads from one Python file (JSON)", {"-C"}, run_facts},
+      {Verb::install_hook, "", "install-hook", "Write a git pre-commit hook that runs impact --staged", {"-C"},
+       run_install_hook},
+      {Verb::select, "", "select", "Print the decision and run nothing (--format json: a file for --impact)",
+       analysis_and({"--format", "--timings", "--output", "--impact", "--force", "--pytest-command",
+                     "--fallback-command"}),
+       run_selection},
+      {Verb::audit, "", "audit", "Run the whole suite once; report failing tests the selection skips",
+       analysis_and({"--format", "--impact", "--force", "--pytest-command"}), run_audit},
+      {Verb::index, "", "index", "Build the coverage index by running the suite under coverage",
+       {"--pytest-command", "-C"}, run_index},
+      {Verb::index_status, "index", "status", "Say when and at which commit the index was built, and what drifted",
+       {"--format", "-C"}, run_index_status},
+      {Verb::index_merge, "index", "merge", "Union the indexes of the shards of one run", {"-C"}, run_index_merge},
+  };
+  return k_table;
+}
+
+} // namespace
+
+std::span<const cli::Subcommand> subcommands() { return table(); }
+
+int run_command(const cli::Options& options) {
+  for (const auto& s : table()) {
+    if (s.verb == options.verb) return s.run(options);
+  }
+  throw Error("no subcommand for this command line; please report it with the command that caused it");
+}
+
+} // namespace impact::app
