@@ -158,13 +158,17 @@ std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> dep
     }
     if (const auto* extras = (*project)["optional-dependencies"].as_table()) {
       for (const auto& [k, v] : *extras) {
-        if (!list("project.optional-dependencies." + std::string(k.str()), v)) return std::nullopt;
+        std::string group = "project.optional-dependencies.";
+        group += k.str();
+        if (!list(std::move(group), v)) return std::nullopt;
       }
     }
   }
   if (const auto* groups = (*doc)["dependency-groups"].as_table()) {
     for (const auto& [k, v] : *groups) {
-      if (!list("dependency-groups." + std::string(k.str()), v)) return std::nullopt;
+      std::string group = "dependency-groups.";
+      group += k.str();
+      if (!list(std::move(group), v)) return std::nullopt;
     }
   }
   return out;

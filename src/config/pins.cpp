@@ -71,7 +71,10 @@ std::vector<std::string> logical_lines(std::string_view text) {
 
 void add_requirement(Entries& entries, std::string_view line) {
   std::string name = line.starts_with("-") ? std::string() : requirement_name(line);
-  if (name.empty()) entries["?" + collapse_spaces(line)].insert(collapse_spaces(line));
+  // The key is built by appending: GCC 12 at -O3 warns (-Wrestrict) on a literal + a temporary string.
+  std::string key = "?";
+  key += collapse_spaces(line);
+  if (name.empty()) entries[key].insert(collapse_spaces(line));
   else entries[name].insert(collapse_spaces(line));
 }
 
