@@ -132,6 +132,10 @@ Decision decide(const DecisionInput& input);
 // `why` as the detail (decision/no_base.cpp).
 Decision decide_without_base(std::string why, Mode mode);
 
+// True for a file that is not Python whose rule reads every Python file's facts (docs/selection.md:
+// quiet-files and file-readers, dependency-pins, config-sections): the caller loads the facts for it.
+bool non_python_reads_facts(const RepoPath& path);
+
 // True for files that configure the interpreter, the dependencies or pytest itself.
 bool is_config_file(const RepoPath& path);
 

@@ -14,10 +14,6 @@ namespace impact::app {
 
 namespace {
 
-// Any file that is not Python: whether its rule needs the facts (readers, importers) is the decision's
-// to say, and reading warm facts costs little next to running everything.
-bool non_python_rule_file(const RepoPath& path) { return !path.empty() && !path.ends_with(".py"); }
-
 std::string current_text(Repository& repo, const std::vector<SourceFile>& inventory, const RepoPath& path) {
   auto it = std::lower_bound(inventory.begin(), inventory.end(), path,
                              [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
@@ -76,7 +72,7 @@ std::optional<Environment> installed_environment(const ImpactConfig& config, con
 
 bool needs_facts_for_non_python(const ChangeSet& changes) {
   return std::any_of(changes.files.begin(), changes.files.end(), [](const ChangedFile& f) {
-    return !f.submodule && (non_python_rule_file(f.new_path) || non_python_rule_file(f.old_path));
+    return !f.submodule && (non_python_reads_facts(f.new_path) || non_python_reads_facts(f.old_path));
   });
 }
 
@@ -106,7 +102,10 @@ NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, cons
     environment = installed_environment(config, env, repo.root());
     if (environment) in.environment = &*environment;
   }
-  in.packaging_files = packaging_files(current_text(repo, inventory, RepoPath("pyproject.toml")));
+  // Read only when a file that may be quiet changed: the readme and license rule is the only reader.
+  if (needs_facts_for_non_python(changes)) {
+    in.packaging_files = packaging_files(current_text(repo, inventory, RepoPath("pyproject.toml")));
+  }
   return in;
 }
 

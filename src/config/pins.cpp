@@ -103,6 +103,14 @@ std::optional<Entries> requirement_entries(std::string_view text) {
   return entries;
 }
 
+// The distributions two sides' entries differ in; nullopt when a side cannot be read or an unnamed
+// line differs. No graph: what depends on them is the installed environment's to say.
+std::optional<PinDiff> entries_diff(const std::optional<Entries>& a, const std::optional<Entries>& b) {
+  std::set<std::string> changed;
+  if (!a || !b || !differing(*a, *b, changed)) return std::nullopt;
+  return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), {}, false};
+}
+
 // --- lockfiles -------------------------------------------------------------------------------------
 
 struct Locked {
@@ -256,7 +264,7 @@ PinFile pin_file_kind(const RepoPath& path) {
   if (name == "pdm.lock") return PinFile::pdm_lock;
   if (name == "Pipfile.lock") return PinFile::pipfile_lock;
   bool req_name = name.starts_with("requirements") || name.starts_with("constraints");
-  bool req_dir = path.parent().ends_with("/requirements") || path.parent() == "requirements";
+  bool req_dir = path.parent().ends_with("requirements");
   bool req_ext = name.ends_with(".txt") || name.ends_with(".in");
   return (req_name || req_dir) && req_ext ? PinFile::requirements : PinFile::none;
 }
@@ -290,20 +298,8 @@ std::string requirement_name(std::string_view requirement) {
 std::optional<PinDiff> pin_diff(PinFile kind, std::string_view before, std::string_view after) {
   switch (kind) {
   case PinFile::none: return std::nullopt;
-  case PinFile::requirements: {
-    auto a = requirement_entries(before);
-    auto b = requirement_entries(after);
-    std::set<std::string> changed;
-    if (!a || !b || !differing(*a, *b, changed)) return std::nullopt;
-    return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), {}, false};
-  }
-  case PinFile::pipfile_lock: {
-    auto a = pipfile_entries(before);
-    auto b = pipfile_entries(after);
-    std::set<std::string> changed;
-    if (!a || !b || !differing(*a, *b, changed)) return std::nullopt;
-    return PinDiff{std::vector<std::string>(changed.begin(), changed.end()), {}, false};
-  }
+  case PinFile::requirements: return entries_diff(requirement_entries(before), requirement_entries(after));
+  case PinFile::pipfile_lock: return entries_diff(pipfile_entries(before), pipfile_entries(after));
   case PinFile::uv_lock:
   case PinFile::poetry_lock:
   case PinFile::pdm_lock: return lock_diff(kind, before, after);

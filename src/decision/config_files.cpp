@@ -1,6 +1,7 @@
 // docs/selection.md `config-files`: the files that configure the interpreter, the dependencies or
 // pytest itself; a change to one widens the decision to a full run.
 #include "impact/decision.hpp"
+#include "impact/pins.hpp"
 
 #include <array>
 
@@ -16,10 +17,7 @@ bool is_config_file(const RepoPath& path) {
     if (name == n) return true;
   }
   // requirements.txt, requirements-dev.in, constraints.txt, requirements/test.txt
-  bool req_name = name.starts_with("requirements") || name.starts_with("constraints");
-  bool req_dir = path.parent().ends_with("requirements") || path.parent() == "requirements";
-  bool req_ext = name.ends_with(".txt") || name.ends_with(".in");
-  return (req_name || req_dir) && req_ext;
+  return pin_file_kind(path) == PinFile::requirements;
 }
 
 } // namespace impact

@@ -6,7 +6,6 @@
 #include "util/subprocess.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -16,16 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A metadata file of at most a few MB; an unreadable one reads as empty.
-std::string read_small(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream out;
-  out << in.rdbuf();
-  std::string text = out.str();
-  if (text.size() > (size_t{8} << 20)) text.resize(size_t{8} << 20);
-  return text;
-}
+// A metadata file, whole; one that is missing, not a regular file or too large reads as empty (its
+// distribution's modules are then unknown, which the caller treats as uncertain).
+std::string read_small(const fs::path& path) { return util::read_regular_file(path).content; }
 
 std::vector<std::string_view> lines_of(std::string_view text) {
   std::vector<std::string_view> out;
@@ -183,7 +175,7 @@ std::optional<std::string> interpreter_of(const std::vector<std::string>& pytest
   const std::string& program = pytest_argv.front();
   std::string name = fs::path(program).filename().string();
   if (name.starts_with("python")) return program;
-  std::string head = read_small(program).substr(0, 512);
+  std::string head = util::read_head(program, 512);
   if (!head.starts_with("#!")) return std::nullopt;
   std::string_view line = std::string_view(head).substr(2, head.find('\n') - 2);
   while (!line.empty() && line.front() == ' ') line.remove_prefix(1);

@@ -6,7 +6,6 @@
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
 #include "impact/graph.hpp"
-#include "impact/project.hpp"
 #include "impact/python.hpp"
 #include "util/glob.hpp"
 
@@ -249,12 +248,9 @@ NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
     return run_all("non_python_changed", name,
                    fmt::format("{}: a pytest plugin collects documentation as tests", changed));
   }
-  if (m_in.layout != nullptr) {
-    for (const auto& glob : m_in.layout->config().doctest_globs) {
-      if (util::fnmatch(glob, path.filename()) && m_in.layout->is_collected_path(path)) {
-        return run_all("non_python_changed", name, fmt::format("{}: pytest collects it (--doctest-glob {})", changed, glob));
-      }
-    }
+  // The text files pytest collects for their examples (--doctest-glob, at every level of analysis).
+  for (const auto& doc : m_in.text_doctests) {
+    if (doc.path == path) return run_all("non_python_changed", name, fmt::format("{}: pytest collects it (--doctest-glob)", changed));
   }
   for (const auto& file : m_in.non_python.packaging_files) {
     if (file == path.str || util::glob_match(file, path.str)) {
@@ -280,3 +276,12 @@ NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
 }
 
 } // namespace impact::decision
+
+namespace impact {
+
+bool non_python_reads_facts(const RepoPath& path) {
+  if (path.empty() || path.ends_with(".py")) return false;
+  return quiet_kind(path).has_value() || pin_file_kind(path) != PinFile::none || sectioned_config(path);
+}
+
+} // namespace impact
