@@ -436,7 +436,7 @@ private:
       m_budget->max_depth = m_in.max_depth;
       m_budget->budget_ms = m_in.budget_ms;
     }
-    decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget);
+    decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget, m_in.mode);
     decision::SymbolResult result = walk.run(symbol_seeds);
     // A file too large to parse has no symbols to follow: once an import reaches it, its importers
     // are reached whole, and as a test file it runs whole (docs/selection.md#files-impact-does-not-read-whole).

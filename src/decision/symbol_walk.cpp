@@ -13,8 +13,10 @@ rules::RuleFamily::RuleFamily(SymbolWalk& walk)
     : m_walk(walk), m_graph(walk.graph()), m_facts(walk.facts()), m_layout(walk.layout()), m_index(walk.index()),
       m_tables(walk.tables()) {}
 
-SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget)
+SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget,
+                       Mode mode, bool nested)
     : m_graph(graph), m_facts(facts), m_layout(layout), m_index(graph, facts), m_tables(graph, facts), m_budget(budget),
+      m_mode(mode), m_nested(nested),
       m_fixtures(*this), m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_references(*this) {}
 
 WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
@@ -104,6 +106,30 @@ void SymbolWalk::whole_file(uint32_t node, WalkKey from, std::string relation) {
   m_result.whole_files.emplace(node, std::move(hops));
 }
 
+void SymbolWalk::select_test(const std::string& id, std::vector<Hop> hops, WalkKey from) {
+  if (m_result.tests.contains(id)) return;
+  auto rest = chain(from);
+  hops.insert(hops.end(), rest.begin(), rest.end());
+  m_result.tests.emplace(id, std::move(hops));
+}
+
+void SymbolWalk::select_file(uint32_t node, std::vector<Hop> hops, WalkKey from) {
+  if (m_result.whole_files.contains(node)) return;
+  auto rest = chain(from);
+  hops.insert(hops.end(), rest.begin(), rest.end());
+  m_result.whole_files.emplace(node, std::move(hops));
+}
+
+SymbolResult SymbolWalk::subwalk(const std::vector<SymbolSeed>& seeds) {
+  SymbolWalk nested(m_graph, m_facts, m_layout, m_budget, m_mode, true);
+  SymbolResult out = nested.run(seeds);
+  if (out.budget_exceeded) {
+    m_result.budget_exceeded = true;
+    m_result.warnings.insert(m_result.warnings.end(), out.warnings.begin(), out.warnings.end());
+  }
+  return out;
+}
+
 std::vector<Hop> SymbolWalk::chain(WalkKey key) const {
   std::vector<Hop> hops;
   WalkKey current = key;
@@ -142,10 +168,14 @@ void SymbolWalk::visit(const Key& key) {
     // Gone from the file (deleted or renamed): name resolution in the new version cannot rule users out,
     // and a module that imports the old name fails at import.
     m_classes.gone(key, *info, key_of(key.node, key.qualname));
+    m_dynamic_access.gone(key, *info, key_of(key.node, key.qualname));
     m_references.referrers(key, name, rules::ReferenceRules::Scan::gone);
     return;
   }
-  if (visit_defined(key, *info, index)) m_references.referrers(key, name, rules::ReferenceRules::Scan::all);
+  if (visit_defined(key, *info, index)) {
+    m_dynamic_access.reached(key, *info, index, key_of(key.node, key.qualname));
+    m_references.referrers(key, name, rules::ReferenceRules::Scan::all);
+  }
 }
 
 // The rules for a symbol the file defines, in order; false when one of them made the file file-level

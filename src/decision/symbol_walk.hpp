@@ -47,7 +47,11 @@ struct SymbolResult {
 
 class SymbolWalk {
 public:
-  SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget);
+  // `mode`: in Mode::safe, code that reads attributes by computed names reads every name
+  // (docs/selection.md `dynamic-access`), rather than the objects that can reach it.
+  // `nested`: a walk that another walk runs for part of its answer (subwalk()).
+  SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget,
+             Mode mode = Mode::balanced, bool nested = false);
   SymbolWalk(const SymbolWalk&) = delete;
   SymbolWalk& operator=(const SymbolWalk&) = delete;
 
@@ -57,6 +61,10 @@ public:
   const ImportGraph& graph() const { return m_graph; }
   const ProjectFacts& facts() const { return m_facts; }
   const ProjectLayout& layout() const { return m_layout; }
+  Mode mode() const { return m_mode; }
+  bool nested() const { return m_nested; }
+  // What a walk from `seeds` alone selects: a walk of its own, nested, on this one's budget.
+  SymbolResult subwalk(const std::vector<SymbolSeed>& seeds);
   resolve::FileIndex& index() { return m_index; }
   ProjectTables& tables() { return m_tables; }
   rules::DynamicAccessRules& dynamic_access() { return m_dynamic_access; }
@@ -70,6 +78,9 @@ public:
   void file_level(uint32_t node, WalkKey from, std::string relation, uint32_t line);
   // Test file `node` is selected whole.
   void whole_file(uint32_t node, WalkKey from, std::string relation);
+  // Test `id` (or test file `node`, whole) is selected with the chain `hops`, then the chain of `from`.
+  void select_test(const std::string& id, std::vector<Hop> hops, WalkKey from);
+  void select_file(uint32_t node, std::vector<Hop> hops, WalkKey from);
   // Whether `key` was queued, or searched as the class of a changed method.
   bool known(WalkKey key) const { return m_via.contains(key) || m_member_of.contains(key); }
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
@@ -98,6 +109,8 @@ private:
   resolve::FileIndex m_index;
   ProjectTables m_tables;
   Budget m_budget;
+  Mode m_mode;
+  bool m_nested;
   std::deque<std::string> m_qualnames; // interned qualified names, by id (Key::qualname views them)
   std::unordered_map<std::string_view, uint32_t> m_qualname_ids;
   std::unordered_map<WalkKey, Via> m_via;

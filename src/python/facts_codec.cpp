@@ -22,6 +22,11 @@ constexpr uint64_t k_oversized = 512;
 
 uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
 
+// What FactsHeader::has_dynamic_access says of a symbol: it reads names computed at run time.
+bool reads_computed_names(const Symbol& s) {
+  return s.dynamic_access || std::find(s.refs.begin(), s.refs.end(), k_any_value_attr) != s.refs.end();
+}
+
 // The compile check rides in the flags word: the issue in bits 16-23, the Python 3 minor version its
 // constructs need in bits 24-31, and one line in bits 32-63 (the issue's, else the version's: the one
 // compile_verdict reports).
@@ -234,7 +239,8 @@ std::string encode(const FileFacts& facts) {
           bit(!facts.uncertain_imports.empty(), k_uncertain) |
           bit(!facts.collect_ignore.empty() || !facts.collect_ignore_glob.empty(), k_collect_ignore) |
           bit(facts.module_dynamic_access ||
-                  std::any_of(facts.symbols.begin(), facts.symbols.end(), [](const Symbol& s) { return s.dynamic_access; }),
+                  std::find(facts.module_refs.begin(), facts.module_refs.end(), k_any_value_attr) != facts.module_refs.end() ||
+                  std::any_of(facts.symbols.begin(), facts.symbols.end(), [](const Symbol& s) { return reads_computed_names(s); }),
               k_dynamic_access) |
           compile_bits(facts.compile));
   section(out, imports);

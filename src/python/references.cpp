@@ -359,7 +359,9 @@ private:
         // getattr(self, "visit_" + kind): any member of the object, but no module-level name.
         read(o, k_any_member, true);
       } else {
-        o.dynamic = true;
+        // getattr(stream, attr): a member of whatever object it is given, or a module-level name when
+        // that object is a module; the decision follows where such objects come from.
+        read(o, k_any_value_attr, true);
       }
       return;
     }

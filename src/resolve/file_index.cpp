@@ -326,7 +326,8 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
   std::string_view marker = name == k_any_member_name   ? k_any_member
                             : name == k_any_setter_name ? k_any_setter
                             : name == k_any_getter_name ? k_any_getter
-                                                        : std::string_view();
+                            : name == k_any_value_attr_name ? k_any_value_attr
+                                                            : std::string_view();
   auto scan = [&](ViewRange refs, int32_t symbol) {
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       if (!marker.empty()) {

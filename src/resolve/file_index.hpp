@@ -80,7 +80,7 @@ public:
   // A number for `name`, the same for every call with the same text: what reads() is keyed by.
   uint32_t intern(std::string_view name);
   // Where file `h` reads `name` (a component of a reference, interned as `id`); k_any_member_name
-  // gives its getattr(self, computed) reads. Computed once per file and name.
+  // gives its getattr(self, computed) reads, k_any_value_attr_name its getattr(value, computed). Computed once per file and name.
   const std::vector<Read>& reads(uint32_t h, uint32_t id, std::string_view name);
   // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the
   // part before `__dict__` denotes; `self.__dict__` (an instance's own attributes) is left out.

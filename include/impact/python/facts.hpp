@@ -65,6 +65,11 @@ std::string_view to_string(SymbolKind kind);
 inline constexpr std::string_view k_any_member = ".*";
 // How that reference stands among a file's names (ProjectFacts::mentions): its one component.
 inline constexpr std::string_view k_any_member_name = "*";
+// The reference recorded for getattr(value, <computed>) on any value but `self`/`cls` (and
+// operator.attrgetter / methodcaller with a computed name): any member of an object, or any
+// module-level name of a module object the code was given (docs/selection.md `dynamic-access`).
+inline constexpr std::string_view k_any_value_attr = ".*@";
+inline constexpr std::string_view k_any_value_attr_name = "*@";
 // The reference recorded for setattr/delattr(obj, <computed>): it runs no method but a property's
 // setter or deleter (any object's), and reads nothing.
 inline constexpr std::string_view k_any_setter = ".*=";
@@ -98,7 +103,7 @@ struct Symbol {
   // "models.Order.save", "self.total"; ".name" for an attribute of a computed value (`f().name`).
   // Names bound locally (assigned, parameters other than self/cls) are left out.
   std::vector<std::string> refs;
-  bool dynamic_access = false; // getattr/setattr with a computed name, globals(), vars(), eval, exec
+  bool dynamic_access = false; // globals(), vars() of a computed value, eval, exec (a computed getattr is k_any_value_attr)
 
   std::string_view name() const {
     auto dot = qualname.rfind('.');

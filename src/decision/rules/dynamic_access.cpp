@@ -1,8 +1,10 @@
-// docs/selection.md `dynamic-access`: getattr(self, <computed>) may read any member (and no
-// module-level name); setattr/delattr(obj, <computed>) run only a property's setter or deleter, and
-// hasattr(obj, <computed>) only a getter; `module.__dict__`, vars(module) and getmembers(module) read
-// every name of the module, vars(cls) and cls.__dict__ every member of the class. The files and symbols
-// that read names by computed strings (eval, globals()[...]) are candidates for every name: see
+// docs/selection.md `dynamic-access`: setattr/delattr(obj, <computed>) run only a property's setter or
+// deleter, and hasattr(obj, <computed>) only a getter; `module.__dict__`, vars(module) and
+// getmembers(module) read every name of the module, vars(cls) and cls.__dict__ every member of the
+// class. getattr(obj, <computed>) reads a member of an object or a name of a module object: the walk
+// reaches the member's class (`dynamic_member`) and the code that holds the module as a value
+// (`module_value`); in safe mode, every such reader instead. The files and symbols that read names by
+// computed strings (eval, globals()[...]) are candidates for every name: see
 // ProjectTables::dynamic_files and ReferenceRules (relation `dynamic_access`).
 #include "decision/rules/dynamic_access.hpp"
 
@@ -10,6 +12,9 @@
 #include "decision/symbol_walk.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string>
+#include <unordered_map>
 
 namespace impact::decision::rules {
 
@@ -19,11 +24,13 @@ using resolve::Target;
 
 std::vector<std::string_view> DynamicAccessRules::markers(const Key& key, bool member) {
   std::vector<std::string_view> out;
+  bool safe = m_walk.mode() == Mode::safe;
   if (member) {
     out.push_back(k_any_member_name);
     if (is_setter(key)) out.push_back(k_any_setter_name);
     if (is_property(key)) out.push_back(k_any_getter_name);
   }
+  if (safe) out.push_back(k_any_value_attr_name);
   return out;
 }
 
@@ -61,6 +68,235 @@ bool DynamicAccessRules::has_decorator(const Key& key, const std::function<bool(
     }
   }
   return false;
+}
+
+
+// docs/selection.md `dynamic-access`, outside safe mode. getattr(obj, computed) runs a member of
+// whatever object it is given; that object was made by code that names its class (or a subclass,
+// or a registry the `registration` rule follows), the same argument as for special methods. A test
+// method is run by pytest, by name, and stays where it is.
+void DynamicAccessRules::reached(const Key& key, const FileInfo& info, int32_t index, WalkKey self) {
+  if (m_walk.mode() == Mode::safe) return;
+  const SymbolView& sym = info.at(index);
+  if (sym.parent == -1) {
+    module_name(key, self);
+    return;
+  }
+  if (info.at(sym.parent).kind != SymbolKind::class_) return; // a nested function: nested_in
+  if (m_graph.nodes[key.node].test && m_layout.is_test_item(info.facts.symbols, index)) return;
+  member(key, info, parent_part(key.qualname), self);
+}
+
+void DynamicAccessRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
+  if (m_walk.mode() == Mode::safe) return;
+  std::string_view owner = parent_part(key.qualname);
+  if (owner.empty()) module_name(key, self);
+  else member(key, info, owner, self);
+}
+
+// A member read by getattr(obj, computed) runs in a test that both runs such a getattr and holds an
+// instance of the member's class (or the class): the tests a walk from the class selects, among
+// those a walk from every such getattr selects. A nested walk (one side of another's) takes the
+// class's side alone.
+void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::string_view owner, WalkKey self) {
+  if (!reads_computed_members()) return;
+  int32_t cls = info.symbol(owner);
+  if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
+  uint32_t line = info.at(cls).def_line;
+  if (m_walk.nested()) {
+    m_walk.reach(key.node, owner, self, "dynamic_member", line);
+    return;
+  }
+  const Covered& users = m_class_users.get(m_walk.key_of(key.node, owner), [&] {
+    return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), "dynamic_member", line}}));
+  });
+  select_both(users, reader_callers(), self);
+}
+
+const DynamicAccessRules::Covered& DynamicAccessRules::reader_callers() {
+  return m_reader_callers.get([&] {
+    std::vector<SymbolSeed> seeds;
+    std::vector<uint32_t> import_time; // files whose import-time code runs such a getattr
+    uint32_t id = m_index.intern(k_any_value_attr_name);
+    for (uint32_t h : value_readers()) {
+      const FileInfo* info = m_index.get(h);
+      if (info == nullptr) continue;
+      for (const Read& r : m_index.reads(h, id, k_any_value_attr_name)) {
+        if (r.symbol < 0 || info->at(r.symbol).kind == SymbolKind::class_) {
+          import_time.push_back(h);
+        } else {
+          const SymbolView& s = info->at(r.symbol);
+          seeds.push_back(SymbolSeed{h, std::string(s.qualname), "dynamic_access", s.def_line});
+        }
+      }
+    }
+    SymbolResult result = m_walk.subwalk(seeds);
+    for (uint32_t h : import_time) result.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, "dynamic_access", 0, {}}});
+    return covered(result);
+  });
+}
+
+DynamicAccessRules::Covered DynamicAccessRules::covered(const SymbolResult& result) {
+  Covered out;
+  for (const auto& [id, hops] : result.tests) out.tests.emplace_back(id, hops);
+  std::unordered_map<uint32_t, size_t> files;
+  auto add_file = [&](uint32_t node, const std::vector<Hop>& hops) {
+    if (!m_graph.nodes[node].test || files.contains(node)) return;
+    files.emplace(node, out.files.size());
+    out.files.emplace_back(node, hops);
+  };
+  for (const auto& [node, hops] : result.whole_files) add_file(node, hops);
+  // A file-level answer selects every test file that loads the file.
+  for (const auto& [node, hops] : result.file_level) {
+    for (uint32_t n : m_tables.closure(node)) add_file(n, hops);
+  }
+  return out;
+}
+
+namespace {
+
+// Whether test id `wide` names `id` or a collector of it ("f.py::TestC" holds "f.py::TestC::test_m").
+bool holds(std::string_view wide, std::string_view id) {
+  return id == wide || (id.starts_with(wide) && id.substr(wide.size()).starts_with("::"));
+}
+
+std::string_view file_of(std::string_view id) { return id.substr(0, id.find("::")); }
+
+} // namespace
+
+void DynamicAccessRules::select_both(const Covered& users, const Covered& readers, WalkKey self) {
+  auto file_in = [&](const Covered& c, std::string_view path) {
+    return std::any_of(c.files.begin(), c.files.end(), [&](const auto& f) { return m_graph.nodes[f.first].path.view() == path; });
+  };
+  auto test_in = [](const Covered& c, std::string_view id) {
+    return std::any_of(c.tests.begin(), c.tests.end(), [&](const auto& t) { return holds(t.first, id); });
+  };
+  for (const auto& [id, hops] : users.tests) {
+    if (file_in(readers, file_of(id)) || test_in(readers, id)) m_walk.select_test(id, hops, self);
+  }
+  // A test of the readers' side that the class's side holds by a wider id or a whole file: the
+  // narrower id, with the class's side's chain.
+  for (const auto& [id, hops] : readers.tests) {
+    auto by_id = std::find_if(users.tests.begin(), users.tests.end(), [&](const auto& t) { return holds(t.first, id); });
+    if (by_id != users.tests.end()) {
+      m_walk.select_test(id, by_id->second, self);
+      continue;
+    }
+    auto by_file = std::find_if(users.files.begin(), users.files.end(),
+                                [&](const auto& f) { return m_graph.nodes[f.first].path.view() == file_of(id); });
+    if (by_file != users.files.end()) m_walk.select_test(id, by_file->second, self);
+  }
+  for (const auto& [node, hops] : users.files) {
+    if (file_in(readers, m_graph.nodes[node].path.view())) m_walk.select_file(node, hops, self);
+  }
+}
+
+bool DynamicAccessRules::reads_computed_members() {
+  return !value_readers().empty();
+}
+
+const std::vector<uint32_t>& DynamicAccessRules::value_readers() {
+  return m_value_readers.get([&] { return m_facts.files_mentioning(k_any_value_attr_name); });
+}
+
+// getattr(mod, computed) reads a module-level name of a module object it is given. A module object
+// comes from code that holds the module as a value (`mod`, `pkg.mod` passed on; `import mod` in a
+// function) or from code that looks modules up (sys.modules, importlib.import_module, __import__,
+// inspect.getmodule, pytest's request.module): that code is reached, and whoever calls it.
+void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
+  if (value_readers().empty()) return;
+  bool first = false;
+  m_module_done.get(key.node, [&] {
+    first = true;
+    return char{1};
+  });
+  if (!first) return; // the same code holds every name of the module
+  static constexpr std::array<std::string_view, 6> k_lookups = {"modules", "import_module", "__import__",
+                                                                "getmodule", "module", "reload"};
+  for (std::string_view name : k_lookups) {
+    uint32_t id = m_index.intern(name);
+    for (uint32_t h : m_facts.files_mentioning(name)) {
+      const FileInfo* info = m_index.get(h);
+      if (info == nullptr) continue;
+      for (const Read& r : m_index.reads(h, id, name)) reach_code(h, *info, r.symbol, self, "module_value");
+    }
+  }
+  std::vector<uint32_t> modules = module_and_packages(key.node);
+  std::vector<uint32_t> files;
+  for (uint32_t m : modules) {
+    const auto& importers = m_tables.importers(m);
+    files.insert(files.end(), importers.begin(), importers.end());
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  for (uint32_t h : files) {
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    for (const auto& [symbol, held] : module_values(h)) {
+      bool holds = std::any_of(held.begin(), held.end(),
+                               [&](uint32_t m) { return std::find(modules.begin(), modules.end(), m) != modules.end(); });
+      if (holds) reach_code(h, *info, symbol, self, "module_value");
+    }
+  }
+  // `import mod` inside a function binds a local name, which the references leave out.
+  for (uint32_t m : modules) {
+    for (const auto& [from, edge] : m_graph.in[m]) {
+      const FileInfo* info = m_index.get(from);
+      if (info == nullptr || edge.line == 0) continue;
+      int32_t owner = -1;
+      for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
+        const SymbolView& s = info->facts.symbols[i];
+        if (s.kind != SymbolKind::class_ && s.def_line < edge.line && edge.line <= s.last_line) owner = static_cast<int32_t>(i);
+      }
+      if (owner >= 0) reach_code(from, *info, owner, self, "module_value");
+    }
+  }
+}
+
+const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& DynamicAccessRules::module_values(uint32_t h) {
+  return m_module_values.get(h, [&] {
+    std::vector<std::pair<int32_t, std::vector<uint32_t>>> out;
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) return out;
+    auto scan = [&](ViewRange refs, int32_t symbol) {
+      for (auto ref = info->facts.begin(refs); ref != info->facts.end(refs); ++ref) {
+        std::string_view chain = *ref;
+        const resolve::Binding* b = info->binding(chain.substr(0, chain.find('.')));
+        if (b == nullptr || (b->kind != resolve::Binding::module && b->kind != resolve::Binding::from_import)) continue;
+        Target t = m_index.resolve(h, chain);
+        if (t.kind == Target::module) out.emplace_back(symbol, std::move(t.modules));
+      }
+    };
+    scan(info->facts.module_refs, -1);
+    for (size_t i = 0; i < info->facts.symbols.size(); ++i) scan(info->facts.symbols[i].refs, static_cast<int32_t>(i));
+    return out;
+  });
+}
+
+std::vector<uint32_t> DynamicAccessRules::module_and_packages(uint32_t node) const {
+  std::vector<uint32_t> out{node};
+  std::string_view path = m_graph.nodes[node].path.view();
+  bool init = path.ends_with("/__init__.py") || path == "__init__.py";
+  std::string_view folder = path.substr(0, path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/'));
+  if (init) folder = folder.substr(0, folder.rfind('/') == std::string_view::npos ? 0 : folder.rfind('/'));
+  while (!folder.empty()) {
+    std::string package(folder);
+    package.append("/__init__.py");
+    if (auto n = m_graph.find(package)) out.push_back(*n);
+    size_t slash = folder.rfind('/');
+    folder = slash == std::string_view::npos ? std::string_view() : folder.substr(0, slash);
+  }
+  return out;
+}
+
+void DynamicAccessRules::reach_code(uint32_t h, const FileInfo& info, int32_t symbol, WalkKey self, const char* relation) {
+  if (symbol < 0) {
+    m_walk.file_level(h, self, relation, 0);
+    return;
+  }
+  const SymbolView& s = info.at(symbol);
+  if (s.kind == SymbolKind::class_) m_walk.file_level(h, self, relation, s.def_line); // a class body runs at import
+  else m_walk.reach(h, s.qualname, self, relation, s.def_line);
 }
 
 } // namespace impact::decision::rules

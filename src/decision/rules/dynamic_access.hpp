@@ -1,13 +1,23 @@
 #pragma once
 // The dynamic-access rules of the symbol walk (docs/selection.md `dynamic-access`): code that reads
 // names computed at run time (getattr, setattr, hasattr with a computed name; a namespace read whole)
-// may read a changed name.
+// may read a changed name. A computed getattr reads a member of an object, or a name of a module
+// object: outside `--mode safe` the walk follows where such objects come from, the code that names
+// the member's class or that holds the module as a value, instead of every computed reader.
+#include "decision/lazy.hpp"
 #include "decision/rules/rule_family.hpp"
+#include "impact/decision.hpp"
 #include "resolve/file_index.hpp"
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+namespace impact::decision {
+struct SymbolResult;
+} // namespace impact::decision
 
 namespace impact::decision::rules {
 
@@ -15,19 +25,58 @@ class DynamicAccessRules : RuleFamily {
 public:
   explicit DynamicAccessRules(SymbolWalk& walk) : RuleFamily(walk) {}
 
-  // The computed-name readers (k_any_member_name, ...) that may run symbol `key`: a member may run
-  // where a computed name reads any member (getattr(self, name)); a property's setter or deleter also
-  // where setattr/delattr stores one, and its getter where hasattr looks one up. None for a
-  // module-level name.
+  // The computed-name readers (k_any_member_name, ...) that may run symbol `key`: a member where
+  // getattr(self, computed) reads one, a property's setter or deleter where setattr/delattr stores
+  // one, its getter where hasattr looks one up; in safe mode also any name where getattr(value,
+  // computed) reads one.
   std::vector<std::string_view> markers(const Key& key, bool member);
   // Whether namespace read `r` (`module.__dict__`, vars(cls), getmembers(x)) reads symbol `key`.
   bool reads_namespace(const resolve::Read& r, const Key& key, bool member) const;
+  // Symbol `key` (index `index` of `info`) is reached: a member of a class reaches the class
+  // (`dynamic_member`) when code reads members by computed names, a module-level name the code that
+  // holds its module as a value (`module_value`) or reads any module (`dynamic_access`). Not in
+  // safe mode, where markers() gives every computed reader instead.
+  void reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
+  // The same for a symbol no longer defined in `info`.
+  void gone(const Key& key, const resolve::FileInfo& info, WalkKey self);
 
 private:
+  // What a walk selects, with file-level answers made whole test files: test ids and whole test files,
+  // each with its chain.
+  struct Covered {
+    std::vector<std::pair<std::string, std::vector<Hop>>> tests;
+    std::vector<std::pair<uint32_t, std::vector<Hop>>> files;
+  };
+
   bool is_property(const Key& key); // a property's getter (or a decorated member a lookup may run)
   bool is_setter(const Key& key);   // a property's setter or deleter (@x.setter, @x.deleter)
   // Whether a definition of `key` carries a decorator `wanted` accepts (true for a symbol gone).
   bool has_decorator(const Key& key, const std::function<bool(std::string_view)>& wanted);
+  // Whether some code reads members of any object by computed names: getattr(value, computed).
+  bool reads_computed_members();
+  // The files with getattr(value, computed).
+  const std::vector<uint32_t>& value_readers();
+  // The tests that run a getattr(value, computed): a nested walk from every such code.
+  const Covered& reader_callers();
+  Covered covered(const SymbolResult& result);
+  // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
+  void select_both(const Covered& users, const Covered& readers, WalkKey self);
+  void member(const Key& key, const resolve::FileInfo& info, std::string_view owner, WalkKey self);
+  void module_name(const Key& key, WalkKey self);
+  // The code of file `h` that holds a module as a value (a reference that is the module itself, `mod`
+  // or `pkg.mod`, not `mod.name`), with the modules: computed once per file.
+  const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& module_values(uint32_t h);
+  // `node` and the packages that contain it: a module is reachable through a package's attributes.
+  std::vector<uint32_t> module_and_packages(uint32_t node) const;
+  // The code that reads symbol `symbol` of `h` (-1: module level) is reached, or its file made
+  // file-level, with `relation`.
+  void reach_code(uint32_t h, const resolve::FileInfo& info, int32_t symbol, WalkKey self, const char* relation);
+
+  Lazy<std::vector<uint32_t>> m_value_readers;
+  Lazy<Covered> m_reader_callers;
+  LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects
+  LazyMap<uint32_t, std::vector<std::pair<int32_t, std::vector<uint32_t>>>> m_module_values;
+  LazyMap<uint32_t, char> m_module_done; // module_name() ran for this module already
 };
 
 } // namespace impact::decision::rules
