@@ -83,6 +83,7 @@ public:
   void select_file(uint32_t node, std::vector<Hop> hops, WalkKey from);
   // Whether `key` was queued, or searched as the class of a changed method.
   bool known(WalkKey key) const { return m_via.contains(key) || m_member_of.contains(key); }
+  bool reached(WalkKey key) const { return m_via.contains(key); } // queued
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
   // `from`), without queueing it: the class itself can still be reached.
   void searched_class(WalkKey key, WalkKey from, std::string relation, uint32_t line);

@@ -70,11 +70,14 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
   // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
   // hands itself to its subclasses anyway.
+  // A test method is searched per name (its inherited ids differ); another method once per class.
   WalkKey class_key = m_walk.key_of(key.node, parent.qualname);
-  if (!m_walk.known(class_key)) {
-    m_walk.searched_class(class_key, self, "member_of", parent.def_line);
-    inherited_by_tests(class_key);
-  }
+  std::string_view name = last_part(key.qualname);
+  std::string method = m_layout.is_test_name(name) ? std::string(name) : std::string();
+  if (m_walk.reached(class_key) || !m_inherited.emplace(class_key, method).second) return;
+  if (!m_walk.known(class_key)) m_walk.searched_class(class_key, self, "member_of", parent.def_line);
+  std::set<WalkKey> seen{class_key};
+  inherited_by_tests(class_key, method, seen);
 }
 
 bool ClassRules::has_external_base(uint32_t node, int32_t class_index) {
@@ -139,20 +142,37 @@ std::vector<std::pair<uint32_t, int32_t>> ClassRules::subclasses(uint32_t node, 
   return out;
 }
 
-void ClassRules::inherited_by_tests(WalkKey class_key) {
+void ClassRules::inherited_by_tests(WalkKey class_key, std::string_view method, std::set<WalkKey>& seen) {
   Key key = m_walk.key_from(class_key);
   for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
-    const SymbolView& s = m_index.get(h)->at(sub);
+    const FileInfo& info = *m_index.get(h);
+    const SymbolView& s = info.at(sub);
     if (m_graph.nodes[h].test) {
-      m_walk.whole_file(h, class_key, "subclass");
-      continue;
+      if (!method.empty() && surely_collected(info, sub)) {
+        std::string qualname(s.qualname);
+        qualname.append(".").append(method);
+        m_walk.select_test(test_node_id(m_graph.nodes[h].path.str, qualname),
+                           {Hop{m_graph.nodes[h].path.str, "subclass", s.def_line, std::string(s.qualname)}}, class_key);
+      } else {
+        m_walk.whole_file(h, class_key, "subclass");
+      }
     }
-    // A subclass in another module may itself be the base of a test class.
+    // A subclass, in a test file or not, may itself be the base of a test class.
     WalkKey sub_key = m_walk.key_of(h, s.qualname);
-    if (m_walk.known(sub_key)) continue;
-    m_walk.searched_class(sub_key, class_key, "subclass", s.def_line);
-    inherited_by_tests(sub_key);
+    if (!seen.insert(sub_key).second || m_walk.reached(sub_key)) continue;
+    if (!m_walk.known(sub_key)) m_walk.searched_class(sub_key, class_key, "subclass", s.def_line);
+    inherited_by_tests(sub_key, method, seen);
   }
+}
+
+bool ClassRules::surely_collected(const FileInfo& info, int32_t index) const {
+  const SymbolView& c = info.at(index);
+  if (c.kind != SymbolKind::class_ || c.parent != -1 || c.has_init) return false;
+  if (m_layout.is_test_class_name(c.name())) return true;
+  for (auto b = info.facts.begin(c.bases); b != info.facts.end(c.bases); ++b) {
+    if (b->ends_with("TestCase")) return true; // unittest collects it whatever its name
+  }
+  return false;
 }
 
 bool ClassRules::is_protocol_method(std::string_view name) {

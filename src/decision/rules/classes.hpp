@@ -7,6 +7,8 @@
 #include "resolve/file_index.hpp"
 
 #include <cstdint>
+#include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -31,8 +33,13 @@ private:
   // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
   std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);
   // A changed method's class: the test classes deriving from it, at any depth, run the tests they
-  // inherit (their files are selected whole).
-  void inherited_by_tests(WalkKey class_key);
+  // inherit. A test method `method` selects its inherited ids in the classes pytest surely collects
+  // (`test_x.py::TestSub::test_m`); otherwise (`method` empty, or a class pytest may not collect as
+  // written) the subclasses' files are selected whole.
+  void inherited_by_tests(WalkKey class_key, std::string_view method, std::set<WalkKey>& seen);
+  // Whether pytest collects class `index` of `info` with the name it has: a module-level `Test*`
+  // class without __init__, or a direct unittest.TestCase subclass.
+  bool surely_collected(const resolve::FileInfo& info, int32_t index) const;
   // Whether a class inherits, at any depth, from a class defined outside the repository whose code
   // may call the class's methods by name (a template method: codecs, threading, logging, json, ...).
   bool has_external_base(uint32_t node, int32_t class_index); // memoized per class
@@ -41,6 +48,7 @@ private:
   static bool is_protocol_method(std::string_view name);
 
   LazyMap<uint64_t, bool> m_external_base; // (node << 32 | class index) -> has_external_base
+  std::set<std::pair<WalkKey, std::string>> m_inherited; // (class, test method) searched already
 };
 
 } // namespace impact::decision::rules
