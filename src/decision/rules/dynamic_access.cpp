@@ -211,6 +211,19 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
     return char{1};
   });
   if (!first) return; // the same code holds every name of the module
+  // Outside a nested walk the holders are one side, the computed getattr calls the other: a test
+  // reads the name through them only if it runs both.
+  std::vector<SymbolSeed> seeds;
+  std::vector<uint32_t> import_time;
+  auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
+    if (m_walk.nested()) {
+      reach_code(h, info, symbol, self, "module_value");
+    } else if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
+      import_time.push_back(h);
+    } else {
+      seeds.push_back(SymbolSeed{h, std::string(info.at(symbol).qualname), "module_value", info.at(symbol).def_line});
+    }
+  };
   static constexpr std::array<std::string_view, 6> k_lookups = {"modules", "import_module", "__import__",
                                                                 "getmodule", "module", "reload"};
   for (std::string_view name : k_lookups) {
@@ -218,7 +231,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
     for (uint32_t h : m_facts.files_mentioning(name)) {
       const FileInfo* info = m_index.get(h);
       if (info == nullptr) continue;
-      for (const Read& r : m_index.reads(h, id, name)) reach_code(h, *info, r.symbol, self, "module_value");
+      for (const Read& r : m_index.reads(h, id, name)) hold(h, *info, r.symbol);
     }
   }
   std::vector<uint32_t> modules = module_and_packages(key.node);
@@ -235,7 +248,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
     for (const auto& [symbol, held] : module_values(h)) {
       bool holds = std::any_of(held.begin(), held.end(),
                                [&](uint32_t m) { return std::find(modules.begin(), modules.end(), m) != modules.end(); });
-      if (holds) reach_code(h, *info, symbol, self, "module_value");
+      if (holds) hold(h, *info, symbol);
     }
   }
   // `import mod` inside a function binds a local name, which the references leave out.
@@ -248,7 +261,25 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
         const SymbolView& s = info->facts.symbols[i];
         if (s.kind != SymbolKind::class_ && s.def_line < edge.line && edge.line <= s.last_line) owner = static_cast<int32_t>(i);
       }
-      if (owner >= 0) reach_code(from, *info, owner, self, "module_value");
+      if (owner >= 0) hold(from, *info, owner);
+    }
+  }
+  if (m_walk.nested()) return;
+  SymbolResult holders = m_walk.subwalk(seeds);
+  for (uint32_t h : import_time) {
+    holders.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, "module_value", 0, {}}});
+  }
+  select_both(covered(holders), reader_callers(), self);
+}
+
+// A method of a class that a test module defines runs only where that module made an instance: in
+// the tests of the files that load it, which are selected whole rather than whatever calls a method
+// of that name elsewhere.
+void DynamicAccessRules::test_class_reader(uint32_t h, const FileInfo& info, int32_t index, WalkKey self) {
+  const SymbolView& s = info.at(index);
+  for (uint32_t n : m_tables.closure(h)) {
+    if (m_graph.nodes[n].test) {
+      m_walk.select_file(n, {Hop{m_graph.nodes[h].path.str, "dynamic_access", s.def_line, std::string(s.qualname)}}, self);
     }
   }
 }

@@ -39,6 +39,10 @@ public:
   void reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
   // The same for a symbol no longer defined in `info`.
   void gone(const Key& key, const resolve::FileInfo& info, WalkKey self);
+  // Method `index` of a class of test file `h` reads names by computed strings and may read the
+  // changed symbol (of another file): only the files that load `h` make its instances, so their
+  // tests are selected (whole), not whatever calls a method of that name.
+  void test_class_reader(uint32_t h, const resolve::FileInfo& info, int32_t index, WalkKey self);
 
 private:
   // What a walk selects, with file-level answers made whole test files: test ids and whole test files,

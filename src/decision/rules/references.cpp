@@ -70,8 +70,14 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     const SymbolView& s = info.at(i);
     if (h == key.node && s.qualname == key.qualname) continue;
     bool class_body = s.kind == SymbolKind::class_;
-    if (class_body) m_walk.file_level(h, search.self, "class_body", s.def_line);
-    else m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
+    if (class_body) {
+      m_walk.file_level(h, search.self, "class_body", s.def_line);
+    } else if (s.dynamic_access && h != key.node && m_graph.nodes[h].test && s.parent != -1 &&
+               info.at(s.parent).kind == SymbolKind::class_ && m_walk.mode() != Mode::safe) {
+      m_walk.dynamic_access().test_class_reader(h, info, i, search.self);
+    } else {
+      m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
+    }
   }
   if (m_graph.nodes[h].test && (m_layout.is_test_name(search.name) || m_layout.is_test_class_name(search.name))) {
     imports_test(search, h, info);
