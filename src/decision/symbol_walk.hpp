@@ -68,6 +68,7 @@ public:
   resolve::FileIndex& index() { return m_index; }
   ProjectTables& tables() { return m_tables; }
   rules::DynamicAccessRules& dynamic_access() { return m_dynamic_access; }
+  rules::ClassRules& classes() { return m_classes; }
 
   // What the rules say. Each records how the walk got there (`relation`, on `line` of the file).
   WalkKey key_of(uint32_t node, std::string_view qualname); // interns the name

@@ -175,6 +175,65 @@ bool ClassRules::surely_collected(const FileInfo& info, int32_t index) const {
   return false;
 }
 
+bool ClassRules::may_call_constructor(uint32_t h, int32_t symbol, uint32_t node, std::string_view qualname) {
+  const FileInfo* info = m_index.get(h);
+  if (info == nullptr || symbol < 0) return true;
+  int32_t cls = info->at(symbol).parent;
+  while (cls != -1 && info->at(cls).kind != SymbolKind::class_) cls = info->at(cls).parent;
+  if (cls == -1) return true; // a function: `obj.__init__(...)` on anything
+  const Family& f = family(node, qualname);
+  return f.open || f.classes.contains({h, cls});
+}
+
+const ClassRules::Family& ClassRules::family(uint32_t node, std::string_view qualname) {
+  return m_families.get(m_walk.key_of(node, qualname), [&] {
+    Family out;
+    const FileInfo* info = m_index.get(node);
+    int32_t index = info == nullptr ? -1 : info->symbol(qualname);
+    if (index < 0) {
+      out.open = true;
+      return out;
+    }
+    // The class and its subclasses at any depth, then the ancestors of each.
+    std::vector<std::pair<uint32_t, int32_t>> subs{{node, index}};
+    std::set<std::pair<uint32_t, int32_t>> seen{{node, index}};
+    for (size_t i = 0; i < subs.size() && subs.size() < 4096; ++i) {
+      const auto [n, c] = subs[i];
+      for (const auto& sub : subclasses(n, m_index.get(n)->at(c).qualname)) {
+        if (seen.insert(sub).second) subs.push_back(sub);
+      }
+    }
+    if (subs.size() >= 4096) out.open = true;
+    for (const auto& [n, c] : subs) add_ancestors(n, c, out, 0);
+    return out;
+  });
+}
+
+void ClassRules::add_ancestors(uint32_t node, int32_t index, Family& out, int depth) {
+  if (!out.classes.emplace(node, index).second) return;
+  if (depth > 16) {
+    out.open = true;
+    return;
+  }
+  const FileInfo* info = m_index.get(node);
+  const SymbolView& c = info->at(index);
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = b->substr(0, b->find('['));
+    if (base.find('=') != std::string_view::npos) continue; // metaclass=...
+    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    Target t = m_index.resolve(node, base);
+    if (t.kind == Target::nothing) continue; // from outside the repository
+    const FileInfo* owner = t.kind == Target::definition ? m_index.get(t.node) : nullptr;
+    int32_t at = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (at < 0 || owner->at(at).kind != SymbolKind::class_) {
+      // A builtin (object, Exception) names no class of the repository; anything else may.
+      if (info->binding(base.substr(0, base.find('.'))) != nullptr || t.kind != Target::unknown) out.open = true;
+      continue;
+    }
+    add_ancestors(t.node, at, out, depth + 1);
+  }
+}
+
 bool ClassRules::is_protocol_method(std::string_view name) {
   static constexpr std::array<std::string_view, 27> k_names = {
       // mappings (dict(obj), **obj) and files (print(file=), json.dump / json.load)

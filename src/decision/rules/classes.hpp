@@ -29,7 +29,22 @@ public:
   // and the test classes that inherit it.
   void method_reached(const Key& key, const resolve::FileInfo& info, int32_t class_index, WalkKey self);
 
+  // Whether code of symbol `symbol` of file `h` that calls `.__init__` (or another constructor) on an
+  // object it does not name (`super().__init__(...)`) may run the constructor of class `qualname` of
+  // `node`: code outside a class may; a method may when its class is a subclass of that class, or an
+  // ancestor of such a subclass (a mixin's super() runs the next class of the instance's MRO).
+  bool may_call_constructor(uint32_t h, int32_t symbol, uint32_t node, std::string_view qualname);
+
 private:
+  // The classes whose methods' super() may reach a class: (file, class symbol), or `open` when a base
+  // cannot be followed.
+  struct Family {
+    std::set<std::pair<uint32_t, int32_t>> classes;
+    bool open = false;
+  };
+  const Family& family(uint32_t node, std::string_view qualname);
+  void add_ancestors(uint32_t node, int32_t index, Family& out, int depth);
+
   // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
   std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);
   // A changed method's class: the test classes deriving from it, at any depth, run the tests they
@@ -49,6 +64,7 @@ private:
 
   LazyMap<uint64_t, bool> m_external_base; // (node << 32 | class index) -> has_external_base
   std::set<std::pair<WalkKey, std::string>> m_inherited; // (class, test method) searched already
+  LazyMap<WalkKey, Family> m_families;
 };
 
 } // namespace impact::decision::rules

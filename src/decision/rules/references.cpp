@@ -25,7 +25,9 @@ void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey
 
 void ReferenceRules::referrers(const Key& key, std::string_view name, Scan scan) {
   Search search{key, m_walk.key_of(key.node, key.qualname), name, scan,
-                key.qualname.find('.') != std::string_view::npos, {std::string(name)}, {}, {}, {}};
+                key.qualname.find('.') != std::string_view::npos, {std::string(name)}, {}, {}, {}, false};
+  // `super().__init__(...)` names no class: it runs a constructor of its own class's MRO only.
+  search.constructor = search.member && (name == "__init__" || name == "__new__" || name == "__post_init__");
   search.markers = m_walk.dynamic_access().markers(key, search.member);
   std::vector<uint32_t> files = candidates(key, search.member, search.markers, search.names);
   if (!search.member) search.names = aliases(files, name);
@@ -96,7 +98,13 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   for (size_t k = 0; k < search.names.size(); ++k) {
     for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {
       // A symbol that is gone cannot be resolved in the new file: every user by name counts.
-      if (search.scan == Scan::gone || m_index.may_denote(*r.target, key.node, key.qualname)) mark(r);
+      if (search.scan == Scan::gone) {
+        mark(r);
+      } else if (m_index.may_denote(*r.target, key.node, key.qualname) &&
+                 (r.target->kind != resolve::Target::unknown || !search.constructor ||
+                  m_walk.classes().may_call_constructor(h, r.symbol, key.node, parent_part(key.qualname)))) {
+        mark(r);
+      }
     }
   }
   // `module.__dict__`, vars(module) and inspect.getmembers(module) read every name of the module;

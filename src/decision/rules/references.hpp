@@ -36,6 +36,7 @@ private:
     std::vector<uint32_t> ids;
     std::vector<std::string_view> markers;
     std::vector<uint32_t> marker_ids;
+    bool constructor; // a member named __init__, __new__ or __post_init__ (ClassRules::may_call_constructor)
   };
 
   // The code of file `h` that reads the symbol, reached or made file-level.
