@@ -6,6 +6,7 @@
 // subclasses do (`subclass`), and test classes inheriting a changed method run it (`member_of`).
 #include "decision/rules/classes.hpp"
 
+#include "decision/rules/dynamic_access.hpp"
 #include "decision/symbol_walk.hpp"
 
 #include <algorithm>
@@ -48,6 +49,10 @@ bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, Wa
   // such a method runs wherever an instance is, which is reached from the code that names the class.
   if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
     m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, "protocol_method", sym.def_line);
+  }
+  if (sym.kind == SymbolKind::method && DynamicAccessRules::is_serialization_method(name)) {
+    m_walk.dynamic_access().serialization_method(key, parent_part(key.qualname), sym.def_line, self);
+    return false;
   }
   if (sym.kind == SymbolKind::method && is_dunder(name)) {
     bool constructor = name == "__init__" || name == "__new__" || name == "__post_init__" || name == "__init_subclass__";

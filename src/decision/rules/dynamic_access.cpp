@@ -272,6 +272,52 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   select_both(covered(holders), reader_callers(), self);
 }
 
+bool DynamicAccessRules::is_serialization_method(std::string_view name) {
+  static constexpr std::array<std::string_view, 8> k_names = {"__reduce__",   "__reduce_ex__",  "__getstate__",
+                                                              "__setstate__", "__getnewargs__", "__getnewargs_ex__",
+                                                              "__copy__",     "__deepcopy__"};
+  return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
+}
+
+// pickle and copy call these by name on the object they are given: a test runs one only if it holds
+// an instance of the class (the class's side) and reaches code that names a serializer (pickle,
+// copy, deepcopy, multiprocessing, ...: the other side).
+void DynamicAccessRules::serialization_method(const Key& key, std::string_view owner, uint32_t line, WalkKey self) {
+  if (m_walk.nested() || m_walk.mode() == Mode::safe) {
+    m_walk.reach(key.node, owner, self, "special_method", line);
+    return;
+  }
+  const Covered& users = m_class_users.get(m_walk.key_of(key.node, owner), [&] {
+    return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), "special_method", line}}));
+  });
+  const Covered& serializers = m_serializer_callers.get([&] {
+    static constexpr std::array<std::string_view, 14> k_serializers = {
+        "pickle", "dumps", "dump", "copy", "deepcopy", "cloudpickle", "dill", "shelve", "multiprocessing",
+        "Pool", "Process", "ProcessPoolExecutor", "joblib", "copyreg"};
+    std::vector<SymbolSeed> seeds;
+    SymbolResult import_time;
+    for (std::string_view name : k_serializers) {
+      uint32_t id = m_index.intern(name);
+      for (uint32_t h : m_facts.files_mentioning(name)) {
+        const FileInfo* info = m_index.get(h);
+        if (info == nullptr) continue;
+        for (const Read& r : m_index.reads(h, id, name)) {
+          if (r.symbol < 0 || info->at(r.symbol).kind == SymbolKind::class_) {
+            import_time.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, "module_level", 0, {}}});
+          } else {
+            const SymbolView& s = info->at(r.symbol);
+            seeds.push_back(SymbolSeed{h, std::string(s.qualname), "references", s.def_line});
+          }
+        }
+      }
+    }
+    SymbolResult result = m_walk.subwalk(seeds);
+    result.file_level.merge(import_time.file_level);
+    return covered(result);
+  });
+  select_both(users, serializers, self);
+}
+
 // A method of a class that a test module defines runs only where that module made an instance: in
 // the tests of the files that load it, which are selected whole rather than whatever calls a method
 // of that name elsewhere.

@@ -39,6 +39,11 @@ public:
   void reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
   // The same for a symbol no longer defined in `info`.
   void gone(const Key& key, const resolve::FileInfo& info, WalkKey self);
+  // Special method `key` of class `owner` (defined on `line`) is one pickle and copy look up by name
+  // (__reduce__, __getstate__, __deepcopy__, ...): it runs in the tests that hold an instance of the
+  // class and reach code that pickles or copies. True when handled (see is_serialization_method).
+  void serialization_method(const Key& key, std::string_view owner, uint32_t line, WalkKey self);
+  static bool is_serialization_method(std::string_view name);
   // Method `index` of a class of test file `h` reads names by computed strings and may read the
   // changed symbol (of another file): only the files that load `h` make its instances, so their
   // tests are selected (whole), not whatever calls a method of that name.
@@ -78,6 +83,7 @@ private:
 
   Lazy<std::vector<uint32_t>> m_value_readers;
   Lazy<Covered> m_reader_callers;
+  Lazy<Covered> m_serializer_callers; // the tests that reach code naming pickle, copy, ...
   LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects
   LazyMap<uint32_t, std::vector<std::pair<int32_t, std::vector<uint32_t>>>> m_module_values;
   LazyMap<uint32_t, char> m_module_done; // module_name() ran for this module already
