@@ -99,5 +99,5 @@ TEST_CASE("analyse decides no_ci_base without reading the project", "[app]") {
   ImpactConfig config = load_impact_config(dir.path(), env, options.config);
   app::Analysis a = app::analyse(repo, config, options, env);
   CHECK(a.decision.outcome == Outcome::run_all);
-  CHECK(a.decision.reason == "no_ci_base");
+  CHECK(a.decision.reason == Reason::no_ci_base);
 }

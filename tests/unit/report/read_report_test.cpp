@@ -30,14 +30,14 @@ struct Saved {
     decision.mode_effective = Mode::balanced;
     FileVerdict verdict;
     verdict.path = RepoPath("src/app/db.py");
-    verdict.kind = "python";
+    verdict.kind = FileKind::python;
     verdict.effect = "reaches 2 test file(s)";
     verdict.tests = 2;
     verdict.change = "implementation";
-    verdict.source = "static";
+    verdict.source = TestSource::static_;
     verdict.symbols = {SymbolChange{"Db.connect", SymbolKind::method, ChangeKind::signature, {3, 9}, {3, 10}, false}};
     decision.files = {verdict};
-    Hop through_symbol = testing::hop("tests/test_db.py", "calls", 12);
+    Hop through_symbol = testing::hop("tests/test_db.py", "references", 12);
     through_symbol.symbol = "test_connect";
     decision.selected = {SelectedTest{"tests/test_db.py::test_connect", {through_symbol, testing::hop("src/app/db.py", "signature")}, ""},
                          SelectedTest{"tests/test_io.py", {}, "may load it through a dynamic import"}};
