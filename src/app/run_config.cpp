@@ -42,7 +42,7 @@ std::string text_of(const json& value) {
 
 int run_config(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   std::vector<Row> rows = rows_of(config);
   if (options.format == cli::Format::json) {

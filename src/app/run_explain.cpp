@@ -97,7 +97,7 @@ std::string render_json(const Decision& d, const std::string& target, const Expl
 
 int run_explain(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   Analysis analysis = analyse(*repo, config, options, env);
   print_warnings(analysis);

@@ -92,7 +92,7 @@ void print_timings(const Report& report) {
 int run_selection(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   // --impact: a saved decision is replayed as it was made, with no diff and no analysis (docs/json.md).
   std::optional<SavedReport> saved = read_saved_decision(options, *repo);

@@ -38,7 +38,7 @@ void write_index_of(const std::filesystem::path& root) {
   m.oid = util::git_blob_id(k_base);
   m.lines[2] = {1};
   index.files.push_back(m);
-  auto dir = util::cache_dir(root);
+  auto dir = util::cache_dir(root, testing::env_of({})); // as analyse() sees it: no IMPACT_CACHE
   util::ensure_cache_dir(dir);
   write_index(index, dir / index_file_name());
 }
