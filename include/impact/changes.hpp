@@ -106,8 +106,9 @@ public:
 // remote-tracking branch even in a single-branch clone; any other revision gives `git fetch origin`.
 std::string fetch_command(std::string_view rev, bool shallow);
 
-// Opens the git repository containing `start` (searching upwards). Throws impact::Error when `start`
-// is not inside a git working tree, naming the directory and the fix.
-std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start);
+// Opens the git repository containing `start` (searching upwards); `env` gives GIT_INDEX_FILE (the
+// index a hook of `git commit` stages into). Throws impact::Error when `start` is not inside a git
+// working tree, naming the directory and the fix.
+std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start, const EnvLookup& env);
 
 } // namespace impact

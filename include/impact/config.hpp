@@ -7,18 +7,40 @@
 // shows it), so that a message can say where to fix a value.
 #include "impact/vocabulary.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impact {
 
+// Where a setting's value came from: a kind, and the file, variable or flag that set it.
+struct SettingSource {
+  enum class Kind : uint8_t {
+    default_, // nothing set it: impact's default ("default")
+    file,     // [tool.impact] in a file: name is the file ("pyproject.toml")
+    env,      // an environment variable: name is the variable ("IMPACT_MODE")
+    flag,     // a command-line flag: name is the flag as given ("--mode", "--no-index")
+  };
+  Kind kind = Kind::default_;
+  std::string name; // empty for default_
+
+  static SettingSource from_file(std::string name) { return {Kind::file, std::move(name)}; }
+  static SettingSource from_env(std::string name) { return {Kind::env, std::move(name)}; }
+  static SettingSource from_flag(std::string name) { return {Kind::flag, std::move(name)}; }
+  bool operator==(const SettingSource&) const = default;
+};
+
+// The source as `impact config` writes it, in text and JSON: "default", or its name.
+std::string to_string(const SettingSource& source);
+
 template <typename T>
 struct Setting {
   T value{};
-  std::string source = "default"; // "default", "pyproject.toml", "IMPACT_MODE", "--mode"
-  bool is_set() const { return source != "default"; }
+  SettingSource source{};
+  bool is_set() const { return source.kind != SettingSource::Kind::default_; }
 };
 
 struct ImpactConfig {
@@ -58,7 +80,7 @@ std::vector<std::string> parse_argv_json(const std::string& text, const std::str
 
 // Where a setting came from, for messages: "fallback-command in pyproject.toml", "IMPACT_PYTEST",
 // "--fallback-command".
-std::string describe_source(const std::string& key, const std::string& source);
+std::string describe_source(const std::string& key, const SettingSource& source);
 
 // The lowest Python 3 minor version a PEP 440 specifier allows (">=3.9,<4" gives 9, "~=3.10" 10,
 // "==3.11.*" 11), or nullopt when it names no lower bound impact can read (no clause, Poetry's "^3.9"

@@ -9,7 +9,9 @@
 #include "impact/pins.hpp"
 #include "impact/semantic.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace impact {
@@ -23,11 +25,28 @@ enum class Outcome { selected, run_all, nothing };
 
 std::string_view to_string(Outcome outcome);
 
+// How one hop of an evidence chain reaches the next (docs/symbols.md, Evidence). Each value, with its
+// word and the docs/selection.md rules it serves, is declared once, in impact/relations.def.
+enum class Relation : uint8_t {
+#define IMPACT_RELATION(value, word, rules) value,
+#include "impact/relations.def"
+#undef IMPACT_RELATION
+};
+
+// The word text and JSON write for a relation (docs/json.md: never renamed).
+std::string_view to_string(Relation relation);
+// The relation a word names, or nullopt: reading a saved decision back.
+std::optional<Relation> relation_named(std::string_view word);
+// The docs/selection.md rule ids (or `<doc>.md#<heading>`) the relation serves, separated by spaces.
+std::string_view rules_of(Relation relation);
+// Every relation, in the order of impact/relations.def.
+const std::vector<Relation>& all_relations();
+
 // One link of an evidence chain: `path` reaches the next hop through `relation` (on `line`, when
-// written in the source). The last hop of a chain is the changed file, with relation "changed".
+// written in the source). The last hop of a chain is the changed file, with the change as relation.
 struct Hop {
   std::string path;
-  std::string relation;
+  Relation relation = Relation::modified;
   uint32_t line = 0;
   std::string symbol; // the function, method or class of `path` the hop is about, when known
 
@@ -41,18 +60,67 @@ struct SelectedTest {
   std::string note;       // e.g. "may load the change through a dynamic import at src/app/plugins.py:12"
 };
 
+// What a changed file is to the decision (docs/json.md, `files[].kind`).
+enum class FileKind : uint8_t {
+  python,        // a Python module that is neither a test file nor a conftest.py
+  test,          // a test file pytest collects
+  conftest,      // a conftest.py
+  config,        // a file that configures pytest, the interpreter or the dependencies (rules config-files, config-sections)
+  non_python,    // any other file that is not Python (rule non-python)
+  submodule,     // a submodule's commit
+  mode,          // a Python file whose executable bit changed (rule mode-change)
+  ignored,       // matched by [tool.impact] ignore
+  documentation, // prose and project metadata (rule quiet-files)
+  tooling,       // editor, version control and CI configuration (rule quiet-files)
+  lint,          // lint and type-check configuration (rule quiet-files)
+  pins,          // a requirements file or lockfile read by distribution (rule dependency-pins); keep last (read_report)
+};
+
+std::string_view to_string(FileKind kind);
+
+// Where a changed Python file's tests came from (docs/json.md, `files[].source`).
+enum class TestSource : uint8_t {
+  none,     // not a Python file the analysis followed (null in JSON)
+  coverage, // the coverage index vouched for the change
+  static_,  // the static analysis ("static")
+};
+
+std::string_view to_string(TestSource source); // "" for none
+
+// Why the whole suite runs, or why nothing does (docs/selection.md, Reasons): stable snake_case words.
+enum class Reason : uint8_t {
+  none,                        // the outcome is selected: no reason (null in JSON)
+  config_changed,              // a configuration file changed (rules config-files, config-sections, dependency-pins)
+  non_python_changed,          // a file that is not Python changed (rule non-python)
+  submodule_changed,           // a submodule's commit changed
+  mode_changed,                // a Python file's executable bit changed (rule mode-change)
+  uncertain_dynamic_import,    // --strict, and a computed import could load the change
+  no_ci_base,                  // a CI build with no base to compare with
+  syntax_error,                // a changed file that may not compile is loaded by every session (rule syntax-error)
+  import_only_test_files,      // the change reaches only collected files that define no tests
+  no_changes,                  // nothing: no file changed
+  no_tests_reached,            // nothing: no test file can load the changed files
+  only_quiet_files,            // nothing: every changed file is one nothing reads (rules quiet-files, config-sections)
+  only_ignored_files,          // nothing: every changed file matches [tool.impact] ignore
+  only_comments_or_formatting, // nothing: only comments or layout changed (not in safe mode); keep last (all_reasons)
+};
+
+std::string_view to_string(Reason reason); // "" for none
+// Every reason but none, in declaration order: reading a saved decision back.
+const std::vector<Reason>& all_reasons();
+
 // What the decision made of one changed file.
 struct FileVerdict {
   RepoPath path;
   RepoPath old_path; // for renames
   FileStatus status = FileStatus::modified;
-  std::string kind;   // python, test, conftest, config, non_python, submodule, ignored
+  FileKind kind = FileKind::python;
   std::string effect; // one line for people: "reaches 3 test file(s)", "run_all: config_changed"
   long tests = -1;    // selected tests it leads to; -1 when not counted
   std::string change; // the semantic diff's kind for the file (Python files), "" otherwise
   std::vector<SymbolChange> symbols; // the changed symbols (Python files)
-  std::string source;   // where its tests came from: "coverage", "static", or "" (not a Python file)
-  std::string fallback; // when the coverage index was not used for it: why ("drift", "not_indexed", ...)
+  TestSource source = TestSource::none; // where its tests came from
+  CoverageFallback fallback = CoverageFallback::none; // when the coverage index was not used for it: why
 };
 
 // Something the analysis could not vouch for, and what it did about it.
@@ -64,7 +132,7 @@ struct Uncertainty {
 
 struct Decision {
   Outcome outcome = Outcome::nothing;
-  std::string reason; // stable snake_case: why run_all, or why nothing
+  Reason reason = Reason::none; // why run_all, or why nothing
   std::string detail; // for people: "pyproject.toml changed"
   std::vector<SelectedTest> selected; // sorted by node id
   // The file-level bound: every test file the changed files reach through imports, conftest.py files

@@ -268,7 +268,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     for (const auto& f : inventory) {
       if (f.path.ends_with(".py")) python_files.push_back(f);
     }
-    auto dir = util::cache_dir(repo.root());
+    auto dir = util::cache_dir(repo.root(), env);
     if (!options.no_cache) cache = FactsStore(dir);
     if (!cache.warning().empty()) out.warnings.push_back(cache.warning());
     facts = cache.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); }, threads);
@@ -307,7 +307,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   CoverageInput coverage;
   std::string index_problem; // an index that cannot be read: said on stderr and in the decision
   if (config.use_index.value && !options.file_level) { // --file-level: the import graph alone
-    auto path = util::cache_dir(repo.root()) / index_file_name();
+    auto path = util::cache_dir(repo.root(), env) / index_file_name();
     if (std::filesystem::exists(path)) {
       // Only a bad index falls back to the analysis without it: a read of the repository that fails
       // is git's error, and stops the run as it would anywhere else (it is not "no index").

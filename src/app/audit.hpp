@@ -35,9 +35,10 @@ struct SuiteRun {
 // Runs `pytest` on the whole suite from `root`, with `passthrough` appended, recording each test's
 // outcome through a small pytest plugin written to a temporary folder (removed afterwards). pytest's
 // own output goes to stderr. Throws impact::Error when pytest cannot start, when it did not run the
-// suite to the end (interrupted, internal or usage error), or when the plugin reported nothing.
+// suite to the end (interrupted, internal or usage error), or when the plugin reported nothing. `env`
+// gives the PYTHONPATH the plugin's folder is put in front of.
 SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root,
-                        const std::vector<std::string>& passthrough);
+                        const std::vector<std::string>& passthrough, const EnvLookup& env);
 
 // The selection under audit.
 struct AuditedSelection {

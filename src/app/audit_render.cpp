@@ -16,13 +16,13 @@ using nlohmann::json;
 using util::one_line;
 using util::quote_name;
 
-json nullable(const std::string& s) { return report::nullable<json>(s); }
+json nullable(std::string_view s) { return report::nullable<json>(s); }
 
 std::string describe_selection(const Decision& d) {
   switch (d.outcome) {
   case Outcome::selected: return fmt::format("selected, {} node id(s)", d.selected.size());
-  case Outcome::run_all: return fmt::format("run_all: {} ({}): nothing can be missed", one_line(d.reason), one_line(d.detail));
-  case Outcome::nothing: return fmt::format("nothing: {} ({})", one_line(d.reason), one_line(d.detail));
+  case Outcome::run_all: return fmt::format("run_all: {} ({}): nothing can be missed", one_line(to_string(d.reason)), one_line(d.detail));
+  case Outcome::nothing: return fmt::format("nothing: {} ({})", one_line(to_string(d.reason)), one_line(d.detail));
   }
   return {};
 }
@@ -86,7 +86,7 @@ std::string render_audit_json(const AuditedSelection& selection, const AuditResu
   for (const auto& t : d.selected) node_ids.push_back(t.node_id);
   doc["selection"] = {{"file", nullable(selection.file)},
                       {"decision", std::string(to_string(d.outcome))},
-                      {"reason", d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason)},
+                      {"reason", d.outcome == Outcome::selected ? json(nullptr) : nullable(to_string(d.reason))},
                       {"detail", nullable(d.detail)},
                       {"node_ids", node_ids}};
   doc["base"] = base_json(selection.base);

@@ -150,7 +150,7 @@ std::string meaning(int code) {
 } // namespace
 
 SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root,
-                        const std::vector<std::string>& passthrough) {
+                        const std::vector<std::string>& passthrough, const EnvLookup& env) {
   TempFolder folder;
   util::write_file_atomic(folder.path() / (std::string(k_plugin_module) + ".py"), k_plugin_source);
   auto outcomes = folder.path() / "outcomes.json";
@@ -163,8 +163,8 @@ SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root
   run.argv.insert(run.argv.end(), passthrough.begin(), passthrough.end());
 
   std::string pythonpath = folder.path().string();
-  if (const char* existing = std::getenv("PYTHONPATH"); existing != nullptr && *existing != '\0') {
-    pythonpath = fmt::format("{}:{}", pythonpath, existing);
+  if (auto existing = env("PYTHONPATH"); existing && !existing->empty()) {
+    pythonpath = fmt::format("{}:{}", pythonpath, *existing);
   }
   fmt::print(stderr, "impact: audit: running the whole suite: {}\n",
              util::one_line(fmt::format("{}", fmt::join(run.argv, " "))));

@@ -26,7 +26,7 @@ std::optional<std::string> ignore_own_output(ImpactConfig& config, const std::fi
 void label_own_output(Decision& decision, const std::optional<std::string>& path) {
   if (!path) return;
   for (auto& f : decision.files) {
-    if (f.path.str == *path && f.kind == "ignored") f.effect = "impact's own output (standard output): not a change";
+    if (f.path.str == *path && f.kind == FileKind::ignored) f.effect = "impact's own output (standard output): not a change";
   }
 }
 

@@ -32,7 +32,7 @@ cli::Options evidence_options(const cli::Options& options, const std::optional<S
 
 int run_audit(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
 
   // 1. The selection under audit (a saved decision, or the one computed now), and the analysis of the
@@ -61,7 +61,7 @@ int run_audit(const cli::Options& options) {
   // 2. The whole suite, once, with pytest found the way the run path finds it (never the fallback:
   //    the audit measures the selection against everything).
   Command pytest = configured_pytest(config, env, repo->root());
-  SuiteRun suite = run_full_suite(pytest, repo->root(), options.passthrough);
+  SuiteRun suite = run_full_suite(pytest, repo->root(), options.passthrough, env);
 
   // 3. What the selection would have skipped, and which of those failed.
   const Decision* evidence = analysis_error.empty() ? &analysis.decision : nullptr;

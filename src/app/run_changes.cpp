@@ -24,7 +24,7 @@ std::string lines_text(const SymbolChange& s) {
 // `impact changes`: stage 1 (files and hunks) and stage 2 (changed symbols, classified).
 int run_changes(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ChangeChoice choice = choose_changes(options, detect_ci(env));
   check_changed_is_a_revision(*repo, options, choice);
   ChangeSet changes = repo->changes(choice.request);

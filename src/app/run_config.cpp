@@ -24,12 +24,12 @@ struct Row {
 
 std::vector<Row> rows_of(const ImpactConfig& config) {
   auto argv = [](const Setting<std::vector<std::string>>& s) { return s.is_set() ? json(s.value) : json(nullptr); };
-  return {{"pytest-command", argv(config.pytest_command), config.pytest_command.source},
-          {"fallback-command", argv(config.fallback_command), config.fallback_command.source},
-          {"ignore", json(config.ignore.value), config.ignore.source},
-          {"mode", std::string(to_string(config.mode.value)), config.mode.source},
-          {"strict", config.strict.value, config.strict.source},
-          {"use-index", config.use_index.value, config.use_index.source}};
+  return {{"pytest-command", argv(config.pytest_command), to_string(config.pytest_command.source)},
+          {"fallback-command", argv(config.fallback_command), to_string(config.fallback_command.source)},
+          {"ignore", json(config.ignore.value), to_string(config.ignore.source)},
+          {"mode", std::string(to_string(config.mode.value)), to_string(config.mode.source)},
+          {"strict", config.strict.value, to_string(config.strict.source)},
+          {"use-index", config.use_index.value, to_string(config.use_index.source)}};
 }
 
 std::string text_of(const json& value) {
@@ -42,7 +42,7 @@ std::string text_of(const json& value) {
 
 int run_config(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   std::vector<Row> rows = rows_of(config);
   if (options.format == cli::Format::json) {

@@ -46,7 +46,7 @@ Explanation explain(const Decision& d, const std::string& target) {
 void print_text(const Decision& d, const std::string& target, const Explanation& e) {
   std::string shown = util::quote_name(target);
   if (d.outcome == Outcome::run_all) {
-    fmt::print("[SELECTED] {}\n  the whole suite runs: {} ({})\n", shown, util::one_line(d.reason),
+    fmt::print("[SELECTED] {}\n  the whole suite runs: {} ({})\n", shown, util::one_line(to_string(d.reason)),
                util::one_line(d.detail));
     return;
   }
@@ -83,7 +83,7 @@ std::string render_json(const Decision& d, const std::string& target, const Expl
               {"version", 1},
               {"target", target},
               {"outcome", std::string(to_string(d.outcome))},
-              {"reason", report::nullable<json>(d.reason)},
+              {"reason", report::nullable<json>(to_string(d.reason))},
               {"detail", report::nullable<json>(d.detail)},
               {"mode", std::string(to_string(d.mode_effective))},
               {"changed_files", d.files.size()},
@@ -97,7 +97,7 @@ std::string render_json(const Decision& d, const std::string& target, const Expl
 
 int run_explain(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   Analysis analysis = analyse(*repo, config, options, env);
   print_warnings(analysis);

@@ -101,7 +101,7 @@ TrustRule data_file_trust(const cli::Options& options, const std::filesystem::pa
 int run_index(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   if (repo->head_commit().empty()) {
     throw Error("{}: no commits yet; commit once, then build the index", repo->root().string());
   }
@@ -109,7 +109,7 @@ int run_index(const cli::Options& options) {
   // The rootdir the node ids in the data are relative to: as the run below (or the one that measured
   // the data) sets it, from -c, --rootdir and PYTEST_ADDOPTS as well as the ini file.
   PytestConfig pytest = read_pytest_config(repo->root(), pytest_invocation(config, env, options.passthrough));
-  auto cache = util::cache_dir(repo->root());
+  auto cache = util::cache_dir(repo->root(), env);
   auto path = cache / index_file_name();
   IngestStats stats;
 
@@ -167,8 +167,9 @@ int run_index(const cli::Options& options) {
 }
 
 int run_index_status(const cli::Options& options) {
-  auto repo = open_git_repository(options.directory);
-  auto path = util::cache_dir(repo->root()) / index_file_name();
+  EnvLookup env = process_env();
+  auto repo = open_git_repository(options.directory, env);
+  auto path = util::cache_dir(repo->root(), env) / index_file_name();
   CoverageIndex index = read_index(path, false);
   std::vector<std::string> drifted, missing, untrusted;
   for (const auto& f : index.files) {

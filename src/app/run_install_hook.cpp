@@ -104,7 +104,7 @@ std::filesystem::path move_aside(const std::filesystem::path& hook) {
 } // namespace
 
 int run_install_hook(const cli::Options& options) {
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, process_env());
   std::filesystem::path hooks = git_output(repo->root(), {"rev-parse", "--git-path", "hooks"});
   if (hooks.is_relative()) hooks = repo->root() / hooks;
   std::filesystem::path hook = (hooks / "pre-commit").lexically_normal();

@@ -68,7 +68,7 @@ std::string describe_fallback_input(const Report& report, const std::string& pay
   return fmt::format("environment: IMPACT_FALLBACK_REASON={}\n"
                      "stdin: JSON payload impact.fallback version {} ({} bytes): reason {}, {} changed file(s), "
                      "{} uncertainty(ies), {} warning(s); see docs/configuration.md\n",
-                     decision.reason, k_fallback_payload_version, payload.size(), decision.reason, files,
+                     to_string(decision.reason), k_fallback_payload_version, payload.size(), to_string(decision.reason), files,
                      decision.uncertainties.size(), decision.warnings.size());
 }
 
@@ -78,7 +78,7 @@ std::string describe_fallback_input(const Report& report, const std::string& pay
              nlohmann::json(report.plan.argv).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace),
              util::one_line(report.plan.command->source));
   int fd = unlinked_temp_fd(payload);
-  exec_command(report.plan.argv, root, {{"IMPACT_FALLBACK_REASON", report.decision->reason}}, fd,
+  exec_command(report.plan.argv, root, {{"IMPACT_FALLBACK_REASON", std::string(to_string(report.decision->reason))}}, fd,
                report.plan.command->source);
 }
 
@@ -92,7 +92,7 @@ void print_timings(const Report& report) {
 int run_selection(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory);
+  auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   // --impact: a saved decision is replayed as it was made, with no diff and no analysis (docs/json.md).
   std::optional<SavedReport> saved = read_saved_decision(options, *repo);

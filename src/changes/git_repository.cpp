@@ -64,7 +64,7 @@ FileStatus status_of(git_delta_t status) {
 
 } // namespace
 
-GitRepository::GitRepository(const std::filesystem::path& start) {
+GitRepository::GitRepository(const std::filesystem::path& start, const EnvLookup& env) {
   init_libgit2();
   git_repository* repo = nullptr;
   int rc = git_repository_open_ext(&repo, start.c_str(), 0, nullptr);
@@ -82,8 +82,8 @@ GitRepository::GitRepository(const std::filesystem::path& start) {
   if (m_root.has_filename() == false) m_root = m_root.parent_path();
   // Inside a hook of `git commit -a` or `git commit PATHS`, git stages into a temporary index named by
   // GIT_INDEX_FILE: that index, not .git/index, is what the commit will hold.
-  if (const char* index_file = std::getenv("GIT_INDEX_FILE"); index_file != nullptr && *index_file != '\0') {
-    std::filesystem::path index_path = std::filesystem::absolute(index_file);
+  if (auto index_file = env("GIT_INDEX_FILE"); index_file && !index_file->empty()) { // unset or empty: .git/index
+    std::filesystem::path index_path = std::filesystem::absolute(*index_file);
     // libgit2 opens a missing index as an empty one, which would read as every file deleted.
     std::error_code ec;
     if (!std::filesystem::is_regular_file(index_path, ec)) {
@@ -536,8 +536,8 @@ std::optional<std::string> GitRepository::read_base(const ChangeSet& changes, co
   return read_blob(git::oid_hex(*git_tree_entry_id(entry)));
 }
 
-std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start) {
-  return std::make_unique<GitRepository>(start);
+std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start, const EnvLookup& env) {
+  return std::make_unique<GitRepository>(start, env);
 }
 
 } // namespace impact

@@ -10,7 +10,7 @@ namespace impact {
 
 class GitRepository final : public Repository {
 public:
-  explicit GitRepository(const std::filesystem::path& start);
+  GitRepository(const std::filesystem::path& start, const EnvLookup& env);
 
   const std::filesystem::path& root() const override { return m_root; }
   ChangeSet changes(const ChangeRequest& request) override;

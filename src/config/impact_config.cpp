@@ -118,19 +118,23 @@ void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
   for (const auto& [key_node, value] : *table) {
     std::string key(key_node.str());
     if (key == "pytest-command") {
-      config.pytest_command = {read_nonempty_argv(value, key, R"(["uv", "run", "pytest"])"), file};
+      config.pytest_command = {read_nonempty_argv(value, key, R"(["uv", "run", "pytest"])"),
+                               SettingSource::from_file(file)};
     } else if (key == "fallback-command") {
-      config.fallback_command = {read_nonempty_argv(value, key, R"(["scripts/ci-tests.sh", "--all"])"), file};
+      config.fallback_command = {read_nonempty_argv(value, key, R"(["scripts/ci-tests.sh", "--all"])"),
+                                 SettingSource::from_file(file)};
     } else if (key == "ignore") {
-      config.ignore = {read_strings(value, key, R"(["docs/", "*.md"])"), file};
+      config.ignore = {read_strings(value, key, R"(["docs/", "*.md"])"), SettingSource::from_file(file)};
     } else if (key == "mode") {
       auto text = value.value<std::string>();
       if (!text) throw Error("{}: [tool.impact] mode must be a string: \"fast\", \"balanced\" or \"safe\"", file);
-      config.mode = {read_mode(*text, file + ": [tool.impact] mode"), file};
+      config.mode = {read_mode(*text, file + ": [tool.impact] mode"), SettingSource::from_file(file)};
     } else if (key == "strict" || key == "use-index") {
       auto flag = value.is_boolean() ? value.value<bool>() : std::nullopt;
       if (!flag) throw Error("{}: [tool.impact] {} must be true or false (unquoted)", file, key);
-      (key == "strict" ? config.strict : config.use_index) = {*flag, file};
+      Setting<bool>& setting = key == "strict" ? config.strict : config.use_index;
+      setting.value = *flag;
+      setting.source = SettingSource::from_file(file);
     } else {
       auto near = util::closest(key, impact_config_keys());
       if (near) throw Error("{}: [tool.impact] unknown key '{}', did you mean '{}'?", file, key, *near);
@@ -141,26 +145,35 @@ void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
 
 // Layer 2: the environment.
 void apply_env(ImpactConfig& config, const EnvLookup& env) {
-  if (auto pytest = env("IMPACT_PYTEST")) config.pytest_command = {{*pytest}, "IMPACT_PYTEST"};
+  if (auto pytest = env("IMPACT_PYTEST")) config.pytest_command = {{*pytest}, SettingSource::from_env("IMPACT_PYTEST")};
   if (auto fallback = env("IMPACT_FALLBACK_COMMAND")) {
-    config.fallback_command = {parse_argv_json(*fallback, "IMPACT_FALLBACK_COMMAND"), "IMPACT_FALLBACK_COMMAND"};
+    config.fallback_command = {parse_argv_json(*fallback, "IMPACT_FALLBACK_COMMAND"),
+                               SettingSource::from_env("IMPACT_FALLBACK_COMMAND")};
   }
-  if (auto ignore = env("IMPACT_IGNORE")) config.ignore = {strings_from_json(*ignore, "IMPACT_IGNORE"), "IMPACT_IGNORE"};
-  if (auto mode = env("IMPACT_MODE")) config.mode = {read_mode(*mode, "IMPACT_MODE"), "IMPACT_MODE"};
-  if (auto strict = env("IMPACT_STRICT")) config.strict = {read_bool_env(*strict, "IMPACT_STRICT"), "IMPACT_STRICT"};
+  if (auto ignore = env("IMPACT_IGNORE")) {
+    config.ignore = {strings_from_json(*ignore, "IMPACT_IGNORE"), SettingSource::from_env("IMPACT_IGNORE")};
+  }
+  if (auto mode = env("IMPACT_MODE")) config.mode = {read_mode(*mode, "IMPACT_MODE"), SettingSource::from_env("IMPACT_MODE")};
+  if (auto strict = env("IMPACT_STRICT")) {
+    config.strict = {read_bool_env(*strict, "IMPACT_STRICT"), SettingSource::from_env("IMPACT_STRICT")};
+  }
   if (auto no_index = env("IMPACT_NO_INDEX")) {
-    config.use_index = {!read_bool_env(*no_index, "IMPACT_NO_INDEX"), "IMPACT_NO_INDEX"};
+    config.use_index = {!read_bool_env(*no_index, "IMPACT_NO_INDEX"), SettingSource::from_env("IMPACT_NO_INDEX")};
   }
 }
 
 // Layer 3: the flags (already checked by the command line parser).
 void apply_flags(ImpactConfig& config, const ConfigFlags& flags) {
-  if (flags.pytest_command) config.pytest_command = {*flags.pytest_command, "--pytest-command"};
-  if (flags.fallback_command) config.fallback_command = {*flags.fallback_command, "--fallback-command"};
-  if (flags.ignore) config.ignore = {*flags.ignore, "--ignore"};
-  if (flags.mode) config.mode = {*flags.mode, "--mode"};
-  if (flags.strict) config.strict = {*flags.strict, *flags.strict ? "--strict" : "--no-strict"};
-  if (flags.use_index) config.use_index = {*flags.use_index, *flags.use_index ? "--use-index" : "--no-index"};
+  if (flags.pytest_command) config.pytest_command = {*flags.pytest_command, SettingSource::from_flag("--pytest-command")};
+  if (flags.fallback_command) {
+    config.fallback_command = {*flags.fallback_command, SettingSource::from_flag("--fallback-command")};
+  }
+  if (flags.ignore) config.ignore = {*flags.ignore, SettingSource::from_flag("--ignore")};
+  if (flags.mode) config.mode = {*flags.mode, SettingSource::from_flag("--mode")};
+  if (flags.strict) config.strict = {*flags.strict, SettingSource::from_flag(*flags.strict ? "--strict" : "--no-strict")};
+  if (flags.use_index) {
+    config.use_index = {*flags.use_index, SettingSource::from_flag(*flags.use_index ? "--use-index" : "--no-index")};
+  }
 }
 
 } // namespace
@@ -179,9 +192,13 @@ std::vector<std::string> parse_argv_json(const std::string& text, const std::str
   return out;
 }
 
-std::string describe_source(const std::string& key, const std::string& source) {
-  if (source == k_file) return key + " in " + source;
-  return source;
+std::string to_string(const SettingSource& source) {
+  return source.kind == SettingSource::Kind::default_ ? std::string("default") : source.name;
+}
+
+std::string describe_source(const std::string& key, const SettingSource& source) {
+  if (source.kind == SettingSource::Kind::file) return key + " in " + source.name;
+  return to_string(source);
 }
 
 ImpactConfig load_impact_config(const std::filesystem::path& repo_root, const EnvLookup& env, const ConfigFlags& flags) {

@@ -3,6 +3,7 @@
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
 #include "decision/file_effect.hpp"
+#include "decision/relation.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
@@ -23,10 +24,8 @@ namespace impact {
 
 namespace {
 
-constexpr std::string_view k_may_load = "dynamic_import_may_load";
-
 struct Trigger {
-  std::string reason;
+  Reason reason = Reason::none;
   std::string detail;
 };
 
@@ -68,7 +67,7 @@ public:
     for (const auto& p : m_in.syntax_problems) { // a session that loads it cannot start
       auto node = m_in.graph.find(p.path.str);
       auto loader = node ? decision::session_loader(m_in.graph, *node) : std::nullopt;
-      if (loader) m_triggers.push_back(Trigger{"syntax_error", decision::session_failure(p, *loader)});
+      if (loader) m_triggers.push_back(Trigger{Reason::syntax_error, decision::session_failure(p, *loader)});
     }
     for (uint32_t node : m_walk.order()) {
       const GraphNode& n = m_in.graph.nodes[node];
@@ -92,10 +91,10 @@ private:
                        [&](const std::string& glob) { return util::path_glob_match(glob, path.str); });
   }
 
-  void trigger(FileVerdict& verdict, std::string reason, std::string kind, const RepoPath& path) {
-    verdict.kind = std::move(kind);
-    verdict.effect = "run_all: " + reason;
-    m_triggers.push_back(Trigger{std::move(reason), fmt::format("{} changed", path)});
+  void trigger(FileVerdict& verdict, Reason reason, FileKind kind, const RepoPath& path) {
+    verdict.kind = kind;
+    verdict.effect = fmt::format("run_all: {}", to_string(reason));
+    m_triggers.push_back(Trigger{reason, fmt::format("{} changed", path)});
   }
 
   const FileSemantics* semantics_of(const ChangedFile& change) const {
@@ -114,13 +113,13 @@ private:
     bool new_side = !change.new_path.empty() && !ignored(change.new_path);
     bool old_side = !change.old_path.empty() && change.old_path != change.new_path && !ignored(change.old_path);
     if (!new_side && !old_side) {
-      verdict.kind = "ignored";
+      verdict.kind = FileKind::ignored;
       verdict.effect = "ignored by [tool.impact] ignore";
       m_decision.files.push_back(std::move(verdict));
       return;
     }
     if (change.submodule) {
-      trigger(verdict, "submodule_changed", "submodule", change.path());
+      trigger(verdict, Reason::submodule_changed, FileKind::submodule, change.path());
       m_decision.files.push_back(std::move(verdict));
       return;
     }
@@ -135,7 +134,7 @@ private:
     // The executable bit matters only to what runs the file as a program (a test's subprocess of
     // ./tool.py, a shebang script), which no import or reference shows: run everything (rule `mode-change`).
     if (change.mode_changed) {
-      trigger(verdict, "mode_changed", "mode", change.path());
+      trigger(verdict, Reason::mode_changed, FileKind::mode, change.path());
       m_decision.files.push_back(std::move(verdict));
       return;
     }
@@ -143,7 +142,7 @@ private:
     python.verdict = m_decision.files.size();
     python.status = change.status;
     python.semantics = semantics_of(change);
-    verdict.kind = "python";
+    verdict.kind = FileKind::python;
     if (python.semantics != nullptr) {
       verdict.change = std::string(to_string(python.semantics->kind));
       verdict.symbols = python.semantics->symbols;
@@ -151,20 +150,20 @@ private:
     if (new_side) {
       if (auto node = m_in.graph.find(change.new_path.str)) {
         const GraphNode& n = m_in.graph.nodes[*node];
-        if (n.conftest) verdict.kind = "conftest";
-        else if (n.test) verdict.kind = "test";
-        add_seed(*node, std::string(to_string(change.status)));
+        if (n.conftest) verdict.kind = FileKind::conftest;
+        else if (n.test) verdict.kind = FileKind::test;
+        add_seed(*node, decision::relation_of(change.status));
         python.nodes.push_back(*node);
         python.current = *node;
       }
     }
     if (old_side) {
       if (auto node = m_in.graph.find(change.old_path.str)) {
-        add_seed(*node, change.status == FileStatus::renamed ? "renamed_away" : "deleted");
+        add_seed(*node, change.status == FileStatus::renamed ? Relation::renamed_away : Relation::deleted);
         python.nodes.push_back(*node);
         if (is_conftest(change.old_path) && m_in.graph.nodes[*node].ghost) {
           m_deleted_conftests.push_back(*node);
-          verdict.kind = "conftest";
+          verdict.kind = FileKind::conftest;
         }
       }
     }
@@ -175,8 +174,8 @@ private:
   // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp.
   void non_python(FileVerdict& verdict, const ChangedFile& change, const std::vector<const RepoPath*>& sides,
                   bool mixed) {
-    auto judged = m_non_python.judge(sides, mixed, verdict.path, to_string(change.status));
-    verdict.kind = std::move(judged.kind);
+    auto judged = m_non_python.judge(sides, mixed, verdict.path, change.status);
+    verdict.kind = judged.kind;
     verdict.effect = std::move(judged.effect);
     if (judged.trigger) m_triggers.push_back(Trigger{judged.trigger->first, judged.trigger->second});
     if (judged.quiet) {
@@ -188,9 +187,9 @@ private:
     m_decision.files.push_back(std::move(verdict));
   }
 
-  void add_seed(uint32_t node, std::string relation) {
+  void add_seed(uint32_t node, Relation relation) {
     m_seeds.push_back(node);
-    m_walk.seed(node, std::move(relation));
+    m_walk.seed(node, relation);
   }
 
   // A deleted conftest.py selects every test module below its folder.
@@ -200,7 +199,7 @@ private:
       for (uint32_t node = 0; node < m_in.graph.nodes.size(); ++node) {
         const GraphNode& n = m_in.graph.nodes[node];
         if (!n.ghost && (n.test || n.conftest || n.test_pattern) && n.path.is_within(dir)) {
-          m_walk.link(node, ghost, "conftest", 0);
+          m_walk.link(node, ghost, Relation::conftest, 0);
         }
       }
     }
@@ -213,7 +212,7 @@ private:
     for (const auto& u : m_in.graph.unbounded) {
       if (m_walk.reached(u.node)) continue;
       decision::ReverseWalk side(m_in.graph);
-      side.seed(u.node, "uncertain");
+      side.seed(u.node, Relation::uncertain);
       side.run();
       bool tests = std::any_of(side.order().begin(), side.order().end(),
                                [&](uint32_t n) { return m_in.graph.nodes[n].test; });
@@ -230,18 +229,18 @@ private:
         continue;
       }
       if (m_in.strict) {
-        m_triggers.push_back(Trigger{"uncertain_dynamic_import",
+        m_triggers.push_back(Trigger{Reason::uncertain_dynamic_import,
                                      fmt::format("{}:{}: {} may load the change", path, u.line, what)});
         continue;
       }
-      m_walk.link(u.node, m_seeds.front(), std::string(k_may_load), u.line);
+      m_walk.link(u.node, m_seeds.front(), Relation::dynamic_import_may_load, u.line);
     }
     m_walk.run();
   }
 
   static std::string note_of(const std::vector<Hop>& chain) {
     for (const auto& hop : chain) {
-      if (hop.relation == k_may_load) {
+      if (hop.relation == Relation::dynamic_import_may_load) {
         return fmt::format("cannot be ruled out: {}:{} imports a computed module name", hop.path, hop.line);
       }
     }
@@ -279,11 +278,11 @@ private:
       FileVerdict& v = m_decision.files[py.verdict];
       if (c != nullptr && c->trusted) {
         covered.push_back(&py);
-        v.source = "coverage";
+        v.source = TestSource::coverage;
       } else {
         static_part.push_back(&py);
-        v.source = "static";
-        if (c != nullptr) v.fallback = std::string(to_string(c->fallback));
+        v.source = TestSource::static_;
+        if (c != nullptr) v.fallback = c->fallback;
       }
     }
     Selection selection = analyse(static_part);
@@ -318,7 +317,7 @@ private:
         const auto& nodes = m_in.graph.modules_named(module);
         auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t n) { return m_walk.reached(n); });
         if (hit == nodes.end()) continue;
-        std::vector<Hop> chain{Hop{doc.path.str, "doctest_imports", line, {}}};
+        std::vector<Hop> chain{Hop{doc.path.str, Relation::doctest_imports, line, {}}};
         auto rest = m_walk.chain(*hit);
         chain.insert(chain.end(), rest.begin(), rest.end());
         selection.tests.emplace(doc.path.str, std::move(chain));
@@ -328,7 +327,7 @@ private:
       for (std::string_view dir = doc.path.parent(); !selected;) {
         std::string conftest = dir.empty() ? std::string("conftest.py") : std::string(dir) + "/conftest.py";
         if (auto c = m_in.graph.find(conftest); c && m_walk.reached(*c)) {
-          std::vector<Hop> chain{Hop{doc.path.str, "conftest", 0, {}}};
+          std::vector<Hop> chain{Hop{doc.path.str, Relation::conftest, 0, {}}};
           auto rest = m_walk.chain(*c);
           chain.insert(chain.end(), rest.begin(), rest.end());
           selection.tests.emplace(doc.path.str, std::move(chain));
@@ -362,7 +361,7 @@ private:
       for (const auto& [id, line] : c->tests) {
         NodeId parts = NodeId::of(id);
         std::string file(parts.file);
-        std::vector<Hop> chain{Hop{file, "covers", 0, std::string(parts.test)}, Hop{path, "covered_line", line, {}}};
+        std::vector<Hop> chain{Hop{file, Relation::covers, 0, std::string(parts.test)}, Hop{path, Relation::covered_line, line, {}}};
         if (parts.whole_file) {
           if (auto node = m_in.graph.find(file)) out.whole.emplace(*node, std::move(chain));
         } else {
@@ -381,7 +380,7 @@ private:
     }
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
-      for (uint32_t node : py->nodes) walk.seed(node, std::string(to_string(py->status)));
+      for (uint32_t node : py->nodes) walk.seed(node, decision::relation_of(py->status));
     }
     walk.run();
     for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
@@ -390,22 +389,22 @@ private:
   // Symbol level: the changed symbols, walked to the tests; file-level seeds where the change runs at
   // import or cannot be classified.
   void symbol_selection(const std::vector<const PythonChange*>& changes, Selection& out) {
-    std::vector<std::pair<uint32_t, std::string>> file_seeds;
+    std::vector<std::pair<uint32_t, Relation>> file_seeds;
     std::vector<decision::SymbolSeed> symbol_seeds;
     for (const PythonChange* change : changes) {
       const PythonChange& py = *change;
       const FileSemantics* s = py.semantics;
-      auto whole = [&](std::string why) {
+      auto whole = [&](Relation why) {
         for (uint32_t node : py.nodes) file_seeds.emplace_back(node, why);
       };
       if (s == nullptr || py.status != FileStatus::modified || !py.current) {
-        whole(std::string(to_string(py.status)));
+        whole(decision::relation_of(py.status));
         continue;
       }
       if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {
         if (m_in.mode == Mode::safe) {
-          if (s->comment_changed.empty()) whole(std::string(to_string(s->kind)));
-          for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, "comment_changed", 0});
+          if (s->comment_changed.empty()) whole(decision::relation_of(s->kind));
+          for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, Relation::comment_changed, 0});
         } else if (m_in.mode == Mode::fast) {
           m_decision.warnings.push_back(fmt::format("{}: {} change skipped (fast mode)",
                                                     m_decision.files[py.verdict].path, to_string(s->kind)));
@@ -413,20 +412,20 @@ private:
         continue;
       }
       if (s->runs_at_import || s->kind == ChangeKind::unclassifiable) {
-        whole(std::string(to_string(s->kind)));
+        whole(decision::relation_of(s->kind));
         continue;
       }
       if (m_in.mode == Mode::safe) {
         FactsHeader h = m_in.facts->header(*py.current);
         if (h.has_uncertain_imports || h.has_dynamic_access) {
-          whole("uncertain (safe mode)");
+          whole(Relation::uncertain_safe_mode);
           continue;
         }
-        for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, "comment_changed", 0});
+        for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, Relation::comment_changed, 0});
       }
       for (const auto& sc : s->symbols) {
         uint32_t line = sc.new_lines.first != 0 ? sc.new_lines.first : sc.old_lines.first;
-        symbol_seeds.push_back({*py.current, sc.qualname, std::string(to_string(sc.change)), line});
+        symbol_seeds.push_back({*py.current, sc.qualname, decision::relation_of(sc.change), line});
       }
     }
 
@@ -457,7 +456,7 @@ private:
     for (const auto& [node, why] : file_seeds) files.seed(node, why);
     for (auto& [node, hops] : result.file_level) {
       if (files.reached(node)) continue;
-      files.seed(node, "symbol");
+      files.seed(node, Relation::symbol);
       symbol_chains.emplace(node, std::move(hops));
     }
     files.run();
@@ -497,7 +496,7 @@ private:
       SelectedTest test;
       test.node_id = id;
       test.note = note_of(chain);
-      if (!chain.empty() && chain.back().relation == "covered_line") {
+      if (!chain.empty() && chain.back().relation == Relation::covered_line) {
         test.note = fmt::format("covered line {}:{}", chain.back().path, chain.back().line);
       }
       test.chain = std::move(chain);
@@ -509,7 +508,7 @@ private:
     if (!m_import_only.empty() && m_decision.selected.empty() && m_triggers.empty()) {
       const GraphNode& n = m_in.graph.nodes[m_import_only.begin()->first];
       std::string_view why = n.test_pattern ? "matches python_files" : "is collected by --doctest-modules";
-      m_triggers.push_back(Trigger{"import_only_test_files",
+      m_triggers.push_back(Trigger{Reason::import_only_test_files,
                                    fmt::format("{} {} but defines no tests; only a full run shows its import errors",
                                                n.path.str, why)});
     } else if (!m_decision.selected.empty()) {

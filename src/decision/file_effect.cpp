@@ -25,30 +25,30 @@ std::string file_effect(const FileVerdict& v, long tests, const std::vector<Synt
   }
   std::string effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
                                  : fmt::format("{}: {} selected test(s) lead here", what, tests);
-  if (v.source == "coverage") effect += " (coverage index)";
-  else if (!v.fallback.empty()) {
+  if (v.source == TestSource::coverage) effect += " (coverage index)";
+  else if (v.fallback != CoverageFallback::none) {
     // The reason word, then what it was about: "drift: src/app/views.py changed since the index ...".
     const std::string& detail = coverage != nullptr ? coverage->detail : std::string();
-    effect += detail.empty() ? fmt::format(" (static analysis; coverage index: {})", v.fallback)
-                             : fmt::format(" (static analysis; coverage index: {}: {})", v.fallback, detail);
+    effect += detail.empty() ? fmt::format(" (static analysis; coverage index: {})", to_string(v.fallback))
+                             : fmt::format(" (static analysis; coverage index: {}: {})", to_string(v.fallback), detail);
   }
   return effect;
 }
 
-std::pair<std::string, std::string> nothing_reason(const std::vector<FileVerdict>& files,
+std::pair<Reason, std::string> nothing_reason(const std::vector<FileVerdict>& files,
                                                    const std::set<std::string>& quiet, bool no_changes, bool cosmetic) {
-  auto ignored = [](const FileVerdict& v) { return v.kind == "ignored"; };
-  if (no_changes) return {"no_changes", "no files changed"};
+  auto ignored = [](const FileVerdict& v) { return v.kind == FileKind::ignored; };
+  if (no_changes) return {Reason::no_changes, "no files changed"};
   if (std::all_of(files.begin(), files.end(), ignored)) {
-    return {"only_ignored_files", "every changed file is ignored by [tool.impact] ignore"};
+    return {Reason::only_ignored_files, "every changed file is ignored by [tool.impact] ignore"};
   }
   if (!quiet.empty() && std::all_of(files.begin(), files.end(), [&](const FileVerdict& v) {
         return ignored(v) || quiet.contains(v.path.str);
       })) {
-    return {"only_quiet_files", "every changed file is documentation or tool configuration that no test reads"};
+    return {Reason::only_quiet_files, "every changed file is documentation or tool configuration that no test reads"};
   }
-  if (cosmetic) return {"only_comments_or_formatting", "only comments or formatting changed"};
-  return {"no_tests_reached", "no test reaches the changed code"};
+  if (cosmetic) return {Reason::only_comments_or_formatting, "only comments or formatting changed"};
+  return {Reason::no_tests_reached, "no test reaches the changed code"};
 }
 
 } // namespace impact::decision

@@ -19,7 +19,7 @@ std::string file_effect(const FileVerdict& v, long tests, const std::vector<Synt
 // Why nothing runs, as the reason word and the detail for people: no file changed, every change is
 // ignored, every change is ignored or quiet (`quiet`: the paths of quiet files), only comments or
 // layout changed (`cosmetic`), or no test is reached.
-std::pair<std::string, std::string> nothing_reason(const std::vector<FileVerdict>& files,
+std::pair<Reason, std::string> nothing_reason(const std::vector<FileVerdict>& files,
                                                    const std::set<std::string>& quiet, bool no_changes, bool cosmetic);
 
 } // namespace impact::decision

@@ -9,7 +9,7 @@ namespace impact {
 Decision decide_without_base(std::string why, Mode mode) {
   Decision out;
   out.outcome = Outcome::run_all;
-  out.reason = "no_ci_base";
+  out.reason = Reason::no_ci_base;
   out.detail = std::move(why);
   out.mode_requested = out.mode_effective = mode;
   return out;

@@ -47,7 +47,7 @@ const std::vector<uint32_t>& ProjectTables::closure(uint32_t node) {
   if (m_closures.size() >= k_max_closures) return all_files();
   return m_closures.get(node, [&] {
     ReverseWalk walk(m_graph);
-    walk.seed(node, "changed");
+    walk.seed(node, Relation::changed);
     walk.run();
     return walk.order();
   });

@@ -51,7 +51,7 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
       // Out of time: every symbol still waiting falls back to its file's importers.
       m_result.budget_exceeded = true;
       for (size_t rest = next; rest < m_queue.size(); ++rest) {
-        file_level(m_queue[rest].node, key_of(m_queue[rest].node, m_queue[rest].qualname), "budget_exceeded", 0);
+        file_level(m_queue[rest].node, key_of(m_queue[rest].node, m_queue[rest].qualname), Relation::budget_exceeded, 0);
       }
       m_result.warnings.push_back(fmt::format("--budget-ms {:.0f} exceeded: the rest of the walk is file-level",
                                               m_budget.budget_ms));
@@ -65,7 +65,7 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
                         m_graph.nodes[key.node].path));
       }
       m_result.budget_exceeded = true;
-      file_level(key.node, key_of(key.node, key.qualname), "max_depth", 0);
+      file_level(key.node, key_of(key.node, key.qualname), Relation::max_depth, 0);
       continue;
     }
     visit(key);
@@ -73,12 +73,12 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
   return std::move(m_result);
 }
 
-void SymbolWalk::reach(uint32_t node, std::string_view qualname, WalkKey from, std::string relation, uint32_t line) {
+void SymbolWalk::reach(uint32_t node, std::string_view qualname, WalkKey from, Relation relation, uint32_t line) {
   WalkKey key = key_of(node, qualname);
   if (m_via.contains(key)) return;
   const Via* parent = from == k_no_key ? nullptr : via_of(from);
   uint32_t depth = parent == nullptr ? 0 : parent->depth + 1;
-  m_via[key] = Via{from, std::move(relation), line, depth};
+  m_via[key] = Via{from, relation, line, depth};
   m_queue.push_back(key_from(key));
 }
 
@@ -88,19 +88,19 @@ const SymbolWalk::Via* SymbolWalk::via_of(WalkKey key) const {
   return nullptr;
 }
 
-void SymbolWalk::file_level(uint32_t node, WalkKey from, std::string relation, uint32_t line) {
+void SymbolWalk::file_level(uint32_t node, WalkKey from, Relation relation, uint32_t line) {
   if (m_result.file_level.contains(node)) return;
   std::vector<Hop> hops;
-  hops.push_back(Hop{m_graph.nodes[node].path.str, std::move(relation), line, {}});
+  hops.push_back(Hop{m_graph.nodes[node].path.str, relation, line, {}});
   auto rest = chain(from);
   hops.insert(hops.end(), rest.begin(), rest.end());
   m_result.file_level.emplace(node, std::move(hops));
 }
 
-void SymbolWalk::whole_file(uint32_t node, WalkKey from, std::string relation) {
+void SymbolWalk::whole_file(uint32_t node, WalkKey from, Relation relation) {
   if (m_result.whole_files.contains(node)) return;
   std::vector<Hop> hops;
-  hops.push_back(Hop{m_graph.nodes[node].path.str, std::move(relation), 0, {}});
+  hops.push_back(Hop{m_graph.nodes[node].path.str, relation, 0, {}});
   auto rest = chain(from);
   hops.insert(hops.end(), rest.begin(), rest.end());
   m_result.whole_files.emplace(node, std::move(hops));
@@ -147,8 +147,8 @@ bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
   return m_graph.nodes[info.node].test && m_layout.is_test_item(info.facts.symbols, index);
 }
 
-void SymbolWalk::searched_class(WalkKey key, WalkKey from, std::string relation, uint32_t line) {
-  m_member_of[key] = Via{from, std::move(relation), line, via_of(from)->depth + 1};
+void SymbolWalk::searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line) {
+  m_member_of[key] = Via{from, relation, line, via_of(from)->depth + 1};
 }
 
 void SymbolWalk::test_reached(const FileInfo& info, int32_t index, WalkKey from) {

@@ -27,7 +27,7 @@ namespace impact::decision {
 struct SymbolSeed {
   uint32_t node = 0;
   std::string qualname;
-  std::string change; // the kind of change, for the evidence
+  Relation change = Relation::implementation; // the kind of change, for the evidence
   uint32_t line = 0;
 };
 
@@ -74,11 +74,11 @@ public:
   WalkKey key_of(uint32_t node, std::string_view qualname); // interns the name
   Key key_from(WalkKey key) const;
   // Queues symbol `qualname` of `node`, reached from `from`; no-op if already queued.
-  void reach(uint32_t node, std::string_view qualname, WalkKey from, std::string relation, uint32_t line);
+  void reach(uint32_t node, std::string_view qualname, WalkKey from, Relation relation, uint32_t line);
   // Every importer of `node` is affected (code that runs at import reaches the symbol).
-  void file_level(uint32_t node, WalkKey from, std::string relation, uint32_t line);
+  void file_level(uint32_t node, WalkKey from, Relation relation, uint32_t line);
   // Test file `node` is selected whole.
-  void whole_file(uint32_t node, WalkKey from, std::string relation);
+  void whole_file(uint32_t node, WalkKey from, Relation relation);
   // Test `id` (or test file `node`, whole) is selected with the chain `hops`, then the chain of `from`.
   void select_test(const std::string& id, std::vector<Hop> hops, WalkKey from);
   void select_file(uint32_t node, std::vector<Hop> hops, WalkKey from);
@@ -87,12 +87,12 @@ public:
   bool reached(WalkKey key) const { return m_via.contains(key); } // queued
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
   // `from`), without queueing it: the class itself can still be reached.
-  void searched_class(WalkKey key, WalkKey from, std::string relation, uint32_t line);
+  void searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line);
 
 private:
   struct Via {
     WalkKey parent = k_no_key; // the symbol this one reaches
-    std::string relation;
+    Relation relation = Relation::references;
     uint32_t line = 0;
     uint32_t depth = 0;
   };

@@ -12,7 +12,7 @@ namespace impact::decision {
 
 std::optional<std::string> session_loader(const ImportGraph& graph, uint32_t node) {
   ReverseWalk walk(graph);
-  walk.seed(node, "syntax_error");
+  walk.seed(node, Relation::syntax_error);
   walk.run();
   for (uint32_t n : walk.order()) {
     const GraphNode& g = graph.nodes[n];

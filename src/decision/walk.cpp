@@ -1,16 +1,17 @@
 #include "decision/walk.hpp"
+#include "decision/relation.hpp"
 
 namespace impact::decision {
 
-void ReverseWalk::seed(uint32_t node, std::string relation) {
+void ReverseWalk::seed(uint32_t node, Relation relation) {
   if (reached(node)) return;
-  m_via[node] = Via{State::seed, node, 0, std::move(relation)};
+  m_via[node] = Via{State::seed, node, 0, relation};
   m_order.push_back(node);
 }
 
-void ReverseWalk::link(uint32_t node, uint32_t towards, std::string relation, uint32_t line) {
+void ReverseWalk::link(uint32_t node, uint32_t towards, Relation relation, uint32_t line) {
   if (reached(node)) return;
-  m_via[node] = Via{State::edge, towards, line, std::move(relation)};
+  m_via[node] = Via{State::edge, towards, line, relation};
   m_order.push_back(node);
 }
 
@@ -19,7 +20,7 @@ void ReverseWalk::run() {
     uint32_t node = m_order[m_next];
     for (const auto& [from, edge] : m_graph.in[node]) {
       if (reached(from)) continue;
-      m_via[from] = Via{State::edge, node, edge.line, std::string(to_string(edge.kind))};
+      m_via[from] = Via{State::edge, node, edge.line, relation_of(edge.kind)};
       m_order.push_back(from);
     }
   }

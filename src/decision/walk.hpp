@@ -14,9 +14,9 @@ public:
   explicit ReverseWalk(const ImportGraph& graph) : m_graph(graph), m_via(graph.nodes.size()) {}
 
   // Starts the walk at `node` (a changed file, described by `relation`); no-op if already reached.
-  void seed(uint32_t node, std::string relation);
+  void seed(uint32_t node, Relation relation);
   // Reaches `node` from `towards` (already reached) through a link the graph does not hold.
-  void link(uint32_t node, uint32_t towards, std::string relation, uint32_t line);
+  void link(uint32_t node, uint32_t towards, Relation relation, uint32_t line);
   // Walks until every file that loads a reached file is reached.
   void run();
 
@@ -31,7 +31,7 @@ private:
     State state = State::unreached;
     uint32_t towards = 0; // the node this one loads, one hop closer to the seed
     uint32_t line = 0;
-    std::string relation;
+    Relation relation = Relation::modified;
   };
 
   const ImportGraph& m_graph;

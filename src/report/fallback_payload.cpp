@@ -11,7 +11,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json nullable(const std::string& s) { return report::nullable<json>(s); }
+json nullable(std::string_view s) { return report::nullable<json>(s); }
 
 const FileVerdict* verdict_of(const Decision& decision, const RepoPath& path) {
   for (const auto& f : decision.files) {
@@ -26,7 +26,7 @@ json file_json(const RepoPath& path, const RepoPath& old_path, FileStatus status
   return {{"path", path.str},
           {"old_path", old_path.empty() || old_path == path ? json(nullptr) : json(old_path.str)},
           {"status", std::string(to_string(status))},
-          {"kind", verdict != nullptr ? nullable(verdict->kind) : json(nullptr)},
+          {"kind", verdict != nullptr ? nullable(to_string(verdict->kind)) : json(nullptr)},
           {"effect", verdict != nullptr ? nullable(verdict->effect) : json(nullptr)},
           {"binary", nullptr},
           {"untracked", nullptr},
@@ -56,7 +56,7 @@ std::string fallback_payload(const Decision& decision, const ChangeSet* changes,
   json doc = {{"schema", "impact.fallback"},
               {"version", k_fallback_payload_version},
               {"impact_version", IMPACT_VERSION},
-              {"reason", decision.reason},
+              {"reason", std::string(to_string(decision.reason))},
               {"detail", nullable(decision.detail)},
               {"root", root.string()},
               {"argv", argv},

@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-json nullable(const std::string& s) { return report::nullable<json>(s); }
+json nullable(std::string_view s) { return report::nullable<json>(s); }
 
 } // namespace
 
@@ -20,7 +20,7 @@ std::string render_json(const Report& report) {
   doc["version"] = k_decision_version;
   doc["impact_version"] = IMPACT_VERSION;
   doc["decision"] = std::string(to_string(d.outcome));
-  doc["reason"] = d.outcome == Outcome::selected ? json(nullptr) : nullable(d.reason);
+  doc["reason"] = d.outcome == Outcome::selected ? json(nullptr) : nullable(to_string(d.reason));
   doc["detail"] = nullable(d.detail);
   doc["mode"] = report::mode_json<json>(d, report.strict);
   doc["base"] = report.changes != nullptr          ? report::base_json<json>(report.changes->base)
@@ -34,12 +34,12 @@ std::string render_json(const Report& report) {
     json entry = {{"path", f.path.str},
                   {"old_path", nullable(f.old_path.str)},
                   {"status", std::string(to_string(f.status))},
-                  {"kind", f.kind},
+                  {"kind", std::string(to_string(f.kind))},
                   {"effect", f.effect},
                   {"tests", f.tests < 0 ? json(nullptr) : json(f.tests)},
                   {"change", nullable(f.change)},
-                  {"source", nullable(f.source)},
-                  {"fallback", nullable(f.fallback)}};
+                  {"source", nullable(to_string(f.source))},
+                  {"fallback", nullable(to_string(f.fallback))}};
     entry["symbols"] = report::symbols_json<json>(f.symbols);
     if (report.changes != nullptr) {
       for (const auto& change : report.changes->files) {

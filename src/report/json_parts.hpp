@@ -7,19 +7,20 @@
 #include "impact/semantic.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace impact::report {
 
 // An empty string is written as null.
-template <typename Json> Json nullable(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+template <typename Json> Json nullable(std::string_view s) { return s.empty() ? Json(nullptr) : Json(std::string(s)); }
 
 template <typename Json> Json chain_json(const std::vector<Hop>& chain) {
   Json out = Json::array();
   for (const auto& hop : chain) {
     out.push_back({{"path", hop.path},
                    {"symbol", nullable<Json>(hop.symbol)},
-                   {"relation", hop.relation},
+                   {"relation", std::string(to_string(hop.relation))},
                    {"line", hop.line == 0 ? Json(nullptr) : Json(hop.line)}});
   }
   return out;

@@ -20,7 +20,7 @@ std::string changed_symbols(const Decision& d) {
 
 std::vector<std::string> describe_not_selected(const NotSelected& why, const Decision& d) {
   if (why.kind == "run_all") {
-    return {fmt::format("the analysis runs the whole suite: {} ({})", d.reason, d.detail)};
+    return {fmt::format("the analysis runs the whole suite: {} ({})", to_string(d.reason), d.detail)};
   }
   if (why.kind == "selected_by_analysis") {
     return {fmt::format("the analysis of the change selects it: {}", render_chain(why.chain))};

@@ -22,22 +22,38 @@ using report::StrictValue;
 
 constexpr const char* k_fix = "regenerate it with impact select --format json";
 
-template <typename E>
-std::vector<std::string> names(std::initializer_list<E> values) {
+template <typename Values>
+std::vector<std::string> names(const Values& values) {
   std::vector<std::string> out;
-  for (E v : values) out.emplace_back(to_string(v));
+  for (auto v : values) out.emplace_back(to_string(v));
   return out;
 }
 
+// The value of `values` whose word `v` holds; any other word fails the read, naming the expected ones.
 template <typename E>
 E pick(const StrictValue& v, std::initializer_list<E> values) {
   return *(values.begin() + v.one_of(names(values)));
 }
 
-std::vector<ChangeKind> change_kinds() {
-  std::vector<ChangeKind> out;
-  for (int k = 0; k <= static_cast<int>(ChangeKind::syntax_error); ++k) out.push_back(static_cast<ChangeKind>(k));
+template <typename E>
+E pick(const StrictValue& v, const std::vector<E>& values) {
+  return values[v.one_of(names(values))];
+}
+
+// The values of enum E from `first` to `last`, in declaration order.
+template <typename E>
+std::vector<E> values_between(E first, E last) {
+  std::vector<E> out;
+  for (auto k = static_cast<int>(first); k <= static_cast<int>(last); ++k) out.push_back(static_cast<E>(k));
   return out;
+}
+
+std::vector<ChangeKind> change_kinds() { return values_between(ChangeKind::comment_only, ChangeKind::syntax_error); }
+
+// A field that is null for the enum's `none` and one of its other words otherwise.
+template <typename E>
+E pick_or_none(const StrictValue& v, const std::vector<E>& values) {
+  return v.is_null() ? E::none : pick(v, values);
 }
 
 uint32_t line_of(const StrictValue& v) {
@@ -53,9 +69,15 @@ LineSpan span_of(const StrictValue& v) {
   return LineSpan{line_of(items[0]), line_of(items[1])};
 }
 
+Relation relation_of(const StrictValue& v) {
+  if (auto known = relation_named(v.string())) return *known;
+  return pick(v, all_relations()); // fails, naming the relations
+}
+
 Hop hop_of(const StrictValue& v) {
   StrictObject o = v.object({"path", "symbol", "relation", "line"});
-  return Hop{o["path"].string(), o["relation"].string(), line_of(o["line"]), o["symbol"].string_or_null().value_or("")};
+  return Hop{o["path"].string(), relation_of(o["relation"]), line_of(o["line"]),
+             o["symbol"].string_or_null().value_or("")};
 }
 
 SymbolChange symbol_of(const StrictValue& v) {
@@ -84,12 +106,13 @@ FileVerdict file_of(const StrictValue& v) {
   f.old_path = RepoPath(o["old_path"].string_or_null().value_or(""));
   f.status = pick(o["status"], {FileStatus::added, FileStatus::modified, FileStatus::deleted, FileStatus::renamed,
                                 FileStatus::type_changed});
-  f.kind = o["kind"].string();
+  f.kind = pick(o["kind"], values_between(FileKind::python, FileKind::pins));
   f.effect = o["effect"].string();
   f.tests = o["tests"].integer_or_null(0).value_or(-1);
   f.change = o["change"].string_or_null().value_or("");
-  f.source = o["source"].string_or_null().value_or("");
-  f.fallback = o["fallback"].string_or_null().value_or("");
+  f.source = pick_or_none(o["source"], std::vector<TestSource>{TestSource::coverage, TestSource::static_});
+  // CoverageFallback::tests_missing is its last value (coverage.hpp).
+  f.fallback = pick_or_none(o["fallback"], values_between(CoverageFallback::untracked, CoverageFallback::tests_missing));
   for (const auto& s : o["symbols"].array()) f.symbols.push_back(symbol_of(s));
   auto hunks = o.get("hunks");
   auto binary = o.get("binary");
@@ -236,7 +259,7 @@ SavedReport read_document(const nlohmann::json& json, const std::string& name) {
   SavedReport out;
   Decision& d = out.decision;
   d.outcome = pick(doc["decision"], {Outcome::selected, Outcome::run_all, Outcome::nothing});
-  d.reason = doc["reason"].string_or_null().value_or("");
+  d.reason = pick_or_none(doc["reason"], all_reasons());
   d.detail = doc["detail"].string_or_null().value_or("");
   StrictObject mode = doc["mode"].object({"requested", "effective", "strict"});
   d.mode_requested = pick(mode["requested"], {Mode::fast, Mode::balanced, Mode::safe});

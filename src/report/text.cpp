@@ -53,9 +53,9 @@ std::string summary_line(const Report& report) {
     return fmt::format("selected {} from {} changed file(s) in {:.0f} ms", what, changed, report.total_ms);
   }
   case Outcome::run_all:
-    return fmt::format("full suite: {} ({}) in {:.0f} ms", one_line(d.reason), one_line(d.detail), report.total_ms);
+    return fmt::format("full suite: {} ({}) in {:.0f} ms", one_line(to_string(d.reason)), one_line(d.detail), report.total_ms);
   case Outcome::nothing:
-    return fmt::format("no tests impacted, nothing to run: {} ({}) in {:.0f} ms", one_line(d.reason), one_line(d.detail),
+    return fmt::format("no tests impacted, nothing to run: {} ({}) in {:.0f} ms", one_line(to_string(d.reason)), one_line(d.detail),
                        report.total_ms);
   }
   return {};
@@ -70,11 +70,11 @@ std::string render_chain(const std::vector<Hop>& chain) {
     else if (hop.line > 0 && i + 1 < chain.size()) out += fmt::format(":{}", hop.line);
     if (i + 1 == chain.size()) {
       if (hop.symbol.empty() && hop.line > 0) out += fmt::format(":{}", hop.line);
-      out += fmt::format(" [{}]", one_line(hop.relation));
+      out += fmt::format(" [{}]", one_line(to_string(hop.relation)));
       break;
     }
-    if (!hop.symbol.empty() && hop.line > 0) out += fmt::format(" ({}, line {}) → ", one_line(hop.relation), hop.line);
-    else out += fmt::format(" ({}) → ", one_line(hop.relation));
+    if (!hop.symbol.empty() && hop.line > 0) out += fmt::format(" ({}, line {}) → ", one_line(to_string(hop.relation)), hop.line);
+    else out += fmt::format(" ({}) → ", one_line(to_string(hop.relation)));
   }
   return out;
 }
@@ -137,7 +137,7 @@ std::string render_dry_run(const Report& report, bool colour) {
     out += fmt::format("cannot run: {}\n", one_line(report.plan.problem));
   } else {
     if (report.plan.fallback) {
-      out += fmt::format("would exec the fallback (reason: {}), from {}\n", one_line(d.reason),
+      out += fmt::format("would exec the fallback (reason: {}), from {}\n", one_line(to_string(d.reason)),
                          one_line(report.plan.command->source));
     } else {
       out += fmt::format("pytest: from {}\n", one_line(report.plan.command->source));

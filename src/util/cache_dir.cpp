@@ -3,14 +3,11 @@
 #include "impact/error.hpp"
 #include "util/files.hpp"
 
-#include <cstdlib>
-
 namespace impact::util {
 
-std::filesystem::path cache_dir(const std::filesystem::path& repo_root) {
-  const char* env = std::getenv("IMPACT_CACHE");
-  if (env != nullptr && *env != '\0') {
-    std::filesystem::path p(env);
+std::filesystem::path cache_dir(const std::filesystem::path& repo_root, const EnvLookup& env) {
+  if (auto value = env("IMPACT_CACHE"); value && !value->empty()) { // unset or empty: the default
+    std::filesystem::path p(*value);
     return p.is_absolute() ? p : repo_root / p;
   }
   return repo_root / ".impact_cache";

@@ -202,11 +202,13 @@ inline EnvLookup env_of(std::map<std::string, std::string> vars) {
   };
 }
 
-// A hop of an evidence chain, whatever fields Hop grows.
-inline Hop hop(std::string path, std::string relation, uint32_t line = 0) {
+// A hop of an evidence chain, whatever fields Hop grows; `relation` is the relation's word.
+inline Hop hop(std::string path, std::string_view relation, uint32_t line = 0) {
+  auto known = relation_named(relation);
+  if (!known) throw std::invalid_argument(fmt::format("no relation is named '{}'", relation));
   Hop h;
   h.path = std::move(path);
-  h.relation = std::move(relation);
+  h.relation = *known;
   h.line = line;
   return h;
 }
@@ -215,10 +217,10 @@ inline Hop hop(std::string path, std::string relation, uint32_t line = 0) {
 // hop carries.
 inline std::vector<std::string> hops(const std::vector<Hop>& chain) {
   std::vector<std::string> out;
-  for (const auto& h : chain) out.push_back(fmt::format("{} {} {}", h.path, h.relation, h.line));
+  for (const auto& h : chain) out.push_back(fmt::format("{} {} {}", h.path, to_string(h.relation), h.line));
   return out;
 }
-inline std::string hop_text(const Hop& h) { return fmt::format("{} {} {}", h.path, h.relation, h.line); }
+inline std::string hop_text(const Hop& h) { return fmt::format("{} {} {}", h.path, to_string(h.relation), h.line); }
 
 // The node ids a decision selected, in its order.
 inline std::vector<std::string> node_ids(const Decision& decision) {

@@ -24,7 +24,7 @@ void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
   std::string_view owner = parent_part(key.qualname);
   if (!owner.empty() && (is_dunder(name) || is_protocol_method(name))) {
     int32_t cls = info.symbol(owner);
-    if (cls >= 0 && info.at(cls).kind == SymbolKind::class_) m_walk.reach(key.node, std::string(owner), self, "special_method", 0);
+    if (cls >= 0 && info.at(cls).kind == SymbolKind::class_) m_walk.reach(key.node, std::string(owner), self, Relation::special_method, 0);
   }
 }
 
@@ -35,20 +35,20 @@ bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, Wa
   if (sym.kind == SymbolKind::class_) {
     for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
       const SymbolView& s = m_index.get(h)->at(sub);
-      if (m_graph.nodes[h].test) m_walk.whole_file(h, self, "subclass");
-      m_walk.reach(h, std::string(s.qualname), self, "subclass", s.def_line);
+      if (m_graph.nodes[h].test) m_walk.whole_file(h, self, Relation::subclass);
+      m_walk.reach(h, std::string(s.qualname), self, Relation::subclass, s.def_line);
     }
   }
   // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
   if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
-    m_walk.file_level(key.node, self, "special_method", sym.def_line);
+    m_walk.file_level(key.node, self, Relation::special_method, sym.def_line);
     return true;
   }
   // Builtins and the standard library call these by protocol, not by a name in the code: dict(obj) and
   // **obj call keys(), print(file=obj) and json.dump call write(), and so on. Like a special method,
   // such a method runs wherever an instance is, which is reached from the code that names the class.
   if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
-    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, "protocol_method", sym.def_line);
+    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, Relation::protocol_method, sym.def_line);
   }
   if (sym.kind == SymbolKind::method && DynamicAccessRules::is_serialization_method(name)) {
     m_walk.dynamic_access().serialization_method(key, parent_part(key.qualname), sym.def_line, self);
@@ -59,7 +59,7 @@ bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, Wa
     // A constructor runs wherever the class is called. Any other special method runs, without its
     // name, wherever an instance is used by an operator or a builtin (`==`, `str()`, `for`, `with`):
     // in code that gets its instances from code that makes them, which names the class.
-    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, constructor ? "constructor" : "special_method",
+    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, constructor ? Relation::constructor : Relation::special_method,
                  sym.def_line);
   }
   return false;
@@ -70,7 +70,7 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   // A base class from outside the repository may call the method by name (an override of a
   // template method such as _buffer_encode, run, emit, default): whoever uses the class may run it.
   if (has_external_base(key.node, class_index)) {
-    m_walk.reach(key.node, std::string(parent.qualname), self, "overrides_external_base", parent.def_line);
+    m_walk.reach(key.node, std::string(parent.qualname), self, Relation::overrides_external_base, parent.def_line);
   }
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
   // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
@@ -80,7 +80,7 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   std::string_view name = last_part(key.qualname);
   std::string method = m_layout.is_test_name(name) ? std::string(name) : std::string();
   if (m_walk.reached(class_key) || !m_inherited.emplace(class_key, method).second) return;
-  if (!m_walk.known(class_key)) m_walk.searched_class(class_key, self, "member_of", parent.def_line);
+  if (!m_walk.known(class_key)) m_walk.searched_class(class_key, self, Relation::member_of, parent.def_line);
   std::set<WalkKey> seen{class_key};
   inherited_by_tests(class_key, method, seen);
 }
@@ -157,15 +157,15 @@ void ClassRules::inherited_by_tests(WalkKey class_key, std::string_view method, 
         std::string qualname(s.qualname);
         qualname.append(".").append(method);
         m_walk.select_test(test_node_id(m_graph.nodes[h].path.str, qualname),
-                           {Hop{m_graph.nodes[h].path.str, "subclass", s.def_line, std::string(s.qualname)}}, class_key);
+                           {Hop{m_graph.nodes[h].path.str, Relation::subclass, s.def_line, std::string(s.qualname)}}, class_key);
       } else {
-        m_walk.whole_file(h, class_key, "subclass");
+        m_walk.whole_file(h, class_key, Relation::subclass);
       }
     }
     // A subclass, in a test file or not, may itself be the base of a test class.
     WalkKey sub_key = m_walk.key_of(h, s.qualname);
     if (!seen.insert(sub_key).second || m_walk.reached(sub_key)) continue;
-    if (!m_walk.known(sub_key)) m_walk.searched_class(sub_key, class_key, "subclass", s.def_line);
+    if (!m_walk.known(sub_key)) m_walk.searched_class(sub_key, class_key, Relation::subclass, s.def_line);
     inherited_by_tests(sub_key, method, seen);
   }
 }

@@ -104,11 +104,11 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
   if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
   uint32_t line = info.at(cls).def_line;
   if (m_walk.nested()) {
-    m_walk.reach(key.node, owner, self, "dynamic_member", line);
+    m_walk.reach(key.node, owner, self, Relation::dynamic_member, line);
     return;
   }
   const Covered& users = m_class_users.get(m_walk.key_of(key.node, owner), [&] {
-    return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), "dynamic_member", line}}));
+    return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::dynamic_member, line}}));
   });
   select_both(users, reader_callers(), self);
 }
@@ -126,12 +126,12 @@ const DynamicAccessRules::Covered& DynamicAccessRules::reader_callers() {
           import_time.push_back(h);
         } else {
           const SymbolView& s = info->at(r.symbol);
-          seeds.push_back(SymbolSeed{h, std::string(s.qualname), "dynamic_access", s.def_line});
+          seeds.push_back(SymbolSeed{h, std::string(s.qualname), Relation::dynamic_access, s.def_line});
         }
       }
     }
     SymbolResult result = m_walk.subwalk(seeds);
-    for (uint32_t h : import_time) result.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, "dynamic_access", 0, {}}});
+    for (uint32_t h : import_time) result.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::dynamic_access, 0, {}}});
     return covered(result);
   });
 }
@@ -217,11 +217,11 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   std::vector<uint32_t> import_time;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
     if (m_walk.nested()) {
-      reach_code(h, info, symbol, self, "module_value");
+      reach_code(h, info, symbol, self, Relation::module_value);
     } else if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
       import_time.push_back(h);
     } else {
-      seeds.push_back(SymbolSeed{h, std::string(info.at(symbol).qualname), "module_value", info.at(symbol).def_line});
+      seeds.push_back(SymbolSeed{h, std::string(info.at(symbol).qualname), Relation::module_value, info.at(symbol).def_line});
     }
   };
   static constexpr std::array<std::string_view, 6> k_lookups = {"modules", "import_module", "__import__",
@@ -267,7 +267,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   if (m_walk.nested()) return;
   SymbolResult holders = m_walk.subwalk(seeds);
   for (uint32_t h : import_time) {
-    holders.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, "module_value", 0, {}}});
+    holders.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_value, 0, {}}});
   }
   select_both(covered(holders), reader_callers(), self);
 }
@@ -284,11 +284,11 @@ bool DynamicAccessRules::is_serialization_method(std::string_view name) {
 // copy, deepcopy, multiprocessing, ...: the other side).
 void DynamicAccessRules::serialization_method(const Key& key, std::string_view owner, uint32_t line, WalkKey self) {
   if (m_walk.nested() || m_walk.mode() == Mode::safe) {
-    m_walk.reach(key.node, owner, self, "special_method", line);
+    m_walk.reach(key.node, owner, self, Relation::special_method, line);
     return;
   }
   const Covered& users = m_class_users.get(m_walk.key_of(key.node, owner), [&] {
-    return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), "special_method", line}}));
+    return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::special_method, line}}));
   });
   const Covered& serializers = m_serializer_callers.get([&] {
     static constexpr std::array<std::string_view, 14> k_serializers = {
@@ -303,10 +303,10 @@ void DynamicAccessRules::serialization_method(const Key& key, std::string_view o
         if (info == nullptr) continue;
         for (const Read& r : m_index.reads(h, id, name)) {
           if (r.symbol < 0 || info->at(r.symbol).kind == SymbolKind::class_) {
-            import_time.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, "module_level", 0, {}}});
+            import_time.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_level, 0, {}}});
           } else {
             const SymbolView& s = info->at(r.symbol);
-            seeds.push_back(SymbolSeed{h, std::string(s.qualname), "references", s.def_line});
+            seeds.push_back(SymbolSeed{h, std::string(s.qualname), Relation::references, s.def_line});
           }
         }
       }
@@ -325,7 +325,7 @@ void DynamicAccessRules::test_class_reader(uint32_t h, const FileInfo& info, int
   const SymbolView& s = info.at(index);
   for (uint32_t n : m_tables.closure(h)) {
     if (m_graph.nodes[n].test) {
-      m_walk.select_file(n, {Hop{m_graph.nodes[h].path.str, "dynamic_access", s.def_line, std::string(s.qualname)}}, self);
+      m_walk.select_file(n, {Hop{m_graph.nodes[h].path.str, Relation::dynamic_access, s.def_line, std::string(s.qualname)}}, self);
     }
   }
 }
@@ -366,7 +366,7 @@ std::vector<uint32_t> DynamicAccessRules::module_and_packages(uint32_t node) con
   return out;
 }
 
-void DynamicAccessRules::reach_code(uint32_t h, const FileInfo& info, int32_t symbol, WalkKey self, const char* relation) {
+void DynamicAccessRules::reach_code(uint32_t h, const FileInfo& info, int32_t symbol, WalkKey self, Relation relation) {
   if (symbol < 0) {
     m_walk.file_level(h, self, relation, 0);
     return;

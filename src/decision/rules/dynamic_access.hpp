@@ -79,7 +79,7 @@ private:
   std::vector<uint32_t> module_and_packages(uint32_t node) const;
   // The code that reads symbol `symbol` of `h` (-1: module level) is reached, or its file made
   // file-level, with `relation`.
-  void reach_code(uint32_t h, const resolve::FileInfo& info, int32_t symbol, WalkKey self, const char* relation);
+  void reach_code(uint32_t h, const resolve::FileInfo& info, int32_t symbol, WalkKey self, Relation relation);
 
   Lazy<std::vector<uint32_t>> m_value_readers;
   Lazy<Covered> m_reader_callers;

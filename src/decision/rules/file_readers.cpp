@@ -77,15 +77,6 @@ bool contains(std::string_view hay, std::string_view needle) { return hay.find(n
 
 } // namespace
 
-std::string_view to_string(QuietKind kind) {
-  switch (kind) {
-  case QuietKind::documentation: return "documentation";
-  case QuietKind::tooling: return "tooling";
-  case QuietKind::lint: return "lint";
-  }
-  return "documentation";
-}
-
 std::optional<QuietKind> quiet_kind(const RepoPath& path) {
   std::string name = lower(path.filename());
   std::string top = lower(first_component(path.view()));

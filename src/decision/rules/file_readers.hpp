@@ -15,8 +15,6 @@ enum class QuietKind {
   lint,          // lint and type-check configuration: .flake8, mypy.ini, ...; a pytest lint plugin reads it
 };
 
-std::string_view to_string(QuietKind kind);
-
 // The kind of a file that only documents or configures tools outside the test session, by its path;
 // nullopt for any other file (data, templates, fixtures: what code may read).
 std::optional<QuietKind> quiet_kind(const RepoPath& path);

@@ -21,7 +21,7 @@ void FixtureRules::reached(const Key& key, const SymbolView& sym, WalkKey self) 
   if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
   // xunit-style setup and teardown run around every test of their class or module.
   if (is_fixture_hook(last_part(key.qualname)) && m_graph.nodes[key.node].test) {
-    m_walk.whole_file(key.node, self, "setup_teardown");
+    m_walk.whole_file(key.node, self, Relation::setup_teardown);
   }
 }
 
@@ -63,7 +63,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
         auto names = [&](ViewRange r) { return std::find(above->facts.begin(r), above->facts.end(r), name) != above->facts.end(r); };
         for (const SymbolView& s : above->facts.symbols) {
           if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
-            m_walk.reach(*c, std::string(s.qualname), from, "requests_fixture", s.def_line);
+            m_walk.reach(*c, std::string(s.qualname), from, Relation::requests_fixture, s.def_line);
             requested = true;
           }
         }
@@ -77,7 +77,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
   if (fixture.parent != -1 && d.test_pattern) {
     const FileInfo* info = m_index.get(node);
     const SymbolView& owner = info->at(fixture.parent);
-    if (owner.kind == SymbolKind::class_ && !owner.bases.empty()) m_walk.whole_file(node, from, "class_fixture");
+    if (owner.kind == SymbolKind::class_ && !owner.bases.empty()) m_walk.whole_file(node, from, Relation::class_fixture);
   }
   for (uint32_t h : scope) {
     const FileInfo* info = m_index.get(h);
@@ -86,11 +86,11 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
     auto names = [&](ViewRange r) { return std::find(f.begin(r), f.end(r), name) != f.end(r); };
     if (autouse) {
       // Every test in scope runs it.
-      if (m_graph.nodes[h].test) m_walk.whole_file(h, from, "autouse_fixture");
+      if (m_graph.nodes[h].test) m_walk.whole_file(h, from, Relation::autouse_fixture);
       continue;
     }
     if ((f.module_usefixtures_dynamic || names(f.module_usefixtures)) && m_graph.nodes[h].test) {
-      m_walk.whole_file(h, from, "usefixtures");
+      m_walk.whole_file(h, from, Relation::usefixtures);
       requested = true;
       continue;
     }
@@ -100,7 +100,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
       if (f.symbols[i].kind == SymbolKind::class_) inherited = inherits_request(h, static_cast<int32_t>(i), name, 0);
     }
     if (inherited && m_graph.nodes[h].test) {
-      m_walk.whole_file(h, from, "inherits_fixture_request");
+      m_walk.whole_file(h, from, Relation::inherits_fixture_request);
       requested = true;
       continue;
     }
@@ -116,7 +116,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
         by_name = mentioned && names(c.usefixtures);
         may = c.usefixtures_dynamic || marked_by_project(h, c);
       }
-      if (by_name || may) m_walk.reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
+      if (by_name || may) m_walk.reach(h, std::string(s.qualname), from, Relation::requests_fixture, s.def_line);
       requested |= by_name; // a request that may be for any fixture is no proof that this one is asked for
     }
   }
@@ -131,7 +131,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
       auto names = [&](ViewRange r) { return std::find(f.begin(r), f.end(r), name) != f.end(r); };
       for (const SymbolView& s : f.symbols) {
         if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
-          m_walk.reach(h, std::string(s.qualname), from, "requests_fixture", s.def_line);
+          m_walk.reach(h, std::string(s.qualname), from, Relation::requests_fixture, s.def_line);
           requested = true;
         }
       }
@@ -141,7 +141,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
     // Nothing in the repository requests it: it overrides a fixture that an installed plugin requests
     // (anyio_backend, django_db_setup, celery_config), which may be any test in scope.
     for (uint32_t h : scope) {
-      if (m_graph.nodes[h].test) m_walk.whole_file(h, from, "overrides_plugin_fixture");
+      if (m_graph.nodes[h].test) m_walk.whole_file(h, from, Relation::overrides_plugin_fixture);
     }
   }
 }

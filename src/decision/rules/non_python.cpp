@@ -2,6 +2,7 @@
 // `non-python` of docs/selection.md: what a changed file that is not Python does to the decision.
 #include "decision/rules/non_python.hpp"
 
+#include "decision/relation.hpp"
 #include "decision/rules/file_readers.hpp"
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
@@ -19,21 +20,31 @@ namespace impact::decision {
 
 namespace {
 
-NonPythonEffect run_all(std::string reason, std::string kind, std::string detail) {
+NonPythonEffect run_all(Reason reason, FileKind kind, std::string detail) {
   NonPythonEffect e;
   e.what = NonPythonEffect::What::run_all;
-  e.reason = std::move(reason);
-  e.kind = std::move(kind);
+  e.reason = reason;
+  e.kind = kind;
   e.detail = std::move(detail);
   return e;
 }
 
-NonPythonEffect quiet(std::string kind, std::string effect) {
+NonPythonEffect quiet(FileKind kind, std::string effect) {
   NonPythonEffect e;
   e.what = NonPythonEffect::What::quiet;
-  e.kind = std::move(kind);
+  e.kind = kind;
   e.effect = std::move(effect);
   return e;
+}
+
+// The verdict's kind of a quiet file (the same word).
+FileKind file_kind_of(QuietKind kind) {
+  switch (kind) {
+  case QuietKind::documentation: return FileKind::documentation;
+  case QuietKind::tooling: return FileKind::tooling;
+  case QuietKind::lint: return FileKind::lint;
+  }
+  return FileKind::documentation;
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -114,19 +125,19 @@ NonPythonRules::Tables& NonPythonRules::tables() {
 }
 
 NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
-                                       std::string_view status) {
+                                       FileStatus status) {
   NonPythonVerdict out;
   std::vector<Reader> readers;
   for (const RepoPath* side : sides) {
     bool config = is_config_file(*side);
     if (side->ends_with(".py") && !config) continue;
-    NonPythonEffect e = mixed ? run_all(config ? "config_changed" : "non_python_changed", config ? "config" : "non_python",
+    NonPythonEffect e = mixed ? run_all(config ? Reason::config_changed : Reason::non_python_changed, config ? FileKind::config : FileKind::non_python,
                                         fmt::format("{} changed", *side))
                               : effect(*side);
     out.kind = e.kind;
     out.warnings.insert(out.warnings.end(), e.warnings.begin(), e.warnings.end());
     if (e.what == NonPythonEffect::What::run_all) {
-      out.effect = "run_all: " + e.reason;
+      out.effect = fmt::format("run_all: {}", to_string(e.reason));
       out.trigger.emplace(e.reason, e.detail);
       return out;
     }
@@ -138,7 +149,7 @@ NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides
     return out;
   }
   out.effect = fmt::format("read by {} file(s) of code: the test files that load them run whole", readers.size());
-  for (const auto& r : readers) out.readers.push_back(ReaderSeed{r, Hop{path.str, std::string(status), 0, {}}});
+  for (const auto& r : readers) out.readers.push_back(ReaderSeed{r, Hop{path.str, relation_of(status), 0, {}}});
   return out;
 }
 
@@ -149,18 +160,18 @@ NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
     auto it = std::find_if(pins.begin(), pins.end(), [&](const PinChange& p) { return p.path == path; });
     return pin_file(path, it == pins.end() ? nullptr : &*it);
   }
-  if (is_config_file(path)) return run_all("config_changed", "config", fmt::format("{} changed", path));
+  if (is_config_file(path)) return run_all(Reason::config_changed, FileKind::config, fmt::format("{} changed", path));
   return quiet_file(path);
 }
 
 // Rule `config-sections`: only lint sections, comments or dependency lists may have changed.
 NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
   std::string changed = fmt::format("{} changed", path);
-  if (m_in.mode == Mode::safe) return run_all("config_changed", "config", changed);
+  if (m_in.mode == Mode::safe) return run_all(Reason::config_changed, FileKind::config, changed);
   const auto& all = m_in.non_python.sections;
   auto it = std::find_if(all.begin(), all.end(), [&](const ConfigSections& s) { return s.path == path; });
   if (it == all.end() || !it->sections) {
-    return run_all("config_changed", "config", it == all.end() ? changed : changed + " (it cannot be parsed)");
+    return run_all(Reason::config_changed, FileKind::config, it == all.end() ? changed : changed + " (it cannot be parsed)");
   }
   bool linters = tables().linters;
   bool pins = false;
@@ -170,27 +181,27 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
     else if (lint_section(s) && !linters) lint.push_back(s);
     else other.push_back(s);
   }
-  if (!other.empty()) return run_all("config_changed", "config", fmt::format("{}: {}", changed, joined(other)));
+  if (!other.empty()) return run_all(Reason::config_changed, FileKind::config, fmt::format("{}: {}", changed, joined(other)));
   if (pins) {
     const auto& list = m_in.non_python.pins;
     auto pin = std::find_if(list.begin(), list.end(), [&](const PinChange& p) { return p.path == path; });
     return pin_file(path, pin == list.end() ? nullptr : &*pin);
   }
-  if (lint.empty()) return quiet("config", "nothing: only comments or layout changed");
-  return quiet("config", fmt::format("nothing: only lint and format sections changed ({})", joined(lint)));
+  if (lint.empty()) return quiet(FileKind::config, "nothing: only comments or layout changed");
+  return quiet(FileKind::config, fmt::format("nothing: only lint and format sections changed ({})", joined(lint)));
 }
 
 // Rule `dependency-pins`: the files that import what moved.
 NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* change) {
   std::string changed = fmt::format("{} changed", path);
-  if (m_in.mode == Mode::safe || change == nullptr) return run_all("config_changed", "pins", changed);
+  if (m_in.mode == Mode::safe || change == nullptr) return run_all(Reason::config_changed, FileKind::pins, changed);
   PinAnswer answer = pinned_modules({*change}, m_in.non_python.environment, m_in.mode == Mode::fast);
-  if (!answer.run_all.empty()) return run_all("config_changed", "pins", answer.run_all);
+  if (!answer.run_all.empty()) return run_all(Reason::config_changed, FileKind::pins, answer.run_all);
   NonPythonEffect e;
   e.what = NonPythonEffect::What::readers;
-  e.kind = "pins";
+  e.kind = FileKind::pins;
   e.warnings = std::move(answer.warnings);
-  if (facts() == nullptr) return run_all("config_changed", "pins", changed);
+  if (facts() == nullptr) return run_all(Reason::config_changed, FileKind::pins, changed);
   const ProjectFacts& facts = *this->facts();
   ImportScratch scratch;
   std::vector<bool> group_imported(answer.groups.size(), false);
@@ -207,7 +218,7 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
         hit = true;
       }
       if (hit && node) {
-        e.readers.push_back(Reader{*node, "imports_distribution", imp.line});
+        e.readers.push_back(Reader{*node, Relation::imports_distribution, imp.line});
         break;
       }
     }
@@ -217,11 +228,11 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
     std::string why = fmt::format("{}: no file of the repository imports {} or what depends on it (it may be a "
                                   "tool run as a program, or reached in a way no import shows)",
                                   path, answer.groups[g].distribution);
-    if (m_in.mode != Mode::fast) return run_all("config_changed", "pins", why);
+    if (m_in.mode != Mode::fast) return run_all(Reason::config_changed, FileKind::pins, why);
     e.warnings.push_back(why + "; fast mode selects nothing for it");
   }
   if (e.readers.empty()) {
-    NonPythonEffect q = quiet("pins", "nothing: no file imports what moved");
+    NonPythonEffect q = quiet(FileKind::pins, "nothing: no file imports what moved");
     q.warnings = std::move(e.warnings);
     return q;
   }
@@ -232,29 +243,29 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
 NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
   std::string changed = fmt::format("{} changed", path);
   auto kind = quiet_kind(path);
-  if (!kind || m_in.mode == Mode::safe) return run_all("non_python_changed", "non_python", changed);
-  std::string name(to_string(*kind));
-  if (facts() == nullptr) return run_all("non_python_changed", name, changed); // no reader can be ruled out
+  if (!kind || m_in.mode == Mode::safe) return run_all(Reason::non_python_changed, FileKind::non_python, changed);
+  FileKind name = file_kind_of(*kind);
+  if (facts() == nullptr) return run_all(Reason::non_python_changed, name, changed); // no reader can be ruled out
   Tables& t = tables();
   if (!t.collect_hook.empty()) {
-    return run_all("non_python_changed", name,
+    return run_all(Reason::non_python_changed, name,
                    fmt::format("{}: {} defines pytest_collect_file, which may collect it as a test", changed,
                                t.collect_hook));
   }
   if (*kind == QuietKind::lint && t.linters) {
-    return run_all("non_python_changed", name, fmt::format("{}: pytest runs a linter that reads it", changed));
+    return run_all(Reason::non_python_changed, name, fmt::format("{}: pytest runs a linter that reads it", changed));
   }
   if (*kind == QuietKind::documentation && t.documentation) {
-    return run_all("non_python_changed", name,
+    return run_all(Reason::non_python_changed, name,
                    fmt::format("{}: a pytest plugin collects documentation as tests", changed));
   }
   // The text files pytest collects for their examples (--doctest-glob, at every level of analysis).
   for (const auto& doc : m_in.text_doctests) {
-    if (doc.path == path) return run_all("non_python_changed", name, fmt::format("{}: pytest collects it (--doctest-glob)", changed));
+    if (doc.path == path) return run_all(Reason::non_python_changed, name, fmt::format("{}: pytest collects it (--doctest-glob)", changed));
   }
   for (const auto& file : m_in.non_python.packaging_files) {
     if (file == path.str || util::glob_match(file, path.str)) {
-      return run_all("non_python_changed", name,
+      return run_all(Reason::non_python_changed, name,
                      fmt::format("{}: it is packaging metadata (pyproject.toml [project] names it)", changed));
     }
   }
@@ -263,15 +274,15 @@ NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
   e.kind = name;
   for (const auto& r : t.reads) {
     if (r.paths.reads_anything) {
-      e.readers.push_back(Reader{r.node, "reads_file", 0});
+      e.readers.push_back(Reader{r.node, Relation::reads_file, 0});
       continue;
     }
     auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
                             [&](const auto& s) { return could_name(s.first, path); });
-    if (hit != r.paths.strings.end()) e.readers.push_back(Reader{r.node, "reads_file", hit->second});
-    else if (r.paths.listing_line != 0) e.readers.push_back(Reader{r.node, "lists_folder", r.paths.listing_line});
+    if (hit != r.paths.strings.end()) e.readers.push_back(Reader{r.node, Relation::reads_file, hit->second});
+    else if (r.paths.listing_line != 0) e.readers.push_back(Reader{r.node, Relation::lists_folder, r.paths.listing_line});
   }
-  if (e.readers.empty()) return quiet(name, fmt::format("nothing: {} that no code reads", name));
+  if (e.readers.empty()) return quiet(name, fmt::format("nothing: {} that no code reads", to_string(name)));
   return e;
 }
 

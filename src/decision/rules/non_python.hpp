@@ -17,16 +17,16 @@ namespace impact::decision {
 // A Python file that reads a changed non-Python file, and how: the seed of a file-level walk.
 struct Reader {
   uint32_t node = 0;    // the reader's graph node
-  std::string relation; // reads_file, lists_folder, imports_distribution
+  Relation relation = Relation::reads_file; // reads_file, lists_folder, imports_distribution
   uint32_t line = 0;
 };
 
 struct NonPythonEffect {
   enum class What { run_all, quiet, readers };
   What what = What::run_all;
-  std::string reason; // run_all: config_changed or non_python_changed
+  Reason reason = Reason::none; // run_all: config_changed or non_python_changed
   std::string detail; // run_all: for people
-  std::string kind;   // the file's kind in the decision: config, documentation, tooling, lint, pins, non_python
+  FileKind kind = FileKind::non_python; // the file's kind in the decision: config, documentation, tooling, lint, pins, non_python
   std::string effect; // quiet: why it selects nothing
   std::vector<Reader> readers;
   std::vector<std::string> warnings;
@@ -46,9 +46,9 @@ std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const Im
 
 // What a changed file whose sides are not both Python does to the decision.
 struct NonPythonVerdict {
-  std::string kind;   // the verdict's kind
+  FileKind kind = FileKind::non_python; // the verdict's kind
   std::string effect; // the verdict's effect line
-  std::optional<std::pair<std::string, std::string>> trigger; // run_all: reason and detail
+  std::optional<std::pair<Reason, std::string>> trigger; // run_all: reason and detail
   std::vector<ReaderSeed> readers; // whose test files run whole
   std::vector<std::string> warnings;
   bool quiet = false; // it selects nothing (rules quiet-files, config-sections)
@@ -65,7 +65,7 @@ public:
   // Both sides of one change (`mixed`: one of them is a Python module, so the file became or stopped
   // being one: its importers see a module come or go, and everything runs).
   NonPythonVerdict judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
-                         std::string_view status);
+                         FileStatus status);
 
 private:
   struct Tables;

@@ -20,7 +20,7 @@ using resolve::FileInfo;
 using resolve::Read;
 
 void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey self) {
-  m_walk.reach(key.node, std::string(parent.qualname), self, "nested_in", parent.def_line);
+  m_walk.reach(key.node, std::string(parent.qualname), self, Relation::nested_in, parent.def_line);
 }
 
 void ReferenceRules::referrers(const Key& key, std::string_view name, Scan scan) {
@@ -37,7 +37,7 @@ void ReferenceRules::referrers(const Key& key, std::string_view name, Scan scan)
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
-      m_walk.whole_file(h, search.self, "imports_test"); // `from test_a import *` collects test_a's tests here too
+      m_walk.whole_file(h, search.self, Relation::imports_test); // `from test_a import *` collects test_a's tests here too
     }
     if (!search.member) {
       // Most importers never read the name: a look at the name table skips them. (A member's candidates
@@ -60,25 +60,25 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     for (const auto& imp : info.imports.imports) {
       if (imp.kind != ImportKind::from) continue;
       for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
-        if (info.imports.names[k] == search.name) m_walk.file_level(h, search.self, "imports_the_old_name", imp.line);
+        if (info.imports.names[k] == search.name) m_walk.file_level(h, search.self, Relation::imports_the_old_name, imp.line);
       }
     }
   }
   // Code that runs at import: the module, and class bodies.
   bool module_level = !m_reading.empty() && m_reading.front() == -1;
-  if (module_level || info.facts.module_dynamic_access) m_walk.file_level(h, search.self, "module_level", 0);
+  if (module_level || info.facts.module_dynamic_access) m_walk.file_level(h, search.self, Relation::module_level, 0);
   for (int32_t i : m_reading) {
     if (i < 0) continue;
     const SymbolView& s = info.at(i);
     if (h == key.node && s.qualname == key.qualname) continue;
     bool class_body = s.kind == SymbolKind::class_;
     if (class_body) {
-      m_walk.file_level(h, search.self, "class_body", s.def_line);
+      m_walk.file_level(h, search.self, Relation::class_body, s.def_line);
     } else if (s.dynamic_access && h != key.node && m_graph.nodes[h].test && s.parent != -1 &&
                info.at(s.parent).kind == SymbolKind::class_ && m_walk.mode() != Mode::safe) {
       m_walk.dynamic_access().test_class_reader(h, info, i, search.self);
     } else {
-      m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? "dynamic_access" : "references", s.def_line);
+      m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? Relation::dynamic_access : Relation::references, s.def_line);
     }
   }
   if (m_graph.nodes[h].test && (m_layout.is_test_name(search.name) || m_layout.is_test_class_name(search.name))) {
@@ -125,7 +125,7 @@ void ReferenceRules::imports_test(const Search& search, uint32_t h, const FileIn
       std::string_view alias = info.imports.aliases[a];
       if (!m_layout.is_test_name(alias) && !m_layout.is_test_class_name(alias)) continue;
       std::vector<std::string_view> chain{alias};
-      if (m_index.may_refer(h, chain, 0, search.key.node, search.key.qualname)) m_walk.whole_file(h, search.self, "imports_test");
+      if (m_index.may_refer(h, chain, 0, search.key.node, search.key.qualname)) m_walk.whole_file(h, search.self, Relation::imports_test);
     }
   }
 }
@@ -141,9 +141,9 @@ void ReferenceRules::string_refs(const Search& search, uint32_t h, const FileInf
     }
     if (!names_module || h == key.node) continue; // a module naming itself (its docstring) is no user
     if (ref.owner == -1 || info.at(ref.owner).kind == SymbolKind::class_) {
-      m_walk.file_level(h, search.self, "string_ref", ref.line);
+      m_walk.file_level(h, search.self, Relation::string_ref, ref.line);
     } else {
-      m_walk.reach(h, std::string(info.at(ref.owner).qualname), search.self, "string_ref", ref.line);
+      m_walk.reach(h, std::string(info.at(ref.owner).qualname), search.self, Relation::string_ref, ref.line);
     }
   }
 }

@@ -44,21 +44,21 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
   const SymbolView& sym = info.at(index);
   // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
   if (last_part(key.qualname).starts_with("pytest_")) {
-    m_walk.file_level(key.node, self, "pytest_hook", sym.def_line);
+    m_walk.file_level(key.node, self, Relation::pytest_hook, sym.def_line);
     return true;
   }
   for (auto d = info.facts.begin(sym.decorators); d != info.facts.end(sym.decorators); ++d) {
     // A known wrapper leaves the function reachable by its name only; the project's own decorator
     // of the same name (a registry's `cache`) is not that wrapper.
     if (!is_transparent_decorator(*d) || defined_in_project(m_index, key.node, *d)) {
-      m_walk.file_level(key.node, self, "decorated", sym.first_line);
+      m_walk.file_level(key.node, self, Relation::decorated, sym.first_line);
       return true;
     }
   }
   // A class whose hierarchy records its subclasses (__init_subclass__, a metaclass) is made from the
   // registry, without its name: constructing it, or anything reaching the class, runs at import.
   if (sym.kind == SymbolKind::class_ && registers_subclasses(key.node, index, 0)) {
-    m_walk.file_level(key.node, self, "registered_class", sym.def_line);
+    m_walk.file_level(key.node, self, Relation::registered_class, sym.def_line);
     return true;
   }
   return false;

@@ -38,7 +38,7 @@ void write_index_of(const std::filesystem::path& root) {
   m.oid = util::git_blob_id(k_base);
   m.lines[2] = {1};
   index.files.push_back(m);
-  auto dir = util::cache_dir(root);
+  auto dir = util::cache_dir(root, testing::env_of({})); // as analyse() sees it: no IMPACT_CACHE
   util::ensure_cache_dir(dir);
   write_index(index, dir / index_file_name());
 }
@@ -99,5 +99,5 @@ TEST_CASE("analyse decides no_ci_base without reading the project", "[app]") {
   ImpactConfig config = load_impact_config(dir.path(), env, options.config);
   app::Analysis a = app::analyse(repo, config, options, env);
   CHECK(a.decision.outcome == Outcome::run_all);
-  CHECK(a.decision.reason == "no_ci_base");
+  CHECK(a.decision.reason == Reason::no_ci_base);
 }

@@ -34,7 +34,7 @@ TEST_CASE("load_impact_config without [tool.impact] gives the defaults", "[impac
     auto c = load(dir);
     CHECK(c.file.empty());
     CHECK(c.mode.value == Mode::balanced);
-    CHECK(c.mode.source == "default");
+    CHECK(to_string(c.mode.source) == "default");
     CHECK_FALSE(c.mode.is_set());
     CHECK_FALSE(c.strict.value);
     CHECK(c.use_index.value);
@@ -68,7 +68,8 @@ TEST_CASE("load_impact_config reads every key of [tool.impact]", "[impact_config
   CHECK_FALSE(c.use_index.value);
   for (const auto* source : {&c.pytest_command.source, &c.fallback_command.source, &c.ignore.source, &c.mode.source,
                              &c.strict.source, &c.use_index.source}) {
-    CHECK(*source == "pyproject.toml");
+    INFO(to_string(*source));
+    CHECK(*source == SettingSource::from_file("pyproject.toml"));
   }
   CHECK(c.mode.is_set());
 }
@@ -152,7 +153,7 @@ TEST_CASE("load_impact_config accepts an empty ignore list", "[impact_config]") 
   dir.write("pyproject.toml", "[tool.impact]\nignore = []\n");
   auto c = load(dir);
   CHECK(c.ignore.value.empty());
-  CHECK(c.ignore.source == "pyproject.toml");
+  CHECK(to_string(c.ignore.source) == "pyproject.toml");
 }
 
 TEST_CASE("load_impact_config names the file and place of a TOML syntax error", "[impact_config]") {
@@ -168,30 +169,30 @@ TEST_CASE("load_impact_config lets the environment override pyproject.toml, reco
   SECTION("IMPACT_MODE") {
     auto c = load(dir, {{"IMPACT_MODE", "fast"}});
     CHECK(c.mode.value == Mode::fast);
-    CHECK(c.mode.source == "IMPACT_MODE");
+    CHECK(to_string(c.mode.source) == "IMPACT_MODE");
   }
   SECTION("IMPACT_STRICT") {
     for (const char* yes : {"1", "true", "yes"}) {
       auto c = load(dir, {{"IMPACT_STRICT", yes}});
       CHECK(c.strict.value);
-      CHECK(c.strict.source == "IMPACT_STRICT");
+      CHECK(to_string(c.strict.source) == "IMPACT_STRICT");
     }
     CHECK_FALSE(load(dir, {{"IMPACT_STRICT", "0"}}).strict.value);
   }
   SECTION("IMPACT_NO_INDEX turns use-index off") {
     auto c = load(dir, {{"IMPACT_NO_INDEX", "1"}});
     CHECK_FALSE(c.use_index.value);
-    CHECK(c.use_index.source == "IMPACT_NO_INDEX");
+    CHECK(to_string(c.use_index.source) == "IMPACT_NO_INDEX");
     CHECK(load(dir, {{"IMPACT_NO_INDEX", "no"}}).use_index.value);
   }
   SECTION("IMPACT_FALLBACK_COMMAND as a JSON array") {
     auto c = load(dir, {{"IMPACT_FALLBACK_COMMAND", R"(["scripts/ci.sh", "--all"])"}});
     CHECK(c.fallback_command.value == Strings{"scripts/ci.sh", "--all"});
-    CHECK(c.fallback_command.source == "IMPACT_FALLBACK_COMMAND");
+    CHECK(to_string(c.fallback_command.source) == "IMPACT_FALLBACK_COMMAND");
   }
   SECTION("untouched settings keep pyproject.toml as their source") {
     auto c = load(dir, {{"IMPACT_MODE", "fast"}});
-    CHECK(c.strict.source == "pyproject.toml");
+    CHECK(to_string(c.strict.source) == "pyproject.toml");
     CHECK(c.fallback_command.value == Strings{"make", "test"});
   }
 }
@@ -222,13 +223,13 @@ TEST_CASE("load_impact_config reads IMPACT_PYTEST and IMPACT_IGNORE as the envir
   dir.write("pyproject.toml", "[tool.impact]\npytest-command = [\"uv\", \"run\", \"pytest\"]\nignore = [\"*.md\"]\n");
   auto c = load(dir, {{"IMPACT_PYTEST", "/opt/pytest"}, {"IMPACT_IGNORE", R"(["docs/", "*.txt"])"}});
   CHECK(c.pytest_command.value == Strings{"/opt/pytest"});
-  CHECK(c.pytest_command.source == "IMPACT_PYTEST");
+  CHECK(to_string(c.pytest_command.source) == "IMPACT_PYTEST");
   CHECK(c.ignore.value == Strings{"docs/", "*.txt"});
-  CHECK(c.ignore.source == "IMPACT_IGNORE");
+  CHECK(to_string(c.ignore.source) == "IMPACT_IGNORE");
   SECTION("an empty list clears the configured one") {
     auto cleared = load(dir, {{"IMPACT_IGNORE", "[]"}});
     CHECK(cleared.ignore.value.empty());
-    CHECK(cleared.ignore.source == "IMPACT_IGNORE");
+    CHECK(to_string(cleared.ignore.source) == "IMPACT_IGNORE");
   }
   SECTION("a list that is not JSON") { CHECK_THAT(error_of(dir, {{"IMPACT_IGNORE", "docs/"}}), Catch::Contains("IMPACT_IGNORE")); }
 }
@@ -248,25 +249,25 @@ TEST_CASE("load_impact_config lets flags override the environment and the file",
   flags.ignore = Strings{"docs/"};
   auto c = load_impact_config(dir.path(), env, flags);
   CHECK(c.mode.value == Mode::balanced);
-  CHECK(c.mode.source == "--mode");
+  CHECK(to_string(c.mode.source) == "--mode");
   CHECK_FALSE(c.strict.value);
-  CHECK(c.strict.source == "--no-strict");
+  CHECK(to_string(c.strict.source) == "--no-strict");
   CHECK(c.use_index.value);
-  CHECK(c.use_index.source == "--use-index");
+  CHECK(to_string(c.use_index.source) == "--use-index");
   CHECK(c.pytest_command.value == Strings{"tox", "-e", "py"});
-  CHECK(c.pytest_command.source == "--pytest-command");
+  CHECK(to_string(c.pytest_command.source) == "--pytest-command");
   CHECK(c.fallback_command.value == Strings{"scripts/all.sh"});
-  CHECK(c.fallback_command.source == "--fallback-command");
+  CHECK(to_string(c.fallback_command.source) == "--fallback-command");
   CHECK(c.ignore.value == Strings{"docs/"});
-  CHECK(c.ignore.source == "--ignore");
+  CHECK(to_string(c.ignore.source) == "--ignore");
   SECTION("the positive and negative flags name themselves") {
     ConfigFlags other;
     other.strict = true;
     other.use_index = false;
     auto o = load_impact_config(dir.path(), env, other);
-    CHECK(o.strict.source == "--strict");
-    CHECK(o.use_index.source == "--no-index");
-    CHECK(o.mode.source == "IMPACT_MODE"); // untouched by the flags
+    CHECK(to_string(o.strict.source) == "--strict");
+    CHECK(to_string(o.use_index.source) == "--no-index");
+    CHECK(to_string(o.mode.source) == "IMPACT_MODE"); // untouched by the flags
   }
   SECTION("a bad lower layer is an error even under a flag") {
     dir.write("pyproject.toml", "[tool.impact]\nmode = \"quick\"\n");
@@ -291,7 +292,10 @@ TEST_CASE("parse_argv_json accepts a non-empty array of strings only", "[impact_
 }
 
 TEST_CASE("describe_source names the key only for the file", "[impact_config]") {
-  CHECK(describe_source("fallback-command", "pyproject.toml") == "fallback-command in pyproject.toml");
-  CHECK(describe_source("fallback-command", "IMPACT_FALLBACK_COMMAND") == "IMPACT_FALLBACK_COMMAND");
-  CHECK(describe_source("pytest-command", "--pytest-command") == "--pytest-command");
+  CHECK(describe_source("fallback-command", SettingSource::from_file("pyproject.toml")) ==
+        "fallback-command in pyproject.toml");
+  CHECK(describe_source("fallback-command", SettingSource::from_env("IMPACT_FALLBACK_COMMAND")) ==
+        "IMPACT_FALLBACK_COMMAND");
+  CHECK(describe_source("pytest-command", SettingSource::from_flag("--pytest-command")) == "--pytest-command");
+  CHECK(describe_source("mode", SettingSource{}) == "default");
 }

@@ -79,11 +79,11 @@ const Strings k_all_tests{"tests/integration/test_db.py", "tests/unit/test_model
 TEST_CASE("decide selects the tests that load a changed module, transitively", "[decide]") {
   auto r = decide_on(shop(), {modified("src/app/db.py")});
   CHECK(r.decision.outcome == Outcome::selected);
-  CHECK(r.decision.reason.empty());
+  CHECK(r.decision.reason == Reason::none);
   CHECK(node_ids(r.decision) == k_all_tests);
   SECTION("the verdict counts the test files reached") {
     const auto& v = verdict(r.decision, "src/app/db.py");
-    CHECK(v.kind == "python");
+    CHECK(v.kind == FileKind::python);
     CHECK(v.status == FileStatus::modified);
     CHECK(v.tests == 3);
     CHECK_FALSE(v.effect.empty());
@@ -116,7 +116,7 @@ TEST_CASE("decide selects a changed test file itself", "[decide]") {
     CHECK(node_ids(r.decision) == Strings{"tests/unit/test_models.py"});
     CHECK(testing::hops(r.decision.selected[0].chain) == Strings{"tests/unit/test_models.py modified 0"});
     const auto& v = verdict(r.decision, "tests/unit/test_models.py");
-    CHECK(v.kind == "test");
+    CHECK(v.kind == FileKind::test);
     CHECK(v.tests == 1);
   }
   SECTION("added") {
@@ -124,7 +124,7 @@ TEST_CASE("decide selects a changed test file itself", "[decide]") {
     p.file("tests/unit/test_new.py", "def test_new():\n    pass\n");
     auto r = decide_on(p, {added("tests/unit/test_new.py")});
     CHECK(node_ids(r.decision) == Strings{"tests/unit/test_new.py"});
-    CHECK(r.decision.selected[0].chain.back().relation == "added");
+    CHECK(r.decision.selected[0].chain.back().relation == Relation::added);
   }
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("decide selects the subtree of a changed conftest.py", "[decide]") {
   SECTION("a nested conftest.py: the tests below it") {
     auto r = decide_on(shop(), {modified("tests/unit/conftest.py")});
     CHECK(node_ids(r.decision) == Strings{"tests/unit/test_models.py", "tests/unit/test_views.py"});
-    CHECK(verdict(r.decision, "tests/unit/conftest.py").kind == "conftest");
+    CHECK(verdict(r.decision, "tests/unit/conftest.py").kind == FileKind::conftest);
   }
   SECTION("the top conftest.py: every test below it, through the nested one") {
     auto r = decide_on(shop(), {modified("tests/conftest.py")});
@@ -155,7 +155,7 @@ TEST_CASE("decide selects the subtree of a deleted conftest.py", "[decide]") {
   CHECK(r.decision.outcome == Outcome::selected);
   CHECK(node_ids(r.decision) == Strings{"tests/unit/test_models.py", "tests/unit/test_views.py"});
   const auto& v = verdict(r.decision, "tests/unit/conftest.py");
-  CHECK(v.kind == "conftest");
+  CHECK(v.kind == FileKind::conftest);
   CHECK(v.status == FileStatus::deleted);
   for (const auto& t : r.decision.selected)
     CHECK(testing::hop_text(t.chain.back()) == "tests/unit/conftest.py deleted 0");
@@ -205,33 +205,33 @@ TEST_CASE("decide runs everything when a configuration file changes", "[decide]"
   SECTION("pyproject.toml") {
     auto r = decide_on(shop(), {modified("pyproject.toml"), modified("src/app/db.py")});
     CHECK(r.decision.outcome == Outcome::run_all);
-    CHECK(r.decision.reason == "config_changed");
+    CHECK(r.decision.reason == Reason::config_changed);
     CHECK_THAT(r.decision.detail, Catch::Contains("pyproject.toml changed"));
     CHECK(r.decision.selected.empty());
-    CHECK(verdict(r.decision, "pyproject.toml").kind == "config");
+    CHECK(verdict(r.decision, "pyproject.toml").kind == FileKind::config);
     CHECK_THAT(verdict(r.decision, "pyproject.toml").effect, Catch::Contains("config_changed"));
   }
   SECTION("setup.py, a Python file that configures the project") {
     auto r = decide_on(shop(), {modified("setup.py")});
     CHECK(r.decision.outcome == Outcome::run_all);
-    CHECK(r.decision.reason == "config_changed");
+    CHECK(r.decision.reason == Reason::config_changed);
   }
   SECTION("a requirements file that is new") {
     auto r = decide_on(shop(), {added("requirements-dev.txt")});
     CHECK(r.decision.outcome == Outcome::run_all);
-    CHECK(r.decision.reason == "config_changed");
+    CHECK(r.decision.reason == Reason::config_changed);
   }
 }
 
 TEST_CASE("decide runs everything when a file that is not Python changes", "[decide]") {
   auto r = decide_on(shop(), {modified("assets/prices.json")});
   CHECK(r.decision.outcome == Outcome::run_all);
-  CHECK(r.decision.reason == "non_python_changed");
+  CHECK(r.decision.reason == Reason::non_python_changed);
   CHECK_THAT(r.decision.detail, Catch::Contains("assets/prices.json"));
-  CHECK(verdict(r.decision, "assets/prices.json").kind == "non_python");
+  CHECK(verdict(r.decision, "assets/prices.json").kind == FileKind::non_python);
   SECTION("with several triggers the first names the reason and the detail lists them all") {
     auto s = decide_on(shop(), {modified("assets/prices.json"), modified("pyproject.toml")});
-    CHECK(s.decision.reason == "non_python_changed");
+    CHECK(s.decision.reason == Reason::non_python_changed);
     CHECK_THAT(s.decision.detail, Catch::Contains("assets/prices.json") && Catch::Contains("pyproject.toml"));
   }
 }
@@ -240,8 +240,8 @@ TEST_CASE("decide leaves out files matched by the ignore globs", "[decide]") {
   SECTION("only ignored files: nothing to run") {
     auto r = decide_on(shop(), {modified("docs/index.md")}, {}, {"docs/"});
     CHECK(r.decision.outcome == Outcome::nothing);
-    CHECK(r.decision.reason == "only_ignored_files");
-    CHECK(verdict(r.decision, "docs/index.md").kind == "ignored");
+    CHECK(r.decision.reason == Reason::only_ignored_files);
+    CHECK(verdict(r.decision, "docs/index.md").kind == FileKind::ignored);
   }
   SECTION("ignored files next to a Python change") {
     auto r = decide_on(shop(), {modified("docs/index.md"), modified("src/app/views.py")}, {}, {"*.md"});
@@ -251,7 +251,7 @@ TEST_CASE("decide leaves out files matched by the ignore globs", "[decide]") {
   SECTION("an ignored Python file") {
     auto r = decide_on(shop(), {modified("src/app/db.py")}, {}, {"src/app/db.py"});
     CHECK(r.decision.outcome == Outcome::nothing);
-    CHECK(r.decision.reason == "only_ignored_files");
+    CHECK(r.decision.reason == Reason::only_ignored_files);
   }
 }
 
@@ -261,11 +261,11 @@ TEST_CASE("decide runs everything when a Python file's executable bit changes", 
   chmod.mode_changed = true;
   auto r = decide_on(shop(), {chmod});
   CHECK(r.decision.outcome == Outcome::run_all);
-  CHECK(r.decision.reason == "mode_changed");
-  CHECK(verdict(r.decision, "src/app/db.py").kind == "mode");
+  CHECK(r.decision.reason == Reason::mode_changed);
+  CHECK(verdict(r.decision, "src/app/db.py").kind == FileKind::mode);
   SECTION("an ignored file's mode is ignored too") {
     auto s = decide_on(shop(), {chmod}, {}, {"src/app/db.py"});
-    CHECK(s.decision.reason == "only_ignored_files");
+    CHECK(s.decision.reason == Reason::only_ignored_files);
   }
 }
 
@@ -274,8 +274,8 @@ TEST_CASE("decide runs everything when a submodule changes", "[decide]") {
   sub.submodule = true;
   auto r = decide_on(shop(), {sub});
   CHECK(r.decision.outcome == Outcome::run_all);
-  CHECK(r.decision.reason == "submodule_changed");
-  CHECK(verdict(r.decision, "vendor/lib").kind == "submodule");
+  CHECK(r.decision.reason == Reason::submodule_changed);
+  CHECK(verdict(r.decision, "vendor/lib").kind == FileKind::submodule);
 }
 
 TEST_CASE("decide selects the tests that load an unbounded dynamic import, with a note", "[decide]") {
@@ -304,7 +304,7 @@ TEST_CASE("decide selects the tests that load an unbounded dynamic import, with 
 TEST_CASE("decide with --strict runs everything for an unbounded dynamic import", "[decide]") {
   auto r = decide_on(shop_with_loader(), {modified("src/app/db.py")}, {}, {}, true);
   CHECK(r.decision.outcome == Outcome::run_all);
-  CHECK(r.decision.reason == "uncertain_dynamic_import");
+  CHECK(r.decision.reason == Reason::uncertain_dynamic_import);
   CHECK_THAT(r.decision.detail, Catch::Contains("src/app/plugins/loader.py:4"));
   CHECK(r.decision.selected.empty());
 }
@@ -347,13 +347,13 @@ TEST_CASE("decide says why nothing needs to run", "[decide]") {
   SECTION("no changes") {
     auto r = decide_on(shop(), {});
     CHECK(r.decision.outcome == Outcome::nothing);
-    CHECK(r.decision.reason == "no_changes");
+    CHECK(r.decision.reason == Reason::no_changes);
     CHECK_FALSE(r.decision.detail.empty());
   }
   SECTION("no test reaches the change") {
     auto r = decide_on(shop(), {modified("src/app/unused.py")});
     CHECK(r.decision.outcome == Outcome::nothing);
-    CHECK(r.decision.reason == "no_tests_reached");
+    CHECK(r.decision.reason == Reason::no_tests_reached);
     const auto& v = verdict(r.decision, "src/app/unused.py");
     CHECK(v.tests == 0);
     CHECK_FALSE(v.effect.empty());
@@ -361,7 +361,7 @@ TEST_CASE("decide says why nothing needs to run", "[decide]") {
   SECTION("only ignored files") {
     auto r = decide_on(shop(), {modified("docs/index.md")}, {}, {"docs/**"});
     CHECK(r.decision.outcome == Outcome::nothing);
-    CHECK(r.decision.reason == "only_ignored_files");
+    CHECK(r.decision.reason == Reason::only_ignored_files);
   }
 }
 

@@ -46,4 +46,35 @@ TEST_CASE("every value of the typed vocabulary is documented in docs/json.md", "
       CHECK(row(json, "confidence").find(fmt::format("`{}`", to_string(c))) != std::string::npos);
     }
   }
+  SECTION("FileKind: the changed files' kind row") {
+    for (int k = 0; k <= static_cast<int>(FileKind::pins); ++k) {
+      auto kind = static_cast<FileKind>(k);
+      INFO(to_string(kind));
+      CHECK(row(json, ".kind").find(fmt::format("`{}`", to_string(kind))) != std::string::npos);
+    }
+  }
+  SECTION("TestSource: the changed files' source row") {
+    CHECK(to_string(TestSource::none).empty()); // written as null
+    for (TestSource s : {TestSource::coverage, TestSource::static_}) {
+      INFO(to_string(s));
+      CHECK(row(json, ".source").find(fmt::format("`{}`", to_string(s))) != std::string::npos);
+    }
+  }
+  SECTION("CoverageFallback: the changed files' fallback row") {
+    for (int k = 1; k <= static_cast<int>(CoverageFallback::tests_missing); ++k) {
+      auto fallback = static_cast<CoverageFallback>(k);
+      INFO(to_string(fallback));
+      CHECK(row(json, ".fallback").find(fmt::format("`{}`", to_string(fallback))) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("every reason is in the reasons table of docs/selection.md", "[vocabulary]") {
+  std::string selection = doc("selection.md");
+  CHECK(to_string(Reason::none).empty()); // written as null
+  for (Reason r : all_reasons()) {
+    INFO(to_string(r));
+    CHECK(!to_string(r).empty());
+    row(selection, std::string(to_string(r)));
+  }
 }

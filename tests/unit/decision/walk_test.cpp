@@ -37,7 +37,7 @@ std::vector<std::string> reached_paths(const testing::Built& b, const ReverseWal
 TEST_CASE("ReverseWalk reaches every file that loads a seed, transitively, breadth first", "[walk]") {
   auto b = chain_project();
   ReverseWalk walk(b->graph);
-  walk.seed(id(*b, "a.py"), "modified");
+  walk.seed(id(*b, "a.py"), Relation::modified);
   walk.run();
   CHECK(reached_paths(*b, walk) == std::vector<std::string>{"a.py", "b.py", "c.py"});
   CHECK(walk.reached(id(*b, "c.py")));
@@ -48,7 +48,7 @@ TEST_CASE("ReverseWalk reaches every file that loads a seed, transitively, bread
 TEST_CASE("ReverseWalk chains lead from a reached file back to its seed", "[walk]") {
   auto b = chain_project();
   ReverseWalk walk(b->graph);
-  walk.seed(id(*b, "a.py"), "modified");
+  walk.seed(id(*b, "a.py"), Relation::modified);
   walk.run();
   SECTION("a file two hops away") {
     CHECK(testing::hops(walk.chain(id(*b, "c.py"))) ==
@@ -60,28 +60,28 @@ TEST_CASE("ReverseWalk chains lead from a reached file back to its seed", "[walk
 TEST_CASE("ReverseWalk seeds and links only files not reached yet", "[walk]") {
   auto b = chain_project();
   ReverseWalk walk(b->graph);
-  walk.seed(id(*b, "a.py"), "modified");
-  walk.seed(id(*b, "a.py"), "deleted");
+  walk.seed(id(*b, "a.py"), Relation::modified);
+  walk.seed(id(*b, "a.py"), Relation::deleted);
   walk.run();
-  walk.seed(id(*b, "b.py"), "added");
+  walk.seed(id(*b, "b.py"), Relation::added);
   CHECK(walk.order().size() == 3);
-  CHECK(walk.chain(id(*b, "a.py")).front().relation == "modified");
-  CHECK(walk.chain(id(*b, "b.py")).front().relation == "import");
+  CHECK(walk.chain(id(*b, "a.py")).front().relation == Relation::modified);
+  CHECK(walk.chain(id(*b, "b.py")).front().relation == Relation::import_);
   SECTION("link adds a file through a relation the graph does not hold") {
-    walk.link(id(*b, "f.py"), id(*b, "b.py"), "dynamic_import_may_load", 7);
+    walk.link(id(*b, "f.py"), id(*b, "b.py"), Relation::dynamic_import_may_load, 7);
     walk.run();
     CHECK(walk.reached(id(*b, "f.py")));
     CHECK(testing::hops(walk.chain(id(*b, "f.py"))) ==
           Strings{"f.py dynamic_import_may_load 7", "b.py import 1", "a.py modified 0"});
-    walk.link(id(*b, "f.py"), id(*b, "a.py"), "other", 1);
-    CHECK(walk.chain(id(*b, "f.py")).front().relation == "dynamic_import_may_load");
+    walk.link(id(*b, "f.py"), id(*b, "a.py"), Relation::conftest, 1);
+    CHECK(walk.chain(id(*b, "f.py")).front().relation == Relation::dynamic_import_may_load);
   }
 }
 
 TEST_CASE("ReverseWalk terminates on import cycles", "[walk]") {
   auto b = chain_project();
   ReverseWalk walk(b->graph);
-  walk.seed(id(*b, "d.py"), "modified");
+  walk.seed(id(*b, "d.py"), Relation::modified);
   walk.run();
   CHECK(reached_paths(*b, walk) == std::vector<std::string>{"d.py", "e.py"});
   CHECK(testing::hops(walk.chain(id(*b, "e.py"))) == Strings{"e.py import 1", "d.py modified 0"});

@@ -13,12 +13,12 @@ TEST_CASE("fallback_payload carries the reason and the change report", "[fallbac
   ChangeSet changes = testing::change_set({testing::renamed("a.txt", "b.txt"), cfg_change});
   Decision d;
   d.outcome = Outcome::run_all;
-  d.reason = "config_changed";
+  d.reason = Reason::config_changed;
   d.detail = "setup.cfg changed";
   d.mode_requested = d.mode_effective = Mode::safe;
   FileVerdict v;
   v.path = RepoPath{"setup.cfg"};
-  v.kind = "config";
+  v.kind = FileKind::config;
   v.effect = "run_all: config_changed";
   d.files = {v};
   d.uncertainties = {{"src/p.py", 4, "computed import"}};

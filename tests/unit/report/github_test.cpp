@@ -50,7 +50,7 @@ TEST_CASE("render_github writes one notice for the decision and a warning per un
   }
   SECTION("run_all: a notice on the file that forced it") {
     d.outcome = Outcome::run_all;
-    d.reason = "config_changed";
+    d.reason = Reason::config_changed;
     d.detail = "setup.cfg changed";
     FileVerdict v;
     v.path = RepoPath{"setup.cfg"};
@@ -75,7 +75,7 @@ TEST_CASE("render_github writes one notice for the decision and a warning per un
   }
   SECTION("a command that cannot be started is an error") {
     d.outcome = Outcome::run_all;
-    d.reason = "no_ci_base";
+    d.reason = Reason::no_ci_base;
     report.plan.problem = "pytest not found: activate the virtualenv";
     auto lines = lines_of(render_github(report));
     REQUIRE(lines.size() == 2);
@@ -83,7 +83,7 @@ TEST_CASE("render_github writes one notice for the decision and a warning per un
   }
   SECTION("the fallback is named") {
     d.outcome = Outcome::run_all;
-    d.reason = "no_ci_base";
+    d.reason = Reason::no_ci_base;
     report.plan.fallback = true;
     report.plan.argv = {"/repo/ci.sh", "--all"};
     report.plan.command = Command{report.plan.argv, "fallback-command in pyproject.toml"};
@@ -95,7 +95,7 @@ TEST_CASE("render_github writes one notice for the decision and a warning per un
 TEST_CASE("render_github escapes messages and properties as GitHub requires", "[github]") {
   Decision d;
   d.outcome = Outcome::run_all;
-  d.reason = "non_python_changed";
+  d.reason = Reason::non_python_changed;
   d.detail = "100%,a:b\r\n";
   FileVerdict v;
   v.path = RepoPath{"a:b,100%.txt"};

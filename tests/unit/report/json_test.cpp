@@ -25,10 +25,10 @@ struct Fixture {
     changes.base.source = "GITHUB_BASE_REF";
 
     decision.outcome = Outcome::selected;
-    decision.reason = "ignored_for_selected";
+    decision.reason = Reason::config_changed; // ignored for selected
     FileVerdict verdict;
     verdict.path = RepoPath("src/app/db.py");
-    verdict.kind = "python";
+    verdict.kind = FileKind::python;
     verdict.effect = "reaches 1 test file(s)";
     verdict.tests = 1;
     decision.files = {verdict};
@@ -144,7 +144,7 @@ TEST_CASE("render_json writes nulls where the document says so", "[json]") {
   Fixture f;
   SECTION("a run_all keeps its reason and detail") {
     f.decision.outcome = Outcome::run_all;
-    f.decision.reason = "config_changed";
+    f.decision.reason = Reason::config_changed;
     f.decision.detail = "pyproject.toml changed";
     f.decision.selected.clear();
     json doc = f.render();
@@ -154,7 +154,7 @@ TEST_CASE("render_json writes nulls where the document says so", "[json]") {
   }
   SECTION("nothing to run: no command, an empty argv") {
     f.decision.outcome = Outcome::nothing;
-    f.decision.reason = "no_tests_reached";
+    f.decision.reason = Reason::no_tests_reached;
     f.decision.selected.clear();
     f.report.plan = RunPlan{};
     json doc = f.render();

@@ -30,14 +30,14 @@ struct Saved {
     decision.mode_effective = Mode::balanced;
     FileVerdict verdict;
     verdict.path = RepoPath("src/app/db.py");
-    verdict.kind = "python";
+    verdict.kind = FileKind::python;
     verdict.effect = "reaches 2 test file(s)";
     verdict.tests = 2;
     verdict.change = "implementation";
-    verdict.source = "static";
+    verdict.source = TestSource::static_;
     verdict.symbols = {SymbolChange{"Db.connect", SymbolKind::method, ChangeKind::signature, {3, 9}, {3, 10}, false}};
     decision.files = {verdict};
-    Hop through_symbol = testing::hop("tests/test_db.py", "calls", 12);
+    Hop through_symbol = testing::hop("tests/test_db.py", "references", 12);
     through_symbol.symbol = "test_connect";
     decision.selected = {SelectedTest{"tests/test_db.py::test_connect", {through_symbol, testing::hop("src/app/db.py", "signature")}, ""},
                          SelectedTest{"tests/test_io.py", {}, "may load it through a dynamic import"}};
@@ -190,6 +190,28 @@ TEST_CASE("every kind of invalid saved decision is named by file, JSON path and 
   SECTION("an unknown enumeration value") {
     doc["decision"] = "selcted";
     CHECK(error_for(doc).starts_with("impact.json: $.decision: \"selcted\" is not one of selected, run_all, nothing"));
+  }
+  SECTION("an unknown relation, file kind, source, fallback or reason (each a checked word)") {
+    doc["selected"][0]["chain"][0]["relation"] = "refrences";
+    CHECK_THAT(error_for(doc), Catch::StartsWith("impact.json: $.selected[0].chain[0].relation: \"refrences\" is not "
+                                                 "one of import, from_import") &&
+                                   Catch::Contains("(did you mean 'references'?)"));
+    doc = s.document();
+    doc["changed_files"][0]["kind"] = "pyhton";
+    CHECK_THAT(error_for(doc), Catch::StartsWith("impact.json: $.changed_files[0].kind: \"pyhton\" is not one of"));
+    doc = s.document();
+    doc["changed_files"][0]["source"] = "statc";
+    CHECK_THAT(error_for(doc), Catch::StartsWith("impact.json: $.changed_files[0].source: \"statc\" is not one of "
+                                                 "coverage, static"));
+    doc = s.document();
+    doc["changed_files"][0]["fallback"] = "drfit";
+    CHECK_THAT(error_for(doc), Catch::Contains("$.changed_files[0].fallback: \"drfit\" is not one of untracked"));
+    doc = s.document();
+    doc["selected"] = json::array();
+    doc["decision"] = "nothing";
+    doc["reason"] = "no_test_reached";
+    CHECK_THAT(error_for(doc), Catch::StartsWith("impact.json: $.reason: \"no_test_reached\" is not one of "
+                                                 "config_changed"));
   }
   SECTION("every message is one line") {
     doc["selected"][0]["node_id"] = "a\nb";

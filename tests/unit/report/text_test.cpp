@@ -52,13 +52,13 @@ TEST_CASE("summary_line says what the decision does in one line", "[text]") {
   }
   SECTION("the full suite") {
     d.outcome = Outcome::run_all;
-    d.reason = "config_changed";
+    d.reason = Reason::config_changed;
     d.detail = "pyproject.toml changed";
     CHECK(summary_line(report) == "full suite: config_changed (pyproject.toml changed) in 42 ms");
   }
   SECTION("nothing") {
     d.outcome = Outcome::nothing;
-    d.reason = "no_tests_reached";
+    d.reason = Reason::no_tests_reached;
     d.detail = "no test loads the changed files";
     CHECK(summary_line(report) ==
           "no tests impacted, nothing to run: no_tests_reached (no test loads the changed files) in 42 ms");
@@ -148,7 +148,7 @@ TEST_CASE("every text rendering quotes a name with a control character as git do
   CHECK_THAT(text, Catch::Contains("warning: tests/test_a\\n::error::pwned.py: skipped"));
   CHECK_THAT(text, Catch::Contains("note: note\\nnote"));
   d.outcome = Outcome::run_all;
-  d.reason = "non_python_changed";
+  d.reason = Reason::non_python_changed;
   d.detail = evil;
   CHECK(summary_line(report).find('\n') == std::string::npos);
 }

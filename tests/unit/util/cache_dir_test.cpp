@@ -6,55 +6,31 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-
 using impact::testing::TempDir;
 using impact::util::cache_dir;
 using impact::util::ensure_cache_dir;
 
 namespace {
 
-// Sets $IMPACT_CACHE for the scope, restoring what was there.
-class ScopedCacheEnv {
-public:
-  explicit ScopedCacheEnv(const char* value) {
-    if (const char* old = std::getenv("IMPACT_CACHE")) m_old = old;
-    if (value == nullptr)
-      ::unsetenv("IMPACT_CACHE");
-    else
-      ::setenv("IMPACT_CACHE", value, 1);
-  }
-  ~ScopedCacheEnv() {
-    if (m_old)
-      ::setenv("IMPACT_CACHE", m_old->c_str(), 1);
-    else
-      ::unsetenv("IMPACT_CACHE");
-  }
-  ScopedCacheEnv(const ScopedCacheEnv&) = delete;
-  ScopedCacheEnv& operator=(const ScopedCacheEnv&) = delete;
-
-private:
-  std::optional<std::string> m_old;
-};
+impact::EnvLookup cache_env(const char* value) {
+  if (value == nullptr) return impact::testing::env_of({});
+  return impact::testing::env_of({{"IMPACT_CACHE", value}});
+}
 
 } // namespace
 
 TEST_CASE("cache_dir is $IMPACT_CACHE, else .impact_cache in the repository", "[cache_dir]") {
   SECTION("unset") {
-    ScopedCacheEnv env(nullptr);
-    CHECK(cache_dir("/repo") == std::filesystem::path("/repo/.impact_cache"));
+    CHECK(cache_dir("/repo", cache_env(nullptr)) == std::filesystem::path("/repo/.impact_cache"));
   }
   SECTION("empty counts as unset") {
-    ScopedCacheEnv env("");
-    CHECK(cache_dir("/repo") == std::filesystem::path("/repo/.impact_cache"));
+    CHECK(cache_dir("/repo", cache_env("")) == std::filesystem::path("/repo/.impact_cache"));
   }
   SECTION("an absolute path") {
-    ScopedCacheEnv env("/var/cache/impact");
-    CHECK(cache_dir("/repo") == std::filesystem::path("/var/cache/impact"));
+    CHECK(cache_dir("/repo", cache_env("/var/cache/impact")) == std::filesystem::path("/var/cache/impact"));
   }
   SECTION("a relative path is relative to the repository") {
-    ScopedCacheEnv env("tmp/cache");
-    CHECK(cache_dir("/repo") == std::filesystem::path("/repo/tmp/cache"));
+    CHECK(cache_dir("/repo", cache_env("tmp/cache")) == std::filesystem::path("/repo/tmp/cache"));
   }
 }
 
