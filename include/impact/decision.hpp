@@ -53,6 +53,9 @@ struct FileVerdict {
   std::vector<SymbolChange> symbols; // the changed symbols (Python files)
   std::string source;   // where its tests came from: "coverage", "static", or "" (not a Python file)
   std::string fallback; // when the coverage index was not used for it: why ("drift", "not_indexed", ...)
+  // With source "coverage": the base function bodies whose coverage answered (a test the index left
+  // out ran none of their lines: `impact explain` says so).
+  std::vector<LineSpan> covered_bodies;
 };
 
 // Something the analysis could not vouch for, and what it did about it.
