@@ -129,7 +129,7 @@ private:
                                                         m_path, b.body_first(), b.last_line));
     }
     if (b.runs_later) return later(b);
-    if (!touched.empty() && by_lines(touched, least_new)) return true;
+    if (!touched.empty() && !b.has_nested && by_lines(touched, least_new)) return true;
     m_units.insert(found);
     return true;
   }
@@ -137,7 +137,8 @@ private:
   // Code lines replaced or deleted in place: the tests that ran them, exactly, when every one of them
   // was recorded, only in tests' calls, and no new code sits in a block outside theirs. A test that did
   // not run a replaced statement in the base does not reach its replacement either: the code before it
-  // is unchanged (other hunks are judged on their own).
+  // is unchanged (other hunks are judged on their own). Not in a body holding a nested def, class or
+  // lambda (the caller checks): a closure another test calls reads what the replaced lines bound.
   bool by_lines(const std::vector<uint32_t>& touched, int least_new) {
     int least_old = INT_MAX;
     for (uint32_t l : touched) least_old = std::min(least_old, indentation(m_old[l]));

@@ -50,6 +50,11 @@ public:
 private:
   void visit(TSNode node, int32_t enclosing) {
     std::string_view type = ts_node_type(node);
+    if (enclosing >= 0 && (type == "function_definition" || type == "lambda" || type == "class_definition")) {
+      for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
+        m_blocks[static_cast<size_t>(b)].has_nested = true;
+      }
+    }
     if (type == "function_definition") {
       enclosing = open(node, enclosing);
     } else if (enclosing >= 0 && (type == "yield" || type == "await" ||

@@ -23,6 +23,10 @@ struct FunctionBlock {
   // the body (nested ones included). A resumed frame can finish without a line event, so coverage.py
   // may record nothing for the test that resumed it.
   bool runs_later = false;
+  // It holds a nested def, class or lambda (at any depth): code that can outlive the call and run in
+  // another test, reading what the body bound (a closure). A change of the body's own lines can then
+  // act on a test that ran only the nested code.
+  bool has_nested = false;
 
   uint32_t body_first() const { return header_last + 1; }
   bool in_body(uint32_t line) const { return line > header_last && line <= last_line; }

@@ -156,3 +156,13 @@ TEST_CASE("blocks: a nested def's header is answered by the enclosing body, whic
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
+
+TEST_CASE("blocks: a line of a body holding a closure is answered by the whole body, the closure's lines included",
+          "[coverage][blocks]") {
+  // Test 1 made the closure (ran line 2), test 2 only called it later (line 4).
+  std::string base = "def make(n):\n    k = n + 1\n    def add(x):\n        return x + k\n    return add\n";
+  std::string now = "def make(n):\n    k = n + 2\n    def add(x):\n        return x + k\n    return add\n";
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {2}}, {5, {1}}}, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}

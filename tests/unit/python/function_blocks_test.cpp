@@ -79,3 +79,12 @@ TEST_CASE("function_blocks: a one-line def has no body line of its own", "[funct
   CHECK(blocks[0].header_last == 1);
   CHECK(innermost_block(blocks, 1) == -1);
 }
+
+TEST_CASE("function_blocks: a body holding a def, a class or a lambda has nested code", "[function_blocks]") {
+  auto blocks = function_blocks("def a():\n    return lambda: 1\n\ndef b():\n    class C:\n        pass\n    return C\n\n"
+                                "def c():\n    return [x for x in ()]\n");
+  REQUIRE(blocks.size() == 3);
+  CHECK(blocks[0].has_nested);
+  CHECK(blocks[1].has_nested);
+  CHECK_FALSE(blocks[2].has_nested); // a comprehension runs at once
+}
