@@ -146,6 +146,8 @@ int run_index(const cli::Options& options) {
   argv.push_back("--cov=" + repo->root().string());
   // Whether the session runs the whole suite (docs/coverage.md, "The whole suite").
   SuiteProbe probe;
+  std::vector<std::string> plain = argv; // without the probe
+  plain.insert(plain.end(), options.passthrough.begin(), options.passthrough.end());
   for (auto& arg : probe.pytest_args()) argv.push_back(std::move(arg));
   argv.insert(argv.end(), options.passthrough.begin(), options.passthrough.end());
   fmt::print(stderr, "impact: running the suite under coverage: {}\n",
@@ -157,6 +159,14 @@ int run_index(const cli::Options& options) {
   auto run_env = probe.env(env("PYTHONPATH").value_or(""));
   run_env.emplace_back("COVERAGE_FILE", data.string());
   int code = util::run_and_wait(argv, repo->root(), run_env);
+  bool probed = true;
+  if (!std::filesystem::exists(data, ec) && !probe.reported()) {
+    // The probe could not load (a configured command that does not pass PYTHONPATH through, such as
+    // tox): run without it; the index is then partial.
+    fmt::print(stderr, "impact: note: pytest did not load the whole-suite probe; running the suite without it\n");
+    code = util::run_and_wait(plain, repo->root(), {{"COVERAGE_FILE", data.string()}});
+    probed = false;
+  }
   if (!std::filesystem::exists(data, ec)) {
     throw Error("pytest exited with {} and wrote no coverage data: is pytest-cov installed for {}? install it (pip "
                 "install pytest-cov, or apt install python3-pytest-cov), or build the index from an existing coverage "
@@ -168,6 +178,7 @@ int run_index(const cli::Options& options) {
     CoverageIndex index = ingest_coverage(data, repo->root(), pytest.rootdir, python_paths(files), stats);
     index.meta.source = "pytest";
     std::tie(index.meta.whole_suite, index.meta.partial) = probe.verdict();
+    if (!probed) index.meta.partial = "the whole-suite probe did not load";
     finish(index, *repo, files, path, stats, start, trust);
   } catch (...) {
     std::filesystem::remove(data, ec);

@@ -87,6 +87,11 @@ std::vector<std::pair<std::string, std::string>> SuiteProbe::env(const std::stri
   return {{"PYTHONPATH", path}, {"IMPACT_SUITE_REPORT", (m_dir / "report").string()}};
 }
 
+bool SuiteProbe::reported() const {
+  std::error_code ec;
+  return std::filesystem::exists(m_dir / "report", ec);
+}
+
 std::pair<bool, std::string> SuiteProbe::verdict() const {
   auto text = util::read_file(m_dir / "report");
   if (!text) return {false, "the session's end was not reported (pytest stopped, or the probe did not load)"};

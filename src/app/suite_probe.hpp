@@ -23,6 +23,8 @@ public:
   // The environment the run needs: the plugin's folder in front of `pythonpath` (the current one),
   // and where to write the report.
   std::vector<std::pair<std::string, std::string>> env(const std::string& pythonpath) const;
+  // Whether the plugin wrote its report (it loaded, and the session ended).
+  bool reported() const;
   // After the run: whether it saw the whole suite, and if not, why ("-k was given; 2 collection
   // error(s)").
   std::pair<bool, std::string> verdict() const;

@@ -304,3 +304,16 @@ def test_tests_collected_by_inheritance_still_exist_for_the_index(tmp_path):
     assert selected_ids(warm) == ["tests/test_again.py::TestDouble::test_two",
                                   "tests/test_base.py::TestDouble::test_two",
                                   "tests/test_mixin.py::DoubleTest::test_four"]
+
+
+def test_a_pytest_command_that_drops_pythonpath_still_builds_a_partial_index(tmp_path):
+    # tox and other wrappers may not pass PYTHONPATH through: the probe cannot load there.
+    repo = make_repo(tmp_path, files=BLOCKS)
+    wrapper = tmp_path / "wrapped-pytest"
+    wrapper.write_text('#!/bin/sh\nunset PYTHONPATH\nexec /usr/bin/python3 -m pytest "$@"\n')
+    wrapper.chmod(0o755)
+    run = repo.impact("index", env={"IMPACT_PYTEST": str(wrapper)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "pytest did not load the whole-suite probe; running the suite without it" in run.stderr
+    status = repo.impact("index", "status", "--format", "json").json
+    assert (status["whole_suite"], status["partial"]) == (False, "the whole-suite probe did not load")
