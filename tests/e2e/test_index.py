@@ -1,9 +1,10 @@
 """The coverage index end to end: `impact index` runs the suite under real coverage.py (pytest-cov) or
 reads a coverage file, and the selection then trusts it file by file, as docs/coverage.md says.
 
-Each per-file rule has a test: covered lines select exactly the tests that ran them; insertions,
-unmeasured and untracked files, drift, vanished tests, conftest.py and fixture code fall back to the
-static answer; a changed test file selects itself; without an index the answer is the static one, byte
+Each per-file rule has a test: covered lines select exactly the tests that ran them; insertions and
+lines no test ran select the tests of their function body (the block rule, more in
+test_index_blocks.py); unmeasured and untracked files, drift, vanished tests, conftest.py and fixture
+code fall back to the static answer; a changed test file selects itself; without an index the answer is the static one, byte
 for byte. Bad index and coverage files are named in one line, and the selection falls back. A small
 mutation loop checks the two promises: never more than the static answer, never a broken test left out.
 """
