@@ -55,6 +55,11 @@ struct IndexMeta {
   size_t files = 0;  // measured files
   size_t hashed = 0; // Python files only hashed (not measured)
   size_t untrusted = 0; // files, measured or hashed, whose measured content is not proven
+  // The index saw every test of the suite run (docs/coverage.md, "The whole suite"): no test was
+  // deselected or left out by the arguments, no collection failed, the session was not stopped. Only
+  // then does a function body that no test ran select no test.
+  bool whole_suite = false;
+  std::string partial; // why not, for people ("-k was given"); "" when whole_suite or unknown
 };
 
 // A whole index in memory, as built or merged (lookups read the store file instead).
@@ -153,7 +158,9 @@ enum class CoverageFallback {
   unrecorded,         // a replaced line no test ran (or coverage.py does not count)
   outside_tests,      // a replaced line also ran outside a test's own call (import, collection, fixture)
   dedent,             // code moved out of its block: no recorded coverage
+  runs_later,         // a generator, coroutine or lazy generator expression: resumed where coverage may not record it
   tests_missing,      // a recorded test no longer exists
+  safe_mode,          // --mode safe: the index only adds tests to the static answer (set by the decision); the last value (read_report.cpp)
 };
 
 // The word for `fallback` in text and JSON ("" for none).
@@ -166,6 +173,9 @@ struct CoverageUse {
   CoverageFallback fallback = CoverageFallback::none; // why not
   std::string detail;    // for people: "src/app/views.py changed since the index"
   std::vector<std::pair<std::string, uint32_t>> tests; // node id, the base line whose coverage names it
+  // The base function bodies whose coverage answered (when trusted): a test not in `tests` ran none of
+  // their lines in the base version ("why not selected" says so).
+  std::vector<LineSpan> bodies;
 };
 
 struct CoverageInput {
@@ -183,11 +193,13 @@ struct CoverageReads {
   std::function<std::optional<std::string>(const SourceFile&)> current;
 };
 
-// Reads the index for the changed Python files. A file's changed lines are answered by the tests whose
-// coverage hit them when: the index measured exactly the file's content at the diff base; the change
-// is to function bodies only and replaces or deletes code lines (no insertions, nothing moved to an
-// outer block); every replaced line was run by tests, and only inside a test's own call (not at import
-// nor in a fixture); and every test named still exists. Everything else, conftest.py files included,
+// Reads the index for the changed Python files. A file's change is answered by the tests whose call
+// phase ran any line of the base function bodies that hold it (coverage/blocks.hpp) when: the index
+// measured exactly the file's content at the diff base; every changed, deleted or inserted line lies
+// inside a function body (not its signature, decorators or defaults), indented at least as that body
+// is; no line of such a body ran outside a test's own call (at import, in a fixture), and none is a
+// generator or coroutine; a body no test ran counts only when the index saw the whole suite; and every
+// test named still exists. Everything else, conftest.py files included,
 // is left to the static analysis with the reason (CoverageUse::fallback).
 //
 // For the files it vouches for, it also lists the test files the index cannot speak for: those that

@@ -121,6 +121,9 @@ struct FileVerdict {
   std::vector<SymbolChange> symbols; // the changed symbols (Python files)
   TestSource source = TestSource::none; // where its tests came from
   CoverageFallback fallback = CoverageFallback::none; // when the coverage index was not used for it: why
+  // With source coverage: the base function bodies whose coverage answered (a test the index left
+  // out ran none of their lines: `impact explain` says so).
+  std::vector<LineSpan> covered_bodies;
 };
 
 // Something the analysis could not vouch for, and what it did about it.

@@ -20,7 +20,9 @@ bool covers(const std::string& selected, const std::string& test);
 struct NotSelected {
   // selected_by_analysis (this analysis does select it: another selection left it out), run_all (this
   // analysis runs everything), file_level (its file loads the changed code but no symbol-level chain
-  // reaches it), no_static_path (nothing the analysis sees connects it to the change), no_changes;
+  // reaches it), no_static_path (nothing the analysis sees connects it to the change), index_excluded
+  // (the coverage index answered for a changed file, and the test ran none of its changed bodies),
+  // no_changes;
   // audit adds unavailable (the analysis of the change failed).
   std::string kind;
   std::vector<Hop> chain;         // the chain that reaches it or its file (selected_by_analysis, file_level)

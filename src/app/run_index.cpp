@@ -3,6 +3,7 @@
 #include "app/commands.hpp"
 #include "app/index_trust.hpp"
 #include "app/pytest_command.hpp"
+#include "app/suite_probe.hpp"
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/coverage.hpp"
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <tuple>
 
 namespace impact::app {
 
@@ -78,6 +80,13 @@ void finish(CoverageIndex& index, Repository& repo, const std::vector<SourceFile
   if (auto line = describe_untrusted(untrusted, trust, index.meta.source); !line.empty()) {
     fmt::print(stderr, "{}\n", line);
   }
+  if (index.meta.whole_suite) {
+    fmt::print(stderr, "impact: the index saw the whole suite: a function body no test ran selects no test\n");
+  } else {
+    fmt::print(stderr, "impact: note: the index did not see the whole suite ({}): a change to a function body no test "
+                       "ran keeps the static answer\n",
+               util::one_line(index.meta.partial));
+  }
   fmt::print(stderr, "impact: wrote {}\n", path.string());
 }
 
@@ -118,6 +127,7 @@ int run_index(const cli::Options& options) {
     if (from.is_relative()) from = options.directory / from;
     auto files = project_files(*repo);
     CoverageIndex index = ingest_coverage(from, repo->root(), pytest.rootdir, python_paths(files), stats);
+    index.meta.partial = "read from a coverage file: how it was run is not known";
     finish(index, *repo, files, path, stats, start, data_file_trust(options, from));
     return 0;
   }
@@ -134,6 +144,11 @@ int run_index(const cli::Options& options) {
   // no report, and no coverage threshold to fail the run.
   for (const char* arg : {"--cov-context=test", "--cov-report=", "--cov-fail-under=0"}) argv.emplace_back(arg);
   argv.push_back("--cov=" + repo->root().string());
+  // Whether the session runs the whole suite (docs/coverage.md, "The whole suite").
+  SuiteProbe probe;
+  std::vector<std::string> plain = argv; // without the probe
+  plain.insert(plain.end(), options.passthrough.begin(), options.passthrough.end());
+  for (auto& arg : probe.pytest_args()) argv.push_back(std::move(arg));
   argv.insert(argv.end(), options.passthrough.begin(), options.passthrough.end());
   fmt::print(stderr, "impact: running the suite under coverage: {}\n",
              util::one_line(fmt::format("{}", fmt::join(argv, " "))));
@@ -141,7 +156,17 @@ int run_index(const cli::Options& options) {
   // A file written from here on may not be what the suite measured (file times are the file system's:
   // the clock read back from a file written now, so that a coarse or skewed clock errs towards distrust).
   TrustRule trust{TrustRule::Kind::run, util::file_system_now(cache), {}};
-  int code = util::run_and_wait(argv, repo->root(), {{"COVERAGE_FILE", data.string()}});
+  auto run_env = probe.env(env("PYTHONPATH").value_or(""));
+  run_env.emplace_back("COVERAGE_FILE", data.string());
+  int code = util::run_and_wait(argv, repo->root(), run_env);
+  bool probed = true;
+  if (!std::filesystem::exists(data, ec) && !probe.reported()) {
+    // The probe could not load (a configured command that does not pass PYTHONPATH through, such as
+    // tox): run without it; the index is then partial.
+    fmt::print(stderr, "impact: note: pytest did not load the whole-suite probe; running the suite without it\n");
+    code = util::run_and_wait(plain, repo->root(), {{"COVERAGE_FILE", data.string()}});
+    probed = false;
+  }
   if (!std::filesystem::exists(data, ec)) {
     throw Error("pytest exited with {} and wrote no coverage data: is pytest-cov installed for {}? install it (pip "
                 "install pytest-cov, or apt install python3-pytest-cov), or build the index from an existing coverage "
@@ -152,6 +177,8 @@ int run_index(const cli::Options& options) {
     auto files = project_files(*repo);
     CoverageIndex index = ingest_coverage(data, repo->root(), pytest.rootdir, python_paths(files), stats);
     index.meta.source = "pytest";
+    std::tie(index.meta.whole_suite, index.meta.partial) = probe.verdict();
+    if (!probed) index.meta.partial = "the whole-suite probe did not load";
     finish(index, *repo, files, path, stats, start, trust);
   } catch (...) {
     std::filesystem::remove(data, ec);
@@ -191,6 +218,8 @@ int run_index_status(const cli::Options& options) {
                           {"tests", index.meta.tests},
                           {"files", index.meta.files},
                           {"hashed", index.meta.hashed},
+                          {"whole_suite", index.meta.whole_suite},
+                          {"partial", index.meta.partial},
                           {"untrusted", untrusted},
                           {"drifted", drifted},
                           {"missing", missing}};
@@ -203,6 +232,10 @@ int run_index_status(const cli::Options& options) {
   fmt::print("from: {}\n", util::one_line(index.meta.source));
   fmt::print("holds: {} test(s), {} measured file(s), {} more Python file(s) hashed\n", index.meta.tests,
              index.meta.files, index.meta.hashed);
+  fmt::print("suite: {}\n", index.meta.whole_suite
+                                 ? std::string("whole (a function body no test ran selects no test)")
+                                 : fmt::format("partial: {} (a function body no test ran keeps the static answer)",
+                                               util::one_line(index.meta.partial)));
   if (!untrusted.empty()) {
     fmt::print("untrusted: {} file(s) (nothing proves the coverage data measured them as hashed; they use the "
                "static analysis)\n",

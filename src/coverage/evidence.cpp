@@ -8,6 +8,7 @@
 #include "impact/python.hpp"
 #include "impact/semantic.hpp"
 
+#include "coverage/blocks.hpp"
 #include "python/source_view.hpp"
 #include "util/sha256.hpp"
 
@@ -15,7 +16,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <optional>
 #include <deque>
 #include <map>
@@ -47,15 +47,47 @@ public:
         FactsView view;
         m_facts.view(index, view);
         for (const auto& s : view.symbols) it->second.emplace(s.qualname);
+        // Names imported into the module: a test class imported there is collected there again.
+        ImportScratch scratch;
+        m_facts.imports(index, scratch);
+        for (const auto& alias : scratch.aliases) {
+          if (!alias.empty()) it->second.emplace(std::string(k_imported) + std::string(alias));
+        }
       }
     }
-    return it->second.contains(qual);
+    return it->second.contains(qual) || inherited(it->second, qual);
   }
 
 private:
+  static constexpr std::string_view k_imported = "import:";
+
+  // pytest collects a test method a class inherits (from a mixin, a base test class) under the
+  // subclass's id, and a test class imported into a test module again under that module's path:
+  // "Class.method" names a test when Class is a class of the file or a name imported into it, and some
+  // class of the project defines `method`.
+  bool inherited(const std::unordered_set<std::string>& names, const std::string& qual) {
+    auto dot = qual.find('.');
+    if (dot == std::string::npos || qual.find('.', dot + 1) != std::string::npos) return false;
+    std::string cls = qual.substr(0, dot), method = qual.substr(dot + 1);
+    if (!names.contains(cls) && !names.contains(std::string(k_imported) + cls)) return false;
+    if (m_methods.empty()) {
+      FactsView view;
+      for (size_t i = 0; i < m_facts.files.size(); ++i) {
+        m_facts.view(i, view);
+        for (const auto& s : view.symbols) {
+          if (s.kind == SymbolKind::method) m_methods.emplace(s.name());
+        }
+      }
+      m_methods.emplace(""); // read once, even for a project without methods
+    }
+    return m_methods.contains(method);
+  }
+
+
   const ProjectFacts& m_facts;
   const ImportGraph& m_graph;
   std::unordered_map<std::string, std::unordered_set<std::string>> m_qualnames;
+  std::unordered_set<std::string> m_methods; // the names of every method of the project, read once
 };
 
 // The changed files' content at the diff base, each read once: a file's change is judged on it (its
@@ -85,31 +117,6 @@ CoverageFallback fallback_of(FileStatus status) {
   case FileStatus::modified: break;
   }
   return CoverageFallback::not_implementation;
-}
-
-// The lines of `text`, 1-based ([0] is empty).
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> out{std::string_view()};
-  while (!text.empty()) {
-    size_t end = text.find('\n');
-    out.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return out;
-}
-
-// The width of a line's leading whitespace (a tab to the next multiple of 8, as Python's tokenizer
-// counts it), or -1 for a line without code (blank, or only a comment).
-int indentation(std::string_view line) {
-  int width = 0;
-  for (char c : line) {
-    if (c == ' ') ++width;
-    else if (c == '\t') width = (width / 8 + 1) * 8;
-    else if (c == '\f' || c == '\r') continue;
-    else return c == '#' ? -1 : width;
-  }
-  return -1;
 }
 
 class Evaluator {
@@ -177,50 +184,9 @@ public:
       return fallback(CoverageFallback::memoized, fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
                                               path, cached->first, cached->second));
     }
-    std::vector<std::string_view> old_lines = split_lines(*base), new_lines = split_lines(*current);
-    std::vector<uint32_t> starts = statement_starts(*base);
-
-    std::map<uint32_t, uint32_t> tests; // test id -> the first line whose coverage names it
-    for (const auto& h : change.hunks) {
-      if (h.old_count == 0) {
-        return fallback(CoverageFallback::insertion,
-                        fmt::format("{}: lines inserted after line {} have no recorded coverage", path, h.old_start));
-      }
-      int least = INT_MAX; // the least indentation of the code lines replaced
-      for (uint32_t line = h.old_start; line < h.old_start + h.old_count && line < old_lines.size(); ++line) {
-        int width = indentation(old_lines[line]);
-        if (width < 0) continue;
-        least = std::min(least, width);
-        // coverage.py records a multi-line statement on its first line.
-        uint32_t statement = line < starts.size() && starts[line] != 0 ? starts[line] : line;
-        auto it = measured->lines.find(statement);
-        if (it == measured->lines.end() || it->second.empty()) {
-          return fallback(CoverageFallback::unrecorded, fmt::format("{}:{}: no recorded coverage (no test ran it, or coverage.py does "
-                                                    "not count the line)",
-                                                    path, line));
-        }
-        for (uint32_t t : it->second) {
-          if (t == k_import_time) {
-            return fallback(CoverageFallback::outside_tests, fmt::format("{}:{} also runs outside a test's own call (at import, during "
-                                                         "collection or in a fixture)",
-                                                         path, statement));
-          }
-          tests.emplace(t, line);
-        }
-      }
-      if (least == INT_MAX) {
-        return fallback(CoverageFallback::insertion, fmt::format("{}: code replacing blank or comment lines after line {} has no "
-                                                 "recorded coverage",
-                                                 path, h.old_start - 1));
-      }
-      // Code moved to an outer block runs for tests that never reached the lines it replaced.
-      for (uint32_t line = h.new_start; line < h.new_start + h.new_count && line < new_lines.size(); ++line) {
-        int width = indentation(new_lines[line]);
-        if (width >= 0 && width < least) {
-          return fallback(CoverageFallback::dedent, fmt::format("{}:{}: code moved out of its block has no recorded coverage", path, line));
-        }
-      }
-    }
+    BlockAnswer blocks = answer_by_blocks(path, change.hunks, *base, *current, measured->lines, m_index.meta().whole_suite);
+    if (blocks.fallback != CoverageFallback::none) return fallback(blocks.fallback, std::move(blocks.detail));
+    const auto& tests = blocks.tests;
     for (const auto& [id, line] : tests) {
       std::string name = m_index.test_name(id);
       if (name.empty() || !m_names.exists(name)) {
@@ -229,6 +195,7 @@ public:
       }
       use.tests.emplace_back(std::move(name), line);
     }
+    use.bodies = std::move(blocks.bodies);
     use.trusted = true;
     return use;
   }

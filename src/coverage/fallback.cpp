@@ -23,7 +23,9 @@ std::string_view to_string(CoverageFallback fallback) {
   case CoverageFallback::unrecorded: return "unrecorded";
   case CoverageFallback::outside_tests: return "outside_tests";
   case CoverageFallback::dedent: return "dedent";
+  case CoverageFallback::runs_later: return "runs_later";
   case CoverageFallback::tests_missing: return "tests_missing";
+  case CoverageFallback::safe_mode: return "safe_mode";
   }
   return "";
 }

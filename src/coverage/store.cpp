@@ -154,6 +154,8 @@ IndexMeta read_meta(util::Database& db) {
     else if (key == "built_epoch") meta.built_epoch = std::atoll(value.c_str());
     else if (key == "commit") meta.commit = value;
     else if (key == "source") meta.source = value;
+    else if (key == "whole_suite") meta.whole_suite = value == "1";
+    else if (key == "partial") meta.partial = value;
     else if (key == "tests") meta.tests = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "files") meta.files = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "hashed") meta.hashed = static_cast<size_t>(std::atoll(value.c_str()));
@@ -219,6 +221,9 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       put("built_epoch", std::to_string(index.meta.built_epoch));
       put("commit", index.meta.commit);
       put("source", index.meta.source);
+      // Absent in an index written before it was recorded: read as not whole, which only selects more.
+      put("whole_suite", index.meta.whole_suite ? "1" : "0");
+      put("partial", index.meta.partial);
       put("tests", std::to_string(index.tests.size()));
       size_t hashed = static_cast<size_t>(
           std::count_if(index.files.begin(), index.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
@@ -361,6 +366,9 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
   std::sort(out.files.begin(), out.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   out.meta.schema = k_schema;
   out.meta.source = fmt::format("merge of {} index(es)", parts.size());
+  // Shards each ran a share of the suite; nothing proves the shares add up to all of it.
+  out.meta.whole_suite = false;
+  out.meta.partial = "merged from shards";
   out.meta.tests = out.tests.size();
   out.meta.hashed = static_cast<size_t>(
       std::count_if(out.files.begin(), out.files.end(), [](const MeasuredFile& f) { return !f.measured; }));

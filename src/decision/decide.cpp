@@ -276,9 +276,16 @@ private:
     for (const auto& py : m_python) {
       const CoverageUse* c = py.coverage;
       FileVerdict& v = m_decision.files[py.verdict];
-      if (c != nullptr && c->trusted) {
+      if (c != nullptr && c->trusted && m_in.mode == Mode::safe) {
+        // --mode safe: runtime evidence only adds; the static answer stands beside the index's.
+        static_part.push_back(&py);
+        covered.push_back(&py);
+        v.source = TestSource::static_;
+        v.fallback = CoverageFallback::safe_mode;
+      } else if (c != nullptr && c->trusted) {
         covered.push_back(&py);
         v.source = TestSource::coverage;
+        v.covered_bodies = c->bodies;
       } else {
         static_part.push_back(&py);
         v.source = TestSource::static_;
@@ -289,7 +296,7 @@ private:
     for (auto& [node, chain] : m_from_readers) select_file(selection, node, std::move(chain));
     if (!covered.empty()) {
       selection.merge(coverage_selection(covered));
-      if (!m_in.coverage->unmeasured_tests.empty()) {
+      if (m_in.mode != Mode::safe && !m_in.coverage->unmeasured_tests.empty()) {
         // Tests the index never measured: what the static analysis of the covered changes selects in them.
         Selection unmeasured = analyse(covered);
         const auto& u = m_in.coverage->unmeasured_tests; // sorted

@@ -26,6 +26,12 @@ NotSelected why_not_selected(const Decision& d, const std::string& node_id) {
     out.chain = t.chain;
     return out;
   }
+  // The coverage index answered for a changed file and left the test out: it ran none of the bodies.
+  for (const auto& f : d.files) {
+    if (f.source != TestSource::coverage) continue;
+    out.kind = "index_excluded";
+    return out;
+  }
   std::string file = file_of(node_id);
   for (const auto& t : d.file_level) {
     if (t.node_id != file) continue;

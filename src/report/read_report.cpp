@@ -111,8 +111,8 @@ FileVerdict file_of(const StrictValue& v) {
   f.tests = o["tests"].integer_or_null(0).value_or(-1);
   f.change = o["change"].string_or_null().value_or("");
   f.source = pick_or_none(o["source"], std::vector<TestSource>{TestSource::coverage, TestSource::static_});
-  // CoverageFallback::tests_missing is its last value (coverage.hpp).
-  f.fallback = pick_or_none(o["fallback"], values_between(CoverageFallback::untracked, CoverageFallback::tests_missing));
+  // CoverageFallback::safe_mode is its last value (coverage.hpp).
+  f.fallback = pick_or_none(o["fallback"], values_between(CoverageFallback::untracked, CoverageFallback::safe_mode));
   for (const auto& s : o["symbols"].array()) f.symbols.push_back(symbol_of(s));
   auto hunks = o.get("hunks");
   auto binary = o.get("binary");

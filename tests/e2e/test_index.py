@@ -1,9 +1,10 @@
 """The coverage index end to end: `impact index` runs the suite under real coverage.py (pytest-cov) or
 reads a coverage file, and the selection then trusts it file by file, as docs/coverage.md says.
 
-Each per-file rule has a test: covered lines select exactly the tests that ran them; insertions,
-unmeasured and untracked files, drift, vanished tests, conftest.py and fixture code fall back to the
-static answer; a changed test file selects itself; without an index the answer is the static one, byte
+Each per-file rule has a test: covered lines select exactly the tests that ran them; insertions and
+lines no test ran select the tests of their function body (the block rule, more in
+test_index_blocks.py); unmeasured and untracked files, drift, vanished tests, conftest.py and fixture
+code fall back to the static answer; a changed test file selects itself; without an index the answer is the static one, byte
 for byte. Bad index and coverage files are named in one line, and the selection falls back. A small
 mutation loop checks the two promises: never more than the static answer, never a broken test left out.
 """
@@ -275,19 +276,25 @@ def test_deleted_lines_count_as_changed_lines_of_the_base(calc):
     assert selected_ids(warm) == ["tests/test_positive.py::test_describe"]
 
 
-def test_inserted_lines_use_the_static_answer(calc):
+def test_inserted_lines_select_the_tests_that_ran_their_body(calc):
+    # The block rule (coverage.md, "Block level"): describe()'s body ran for test_describe only.
     calc.replace(SIGNS, "    kind = classify(n)\n", "    kind = classify(n)\n    print(kind)\n")
-    assert_falls_back(calc, SIGNS, "insertion")
+    warm = calc.decide()
+    assert (file_entry(warm, SIGNS)["source"], file_entry(warm, SIGNS)["fallback"]) == ("coverage", None)
+    assert selected_ids(warm) == ["tests/test_positive.py::test_describe"]
 
 
-def test_code_in_place_of_comment_lines_uses_the_static_answer(calc):
-    # The hunk replaces a comment: no code line of the base, so no recorded coverage to go by.
+def test_code_in_place_of_comment_lines_selects_the_tests_that_ran_their_body(calc):
+    # The hunk replaces a comment: no code line of the base, but the body around it ran.
     calc.replace("src/calc/pretty.py", "    # in angle brackets\n", "    n = -n if n < -100 else n\n")
-    warm = assert_falls_back(calc, "src/calc/pretty.py", "insertion")
+    warm = calc.decide()
+    assert file_entry(warm, "src/calc/pretty.py")["source"] == "coverage"
     assert selected_ids(warm) == ["tests/test_pretty.py::test_show_negative"]
-    text = calc.impact("--dry-run").stdout
-    assert ("(static analysis; coverage index: insertion: src/calc/pretty.py: code replacing blank or comment "
-            "lines after line 1 has no recorded coverage)") in text, text
+
+
+def test_code_inserted_at_module_level_uses_the_static_answer(calc):
+    calc.replace("src/calc/pretty.py", "def show(n):\n", "import os\n\n\ndef show(n):\n")
+    assert file_entry(calc.decide(), "src/calc/pretty.py")["source"] == "static"
 
 
 def test_a_signature_change_uses_the_static_answer(calc):
@@ -332,20 +339,25 @@ def test_added_deleted_and_renamed_files_use_the_static_answer(calc, how):
     assert f"(static analysis; coverage index: {how}: {path} is {how})" in text, text
 
 
-def test_code_moved_out_of_its_block_uses_the_static_answer(calc):
-    # `return "negative"` now runs for every n: tests that never took the branch are affected, and
-    # the lines it replaced say nothing about them.
+def test_code_moved_to_an_outer_block_of_the_same_body_selects_every_test_that_entered_it(calc):
+    # `return "negative"` now runs for every n: tests that never took the branch are affected; they all
+    # ran classify()'s body, which is the unit.
     calc.replace(SIGNS, '        return "negative"\n', '        n = -n\n    return "negative"\n')
-    assert_falls_back(calc, SIGNS, "dedent")
+    warm = calc.decide()
+    assert file_entry(warm, SIGNS)["source"] == "coverage"
+    assert all(covered(t, selected_ids(warm)) for t in NEGATIVE_TESTS + ["tests/test_zero.py::test_zero",
+                                                                       "tests/test_positive.py::test_positive"])
 
 
-def test_a_replaced_line_that_no_test_ran_uses_the_static_answer(tmp_path):
+def test_a_replaced_line_that_no_test_ran_selects_the_tests_of_its_body(tmp_path):
     files = dict(CALC)
     files["tests/test_zero.py"] = "def test_nothing():\n    pass\n"
     repo = make_repo(tmp_path, files=files)
     build_index(repo)
     repo.replace(SIGNS, '        return "zero"\n', '        return "none"\n')
-    assert_falls_back(repo, SIGNS, "unrecorded")
+    warm = repo.decide()
+    assert file_entry(warm, SIGNS)["source"] == "coverage"
+    assert all(covered(t, selected_ids(warm)) for t in NEGATIVE_TESTS)
 
 
 def test_a_file_the_index_never_measured_uses_the_static_answer(calc):

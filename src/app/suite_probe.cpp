@@ -1,0 +1,104 @@
+// SuiteProbe: the plugin that tells `impact index` whether pytest ran the whole suite.
+#include "app/suite_probe.hpp"
+
+#include "util/files.hpp"
+#include "util/temp_files.hpp"
+
+#include <system_error>
+
+namespace impact {
+
+namespace {
+
+constexpr const char* k_module = "impact_suite_probe";
+
+// The plugin. Every way a session can leave tests out that pytest lets a plugin see: selection
+// options from any source (the command line, addopts, PYTEST_ADDOPTS), positional arguments naming
+// a part of the suite, deselection by any plugin, a collection error, a session stopped early.
+constexpr const char* k_plugin = R"PY(# Written by impact index for one run (docs/coverage.md, "The whole suite"); safe to delete.
+import os
+
+_seen = {"deselected": 0, "collect_errors": 0}
+
+
+def pytest_deselected(items):
+    _seen["deselected"] += len(items)
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _seen["collect_errors"] += 1
+
+
+def _why_partial(session, exitstatus):
+    config = session.config
+    option = config.option
+    why = []
+    for name, flag in (("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect"), ("lf", "--lf"),
+                       ("stepwise", "--sw"), ("collectonly", "--collect-only")):
+        if getattr(option, name, None):
+            why.append(flag + " was given")
+    # --ignore in the configuration defines the suite; on the command line it leaves a part out.
+    if any(str(arg).startswith("--ignore") for arg in config.invocation_params.args):
+        why.append("--ignore was given")
+    source = getattr(config, "args_source", None)
+    if source is None:
+        why.append("this pytest does not say where its arguments came from")
+    elif source.name == "ARGS":
+        why.append("the arguments name a part of the suite (" + " ".join(config.args[:3]) + ")")
+    if _seen["deselected"]:
+        why.append("%d test(s) deselected" % _seen["deselected"])
+    if _seen["collect_errors"]:
+        why.append("%d collection error(s)" % _seen["collect_errors"])
+    if session.shouldstop or session.shouldfail:
+        why.append("the session stopped early (" + str(session.shouldstop or session.shouldfail) + ")")
+    if int(exitstatus) not in (0, 1):
+        why.append("pytest exited with %d" % int(exitstatus))
+    return why
+
+
+def pytest_sessionfinish(session, exitstatus):
+    path = os.environ.get("IMPACT_SUITE_REPORT")
+    if not path or hasattr(session.config, "workerinput"):  # an xdist worker: the controller reports
+        return
+    why = _why_partial(session, exitstatus)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("partial: " + "; ".join(why) + "\n" if why else "whole\n")
+)PY";
+
+} // namespace
+
+SuiteProbe::SuiteProbe()
+    // Outside the repository: coverage.py measures every file under it, and the index hashes them.
+    : m_dir(std::filesystem::temp_directory_path() / ("impact-suite-probe" + util::temp_tag())) {
+  util::write_file_atomic(m_dir / (std::string(k_module) + ".py"), k_plugin);
+}
+
+SuiteProbe::~SuiteProbe() {
+  std::error_code ec;
+  std::filesystem::remove_all(m_dir, ec);
+}
+
+std::vector<std::string> SuiteProbe::pytest_args() const { return {"-p", k_module}; }
+
+std::vector<std::pair<std::string, std::string>> SuiteProbe::env(const std::string& pythonpath) const {
+  std::string path = m_dir.string();
+  if (!pythonpath.empty()) path += ":" + pythonpath;
+  return {{"PYTHONPATH", path}, {"IMPACT_SUITE_REPORT", (m_dir / "report").string()}};
+}
+
+bool SuiteProbe::reported() const {
+  std::error_code ec;
+  return std::filesystem::exists(m_dir / "report", ec);
+}
+
+std::pair<bool, std::string> SuiteProbe::verdict() const {
+  auto text = util::read_file(m_dir / "report");
+  if (!text) return {false, "the session's end was not reported (pytest stopped, or the probe did not load)"};
+  std::string line = text->substr(0, text->find('\n'));
+  if (line == "whole") return {true, ""};
+  if (line.starts_with("partial: ")) return {false, line.substr(9)};
+  return {false, "the session's report was unreadable"};
+}
+
+} // namespace impact

@@ -1,0 +1,217 @@
+// The coverage index's block rule (docs/coverage.md, "Block level"). Code lines replaced or deleted in
+// place, each recorded, are answered by the tests that ran them (as before the block rule); anything
+// else inside a body (an insertion, a line no test ran, code put in an outer block of the body) by the
+// innermost function body of the base version that holds it: a test whose call phase ran none of that
+// body's lines never entered the function there, and a call of a plain function runs (and coverage.py
+// records) at least the body's first statement, so the change cannot act on that test before some
+// other changed line does, and that line is judged the same way.
+#include "coverage/blocks.hpp"
+
+#include "impact/python/function_blocks.hpp"
+#include "impact/python/text_reads.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <set>
+
+namespace impact {
+
+namespace {
+
+// The lines of `text`, 1-based ([0] is empty).
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> out{std::string_view()};
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    out.push_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+// The width of a line's leading whitespace (a tab to the next multiple of 8, as Python's tokenizer
+// counts it), or -1 for a line without code (blank, or only a comment).
+int indentation(std::string_view line) {
+  int width = 0;
+  for (char c : line) {
+    if (c == ' ') ++width;
+    else if (c == '\t') width = (width / 8 + 1) * 8;
+    else if (c == '\f' || c == '\r') continue;
+    else return c == '#' ? -1 : width;
+  }
+  return -1;
+}
+
+class Judge {
+public:
+  Judge(std::string_view path, std::string_view base, std::string_view current,
+        const std::map<uint32_t, std::vector<uint32_t>>& lines, bool whole_suite)
+      : m_path(path), m_old(split_lines(base)), m_new(split_lines(current)), m_blocks(function_blocks(base)),
+        m_starts(statement_starts(base)), m_lines(lines), m_whole_suite(whole_suite) {}
+
+  BlockAnswer run(const std::vector<Hunk>& hunks) {
+    for (const auto& h : hunks) {
+      if (!hunk(h)) return std::move(m_out);
+    }
+    for (int32_t b : m_units) {
+      if (!unit(m_blocks[static_cast<size_t>(b)])) return std::move(m_out);
+    }
+    std::sort(m_out.bodies.begin(), m_out.bodies.end());
+    m_out.bodies.erase(std::unique(m_out.bodies.begin(), m_out.bodies.end()), m_out.bodies.end());
+    return std::move(m_out);
+  }
+
+private:
+  bool fail(CoverageFallback why, std::string detail) {
+    m_out.fallback = why;
+    m_out.detail = std::move(detail);
+    m_out.tests.clear();
+    m_out.bodies.clear();
+    return false;
+  }
+
+  // Finds the body that holds the hunk, or fails.
+  bool hunk(const Hunk& h) {
+    std::vector<uint32_t> touched; // the base's code lines replaced or deleted
+    for (uint32_t l = h.old_start; l < h.old_start + h.old_count && l < m_old.size(); ++l) {
+      if (indentation(m_old[l]) >= 0) touched.push_back(l);
+    }
+    int least_new = INT_MAX; // the least indentation of the code the hunk puts in
+    for (uint32_t l = h.new_start; l < h.new_start + h.new_count && l < m_new.size(); ++l) {
+      if (int w = indentation(m_new[l]); w >= 0) least_new = std::min(least_new, w);
+    }
+    if (touched.empty() && least_new == INT_MAX) {
+      // Comments and blank lines run nowhere, except an encoding declaration (lines 1 and 2), which
+      // decides what every byte of the file means.
+      if (h.old_start <= 2 || h.new_start <= 2) {
+        return fail(CoverageFallback::not_implementation,
+                    fmt::format("{}: a comment on line 1 or 2 may declare the file's encoding", m_path));
+      }
+      return true;
+    }
+    int32_t found = -1;
+    if (!touched.empty()) {
+      found = innermost_block(m_blocks, touched.front());
+      for (uint32_t l : touched) {
+        while (found >= 0 && !m_blocks[static_cast<size_t>(found)].in_body(l)) found = m_blocks[static_cast<size_t>(found)].parent;
+        if (found < 0) {
+          return fail(CoverageFallback::not_implementation,
+                      fmt::format("{}:{} is outside any function body (a signature, a decorator, a class body or module "
+                                  "level: it runs at import)",
+                                  m_path, l));
+        }
+      }
+    } else {
+      // Code inserted (or put in place of blank and comment lines) after base line `after`: it joins the
+      // body of the innermost function whose header or body holds the code line before it, if it is
+      // indented at least as that body is.
+      uint32_t after = h.old_count == 0 ? h.old_start : h.old_start - 1;
+      uint32_t before = std::min<uint32_t>(after, static_cast<uint32_t>(m_old.size() - 1));
+      while (before > 0 && indentation(m_old[before]) < 0) --before;
+      for (size_t i = 0; i < m_blocks.size() && before > 0; ++i) {
+        const FunctionBlock& b = m_blocks[i];
+        if (b.header_last <= before && before <= b.last_line && least_new >= static_cast<int>(b.body_indent)) {
+          found = static_cast<int32_t>(i);
+        }
+      }
+      if (found < 0) {
+        return fail(CoverageFallback::insertion,
+                    fmt::format("{}: the code inserted after line {} is outside any function body", m_path, after));
+      }
+    }
+    const FunctionBlock& b = m_blocks[static_cast<size_t>(found)];
+    if (least_new != INT_MAX && least_new < static_cast<int>(b.body_indent)) {
+      return fail(CoverageFallback::dedent, fmt::format("{}: code moved out of the body of lines {}-{} runs for tests "
+                                                        "that never entered it",
+                                                        m_path, b.body_first(), b.last_line));
+    }
+    if (b.runs_later) return later(b);
+    if (!touched.empty() && !b.has_nested && by_lines(touched, least_new)) return true;
+    m_units.insert(found);
+    return true;
+  }
+
+  // Code lines replaced or deleted in place: the tests that ran them, exactly, when every one of them
+  // was recorded, only in tests' calls, and no new code sits in a block outside theirs. A test that did
+  // not run a replaced statement in the base does not reach its replacement either: the code before it
+  // is unchanged (other hunks are judged on their own). Not in a body holding a nested def, class or
+  // lambda (the caller checks): a closure another test calls reads what the replaced lines bound.
+  bool by_lines(const std::vector<uint32_t>& touched, int least_new) {
+    int least_old = INT_MAX;
+    for (uint32_t l : touched) least_old = std::min(least_old, indentation(m_old[l]));
+    if (least_new != INT_MAX && least_new < least_old) return false; // now runs where the old lines did not
+    std::map<uint32_t, uint32_t> tests;
+    for (uint32_t l : touched) {
+      // A nested def's header runs when the enclosing body does, but a test calling the function it made
+      // later (a closure kept) runs only its body: that needs the body's unit.
+      for (const auto& b : m_blocks) {
+        if (b.first_line <= l && l <= b.header_last) return false;
+      }
+      // coverage.py records a multi-line statement on its first line.
+      uint32_t statement = l < m_starts.size() && m_starts[l] != 0 ? m_starts[l] : l;
+      auto it = m_lines.find(statement);
+      if (it == m_lines.end() || it->second.empty()) return false;
+      for (uint32_t t : it->second) {
+        if (t == k_import_time) return false;
+        tests.emplace(t, l);
+      }
+    }
+    for (const auto& [t, l] : tests) m_out.tests.emplace(t, l);
+    m_out.bodies.push_back(LineSpan{touched.front(), touched.back()});
+    return true;
+  }
+
+  bool later(const FunctionBlock& b) {
+    return fail(CoverageFallback::runs_later,
+                fmt::format("{}:{}-{}: a generator, a coroutine or a lazy generator expression: its code runs when "
+                            "resumed, which coverage.py may not record",
+                            m_path, b.first_line, b.last_line));
+  }
+
+  // The tests that ran the body of `b`, or fails.
+  bool unit(const FunctionBlock& b) {
+    if (b.runs_later) return later(b);
+    bool ran = false;
+    for (auto it = m_lines.lower_bound(b.body_first()); it != m_lines.end() && it->first <= b.last_line; ++it) {
+      for (uint32_t t : it->second) {
+        if (t == k_import_time) {
+          return fail(CoverageFallback::outside_tests,
+                      fmt::format("{}:{} (in the body of lines {}-{}) also runs outside a test's own call (at import, "
+                                  "during collection or in a fixture)",
+                                  m_path, it->first, b.body_first(), b.last_line));
+        }
+        m_out.tests.emplace(t, it->first);
+        ran = true;
+      }
+    }
+    if (!ran && !m_whole_suite) {
+      return fail(CoverageFallback::unrecorded,
+                  fmt::format("{}:{}-{}: no test ran this body, and the index did not see the whole suite", m_path,
+                              b.body_first(), b.last_line));
+    }
+    m_out.bodies.push_back(LineSpan{b.body_first(), b.last_line});
+    return true;
+  }
+
+  std::string_view m_path;
+  std::vector<std::string_view> m_old, m_new;
+  std::vector<FunctionBlock> m_blocks;
+  std::vector<uint32_t> m_starts; // each base line's statement's first line
+  const std::map<uint32_t, std::vector<uint32_t>>& m_lines;
+  bool m_whole_suite;
+  std::set<int32_t> m_units; // the blocks the hunks fall in
+  BlockAnswer m_out;
+};
+
+} // namespace
+
+BlockAnswer answer_by_blocks(std::string_view path, const std::vector<Hunk>& hunks, std::string_view base,
+                             std::string_view current, const std::map<uint32_t, std::vector<uint32_t>>& lines,
+                             bool whole_suite) {
+  return Judge(path, base, current, lines, whole_suite).run(hunks);
+}
+
+} // namespace impact

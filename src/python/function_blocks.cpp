@@ -1,0 +1,126 @@
+// function_blocks(): where each function body lies, for the coverage index's block rule.
+#include "impact/python/function_blocks.hpp"
+
+#include "python/grammar.hpp"
+
+#include <memory>
+#include <string>
+
+namespace impact {
+
+namespace {
+
+bool has_token(TSNode node, std::string_view token) {
+  uint32_t n = ts_node_child_count(node);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode c = ts_node_child(node, i);
+    if (!ts_node_is_named(c) && std::string_view(ts_node_type(c)) == token) return true;
+  }
+  return false;
+}
+
+// Builtins that exhaust an iterable argument before they return: a generator expression passed to
+// one runs within the call that created it.
+bool consumes_at_once(std::string_view callee) {
+  for (std::string_view name : {"any", "all", "sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset",
+                                "dict", "len"}) {
+    if (callee == name) return true;
+  }
+  return callee.ends_with(".join");
+}
+
+// A generator expression whose frame another test may resume: anything but the argument of a call
+// that consumes it at once.
+bool lazy_generator(TSNode genexp, std::string_view source) {
+  TSNode parent = ts_node_parent(genexp);
+  if (ts_node_is_null(parent) || std::string_view(ts_node_type(parent)) != "call") return true;
+  TSNode callee = ts_node_child_by_field_name(parent, "function", 8);
+  return ts_node_is_null(callee) || !consumes_at_once(python::node_text(callee, source));
+}
+
+class Collector {
+public:
+  explicit Collector(std::string_view source) : m_source(source) {}
+
+  std::vector<FunctionBlock> run(TSNode root) {
+    visit(root, -1);
+    return std::move(m_blocks);
+  }
+
+private:
+  void visit(TSNode node, int32_t enclosing) {
+    std::string_view type = ts_node_type(node);
+    if (enclosing >= 0 && (type == "function_definition" || type == "lambda" || type == "class_definition")) {
+      for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
+        m_blocks[static_cast<size_t>(b)].has_nested = true;
+      }
+    }
+    if (type == "function_definition") {
+      enclosing = open(node, enclosing);
+    } else if (enclosing >= 0 && (type == "yield" || type == "await" ||
+                                  (type == "generator_expression" && lazy_generator(node, m_source)))) {
+      // Everything around it runs later too: the enclosing functions' bodies hold these lines.
+      for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
+        m_blocks[static_cast<size_t>(b)].runs_later = true;
+      }
+    } else if (enclosing >= 0 && (type == "for_statement" || type == "with_statement") && has_token(node, "async")) {
+      m_blocks[static_cast<size_t>(enclosing)].runs_later = true;
+    }
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) visit(ts_node_named_child(node, i), enclosing);
+  }
+
+  int32_t open(TSNode def, int32_t enclosing) {
+    FunctionBlock block;
+    TSNode outer = def;
+    TSNode parent = ts_node_parent(def);
+    if (!ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "decorated_definition") outer = parent;
+    block.first_line = python::line_of(ts_node_start_point(outer));
+    block.last_line = python::line_of(ts_node_end_point(def));
+    TSNode body = ts_node_child_by_field_name(def, "body", 4);
+    // The header ends at the `:` before the body: the last token that is not the body.
+    block.header_last = block.last_line;
+    uint32_t n = ts_node_child_count(def);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode c = ts_node_child(def, i);
+      if (!ts_node_is_null(body) && ts_node_eq(c, body)) break;
+      if (std::string_view(ts_node_type(c)) == "comment") continue; // a comment before the body is no header
+      block.header_last = python::line_of(ts_node_end_point(c));
+    }
+    if (!ts_node_is_null(body) && ts_node_named_child_count(body) > 0) {
+      block.body_indent = ts_node_start_point(ts_node_named_child(body, 0)).column;
+    }
+    block.parent = enclosing;
+    block.runs_later = has_token(def, "async");
+    if (block.runs_later) {
+      for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
+        m_blocks[static_cast<size_t>(b)].runs_later = true;
+      }
+    }
+    m_blocks.push_back(block);
+    return static_cast<int32_t>(m_blocks.size() - 1);
+  }
+
+  std::string_view m_source;
+  std::vector<FunctionBlock> m_blocks;
+};
+
+} // namespace
+
+std::vector<FunctionBlock> function_blocks(std::string_view source) {
+  python::Parser parser;
+  std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
+  if (!tree) return {};
+  return Collector(source).run(ts_tree_root_node(tree.get()));
+}
+
+int32_t innermost_block(const std::vector<FunctionBlock>& blocks, uint32_t line) {
+  int32_t found = -1;
+  // Blocks nest and come in source order: the last one whose body holds the line is the innermost.
+  for (size_t i = 0; i < blocks.size() && blocks[i].first_line <= line; ++i) {
+    if (blocks[i].in_body(line)) found = static_cast<int32_t>(i);
+  }
+  return found;
+}
+
+} // namespace impact

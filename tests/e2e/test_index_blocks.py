@@ -1,0 +1,319 @@
+"""The coverage index at block level (docs/coverage.md, "Block level"), end to end with a real index:
+a change inside a function body of the indexed version is answered by the tests whose call phase ran
+any line of that body; a body run at import or in a fixture, a signature, a generator or a coroutine
+falls back to the static answer; a body no test ran selects nothing only when the index saw the whole
+suite. Each rule of the docs has a test here that fails if the rule breaks.
+"""
+import shutil
+
+import pytest
+
+from harness import make_repo, selected_ids
+
+GEO = "src/shapes/geo.py"
+
+BLOCKS = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    "src/shapes/__init__.py": "",
+    GEO: (
+        "def area(r):\n"                      # 1
+        "    if r < 0:\n"                     # 2
+        "        raise ValueError(r)\n"       # 3
+        "    return 3 * r * r\n"              # 4
+        "\n"                                  # 5
+        "\n"                                  # 6
+        "def perimeter(r):\n"                 # 7
+        "    return 6 * r\n"                  # 8
+        "\n"                                  # 9
+        "\n"                                  # 10
+        "def unused():\n"                     # 11
+        "    return 0\n"                      # 12
+        "\n"                                  # 13
+        "\n"                                  # 14
+        "def loaded():\n"                     # 15
+        '    return {"a": 1}\n'               # 16
+        "\n"                                  # 17
+        "\n"                                  # 18
+        "def counter(n):\n"                   # 19
+        "    for i in range(n):\n"            # 20
+        "        yield i\n"                   # 21
+        "\n"                                  # 22
+        "\n"                                  # 23
+        "async def fetch():\n"                # 24
+        "    return 1\n"                      # 25
+        "\n"                                  # 26
+        "\n"                                  # 27
+        "def make_adder(k):\n"                # 28
+        "    def add(x):\n"                   # 29
+        "        return x + k\n"              # 30
+        "    return add\n"                    # 31
+        "\n"                                  # 32
+        "\n"                                  # 33
+        "ADD_TWO = make_adder(2)\n"           # 34
+        "\n"                                  # 35
+        "\n"                                  # 36
+        "class Box:\n"                        # 37
+        "    def __init__(self, w):\n"        # 38
+        "        self.w = w\n"                # 39
+        "\n"                                  # 40
+        "    @property\n"                     # 41
+        "    def width(self):\n"              # 42
+        "        return self.w\n"             # 43
+        "\n"                                  # 44
+        "\n"                                  # 45
+        "def clamp(r):\n"                     # 46
+        "    if r > 100:\n"                   # 47
+        "        return 100\n"                # 48
+        "    return r\n"                      # 49
+    ),
+    "tests/test_clamp.py": "from shapes.geo import clamp\n\n\ndef test_clamp():\n    assert clamp(5) == 5\n",
+    "tests/conftest.py": (
+        "import pytest\n\nfrom shapes import geo\n\n\n"
+        '@pytest.fixture(scope="session")\ndef table():\n    return geo.loaded()\n'
+    ),
+    "tests/test_area.py": (
+        "import pytest\n\nfrom shapes.geo import area\n\n\n"
+        "def test_area():\n    assert area(2) == 12\n\n\n"
+        "def test_negative():\n    with pytest.raises(ValueError):\n        area(-1)\n"
+    ),
+    "tests/test_perimeter.py": "from shapes.geo import perimeter\n\n\ndef test_perimeter():\n    assert perimeter(1) == 6\n",
+    # A computed getattr: the static analysis cannot tell which function it calls, the index can.
+    "tests/test_dynamic.py": (
+        "from shapes import geo\n\n\n"
+        'def test_dynamic():\n    assert getattr(geo, "peri" + "meter")(2) == 12\n'
+    ),
+    "tests/test_loaded.py": 'def test_loaded(table):\n    assert table["a"] == 1\n',
+    "tests/test_counter.py": "from shapes.geo import counter\n\n\ndef test_counter():\n    assert list(counter(3)) == [0, 1, 2]\n",
+    "tests/test_fetch.py": (
+        "import asyncio\n\nfrom shapes.geo import fetch\n\n\n"
+        "def test_fetch():\n    assert asyncio.run(fetch()) == 1\n"
+    ),
+    "tests/test_adder.py": (
+        "from shapes.geo import ADD_TWO, make_adder\n\n\n"
+        "def test_add_two():\n    assert ADD_TWO(1) == 3\n\n\n"
+        "def test_make_adder():\n    assert make_adder(1)(1) == 2\n"
+    ),
+    "tests/test_box.py": "from shapes.geo import Box\n\n\ndef test_width():\n    assert Box(3).width == 3\n",
+}
+
+AREA_TESTS = ["tests/test_area.py::test_area", "tests/test_area.py::test_negative"]
+
+
+def build_index(repo, *args):
+    run = repo.impact("index", *args)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    repo = make_repo(tmp_path_factory.mktemp("blocks"), files=BLOCKS)
+    build_index(repo)
+    return repo
+
+
+@pytest.fixture
+def geo(template, tmp_path):
+    path = tmp_path / "repo"
+    shutil.copytree(template.path, path, symlinks=True)
+    return type(template)(path)
+
+
+def entry(decision, path=GEO):
+    return next(f for f in decision["changed_files"] if f["path"] == path)
+
+
+def answered_by_index(repo):
+    warm = repo.decide()
+    assert (entry(warm)["source"], entry(warm)["fallback"]) == ("coverage", None), entry(warm)
+    return warm
+
+
+def falls_back(repo, reason):
+    warm, cold = repo.decide(), repo.decide("--no-index")
+    assert (entry(warm)["source"], entry(warm)["fallback"]) == ("static", reason), entry(warm)
+    assert selected_ids(warm) == selected_ids(cold)
+    return warm
+
+
+# --- the unit is the body ----------------------------------------------------------------------------
+
+def test_an_inserted_line_selects_the_tests_that_ran_its_body(geo):
+    # Before the block rule every inserted line fell back (`insertion`); the static answer also holds
+    # test_dynamic (a computed getattr over the module), which never ran area().
+    geo.replace(GEO, "    return 3 * r * r\n", "    r = abs(r)\n    return 3 * r * r\n")
+    warm = answered_by_index(geo)
+    assert selected_ids(warm) == AREA_TESTS
+    assert "tests/test_dynamic.py::test_dynamic" in selected_ids(geo.decide("--no-index"))
+
+
+def test_a_replaced_line_that_ran_selects_exactly_the_tests_that_ran_it(geo):
+    # Line 3 ran for test_negative only: a line replaced in place keeps the line-level answer.
+    geo.replace(GEO, "        raise ValueError(r)\n", "        raise TypeError(r)\n")
+    assert selected_ids(answered_by_index(geo)) == ["tests/test_area.py::test_negative"]
+
+
+def test_a_line_no_test_ran_is_answered_by_the_tests_of_its_body(geo):
+    # No test clamps: the body's unit gives the test that entered clamp().
+    geo.replace(GEO, "        return 100\n", "        return 99\n")
+    assert selected_ids(answered_by_index(geo)) == ["tests/test_clamp.py::test_clamp"]
+
+
+def test_a_nested_function_is_its_own_body_and_runs_for_whoever_calls_it(geo):
+    # make_adder ran at import (ADD_TWO), add() only in the two tests that call an adder.
+    geo.replace(GEO, "        return x + k\n", "        return k + x\n")
+    assert selected_ids(answered_by_index(geo)) == ["tests/test_adder.py::test_add_two",
+                                                    "tests/test_adder.py::test_make_adder"]
+
+
+def test_a_property_body_selects_the_tests_that_read_it(geo):
+    geo.replace(GEO, "        return self.w\n", "        return self.w + 0\n")
+    assert selected_ids(answered_by_index(geo)) == ["tests/test_box.py::test_width"]
+
+
+def test_a_comment_inserted_in_a_body_runs_nowhere_but_the_code_beside_it_counts(geo):
+    geo.replace(GEO, "    return 6 * r\n", "    # six sides\n    return 6 * r + 0\n")
+    assert selected_ids(answered_by_index(geo)) == ["tests/test_dynamic.py::test_dynamic",
+                                                    "tests/test_perimeter.py::test_perimeter"]
+
+
+# --- what falls back ---------------------------------------------------------------------------------
+
+def test_a_body_run_at_import_falls_back(geo):
+    geo.replace(GEO, "    return add\n", "    k = k + 0\n    return add\n")
+    falls_back(geo, "outside_tests")
+
+
+def test_a_body_run_in_a_fixture_falls_back(geo):
+    geo.replace(GEO, '    return {"a": 1}\n', '    return {"a": 1, "b": 2}\n')
+    falls_back(geo, "outside_tests")
+
+
+def test_a_signature_change_falls_back(geo):
+    geo.replace(GEO, "def perimeter(r):\n", "def perimeter(r, sides=6):\n")
+    falls_back(geo, "not_implementation")
+
+
+def test_code_appended_at_module_level_after_a_body_falls_back(geo):
+    geo.replace(GEO, "    return 6 * r\n", "    return 6 * r\n\n\nSIDES = 6\n")
+    assert entry(geo.decide())["source"] == "static"
+
+
+def test_code_moved_out_of_a_nested_body_falls_back(geo):
+    geo.replace(GEO, "        return x + k\n", "        x = x + 0\n    return add\n    return add\n")
+    falls_back(geo, "dedent")
+
+
+@pytest.mark.parametrize("old,new", [
+    ("        yield i\n", "        yield i\n        print(i)\n"),
+    ("async def fetch():\n    return 1\n", "async def fetch():\n    x = 1\n    return x\n"),
+], ids=["generator", "async_def"])
+def test_a_body_that_runs_when_resumed_falls_back(geo, old, new):
+    geo.replace(GEO, old, new)
+    falls_back(geo, "runs_later")
+
+
+# --- a body no test ran ------------------------------------------------------------------------------
+
+def test_a_body_no_test_ran_selects_nothing_with_a_whole_suite_index(geo):
+    status = geo.impact("index", "status", "--format", "json").json
+    assert status["whole_suite"] is True, status
+    assert "suite: whole" in geo.impact("index", "status").stdout
+    geo.replace(GEO, "    return 0\n", "    return 1\n")
+    warm = answered_by_index(geo)
+    assert selected_ids(warm) == []
+    assert warm["decision"] == "nothing"
+
+
+@pytest.mark.parametrize("args,why", [
+    (["-k", "area or perimeter"], "-k was given"),
+    (["tests/test_area.py"], "the arguments name a part of the suite"),
+    (["--deselect", "tests/test_box.py::test_width"], "--deselect was given"),
+], ids=["keyword", "paths", "deselect"])
+def test_a_body_no_test_ran_falls_back_when_the_index_saw_part_of_the_suite(tmp_path, args, why):
+    repo = make_repo(tmp_path, files=BLOCKS)
+    run = build_index(repo, "--", *args)
+    assert "the index did not see the whole suite" in run.stderr, run.stderr
+    status = repo.impact("index", "status", "--format", "json").json
+    assert status["whole_suite"] is False
+    assert why in status["partial"], status
+    assert f"suite: partial: {why}" in repo.impact("index", "status").stdout
+    repo.replace(GEO, "    return 0\n", "    return 1\n")
+    warm = repo.decide()
+    assert (entry(warm)["source"], entry(warm)["fallback"]) == ("static", "unrecorded"), entry(warm)
+
+
+def test_a_collection_error_makes_the_index_partial(tmp_path):
+    files = dict(BLOCKS)
+    files["tests/test_broken.py"] = "import no_such_module_here\n"
+    repo = make_repo(tmp_path, files=files)
+    run = repo.impact("index", "--", "--continue-on-collection-errors")
+    assert run.returncode != 0
+    status = repo.impact("index", "status", "--format", "json").json
+    assert status["whole_suite"] is False
+    assert "collection error" in status["partial"], status
+
+
+# --- trust: explain and --mode safe ------------------------------------------------------------------
+
+def test_explain_says_the_index_excluded_a_test(geo):
+    geo.replace(GEO, "    return 3 * r * r\n", "    r = abs(r)\n    return 3 * r * r\n")
+    run = geo.impact("explain", "tests/test_dynamic.py::test_dynamic")
+    assert f"the coverage index shows this test never ran line(s) 2-4 of {GEO} at its recorded state" in run.stdout, \
+        run.stdout + run.stderr
+
+
+def test_safe_mode_never_lets_the_index_remove_a_test_the_static_analysis_selects(geo):
+    geo.replace(GEO, "    return 3 * r * r\n", "    return 3 * r * r + 0\n")
+    static = selected_ids(geo.decide("--no-index", "--mode", "safe"))
+    safe = geo.decide("--mode", "safe")
+    assert "tests/test_dynamic.py::test_dynamic" in static
+    assert set(static) <= set(selected_ids(safe))
+    assert (entry(safe)["source"], entry(safe)["fallback"]) == ("static", "safe_mode")
+    # balanced mode narrows with the index: the replaced line ran for test_area only
+    assert selected_ids(geo.decide()) == ["tests/test_area.py::test_area"]
+
+
+# --- tests pytest collects by inheritance ------------------------------------------------------------
+
+INHERITED = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    "src/calc.py": "def double(n):\n    return 2 * n\n",
+    "tests/test_base.py": (
+        "from calc import double\n\n\n"
+        "class TestDouble:\n    def test_two(self):\n        assert double(1) == 2\n"
+    ),
+    # pytest collects TestDouble again here, as tests/test_again.py::TestDouble::test_two.
+    "tests/test_again.py": "from test_base import TestDouble\n\n\ndef test_other():\n    assert True\n",
+    # and a unittest TestCase that inherits its test method from a mixin.
+    "tests/test_mixin.py": (
+        "import unittest\n\nfrom calc import double\n\n\n"
+        "class Mixin:\n    def test_four(self):\n        self.assertEqual(double(2), 4)\n\n\n"
+        "class DoubleTest(Mixin, unittest.TestCase):\n    pass\n"
+    ),
+}
+
+
+def test_tests_collected_by_inheritance_still_exist_for_the_index(tmp_path):
+    repo = make_repo(tmp_path, files=INHERITED)
+    build_index(repo)
+    repo.replace("src/calc.py", "    return 2 * n\n", "    return n + n\n")
+    warm = repo.decide()
+    got = entry(warm, "src/calc.py")
+    assert (got["source"], got["fallback"]) == ("coverage", None), got
+    assert selected_ids(warm) == ["tests/test_again.py::TestDouble::test_two",
+                                  "tests/test_base.py::TestDouble::test_two",
+                                  "tests/test_mixin.py::DoubleTest::test_four"]
+
+
+def test_a_pytest_command_that_drops_pythonpath_still_builds_a_partial_index(tmp_path):
+    # tox and other wrappers may not pass PYTHONPATH through: the probe cannot load there.
+    repo = make_repo(tmp_path, files=BLOCKS)
+    wrapper = tmp_path / "wrapped-pytest"
+    wrapper.write_text('#!/bin/sh\nunset PYTHONPATH\nexec /usr/bin/python3 -m pytest "$@"\n')
+    wrapper.chmod(0o755)
+    run = repo.impact("index", env={"IMPACT_PYTEST": str(wrapper)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "pytest did not load the whole-suite probe; running the suite without it" in run.stderr
+    status = repo.impact("index", "status", "--format", "json").json
+    assert (status["whole_suite"], status["partial"]) == (False, "the whole-suite probe did not load")

@@ -1,0 +1,168 @@
+#include "coverage/blocks.hpp"
+
+#include <catch2/catch.hpp>
+
+using impact::answer_by_blocks;
+using impact::CoverageFallback;
+using impact::Hunk;
+using impact::k_import_time;
+
+namespace {
+
+// Lines 1-9: two functions; `area` ran for tests 1 and 2, `perimeter` for test 3, `unused` for none.
+constexpr const char* k_base = "import math\n"                  // 1
+                               "\n"                             // 2
+                               "def area(r):\n"                 // 3
+                               "    if r < 0:\n"                // 4
+                               "        raise ValueError(r)\n"  // 5
+                               "    return math.pi * r * r\n"   // 6
+                               "\n"                             // 7
+                               "def perimeter(r):\n"            // 8
+                               "    return 2 * math.pi * r\n"   // 9
+                               "\n"                             // 10
+                               "def unused():\n"                // 11
+                               "    return 0\n";                // 12
+
+std::map<uint32_t, std::vector<uint32_t>> k_lines = {
+    {1, {k_import_time}}, {3, {k_import_time}}, {4, {1, 2}}, {6, {1}}, {8, {k_import_time}}, {9, {3}}, {11, {k_import_time}}};
+
+std::vector<uint32_t> ids(const impact::BlockAnswer& a) {
+  std::vector<uint32_t> out;
+  for (const auto& [id, line] : a.tests) out.push_back(id);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("blocks: an inserted line in a body selects every test that ran any line of that body", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.insert(now.find("    return math.pi"), "    print(r)\n");
+  auto a = answer_by_blocks("a.py", {Hunk{5, 0, 6, 1}}, k_base, now, k_lines, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2}); // test 2 ran line 4 only, and line 5 never ran
+  REQUIRE(a.bodies.size() == 1);
+  CHECK(a.bodies[0].first == 4);
+  CHECK(a.bodies[0].last == 6);
+}
+
+TEST_CASE("blocks: a replaced line no test ran is answered by its body's tests", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.replace(now.find("raise ValueError(r)"), 19, "raise TypeError(r)");
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, k_lines, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: code appended after a body's last line joins it only when indented as the body is",
+          "[coverage][blocks]") {
+  std::string now = k_base;
+  SECTION("indented: the body of perimeter") {
+    now.insert(now.find("\ndef unused"), "    x = 1\n");
+    auto a = answer_by_blocks("a.py", {Hunk{9, 0, 10, 1}}, k_base, now, k_lines, false);
+    REQUIRE(a.fallback == CoverageFallback::none);
+    CHECK(ids(a) == std::vector<uint32_t>{3});
+  }
+  SECTION("at module level: not a body") {
+    now.insert(now.find("\ndef unused"), "x = 1\n");
+    auto a = answer_by_blocks("a.py", {Hunk{9, 0, 10, 1}}, k_base, now, k_lines, false);
+    CHECK(a.fallback == CoverageFallback::insertion);
+  }
+}
+
+TEST_CASE("blocks: a changed signature, decorator or module line belongs to the enclosing scope", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.replace(now.find("def area(r)"), 11, "def area(q)");
+  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, k_base, now, k_lines, true);
+  CHECK(a.fallback == CoverageFallback::not_implementation);
+}
+
+TEST_CASE("blocks: code moved out of the body falls back", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.replace(now.find("    return 2 * math.pi * r"), 26, "return 2 * math.pi * r");
+  auto a = answer_by_blocks("a.py", {Hunk{9, 1, 9, 1}}, k_base, now, k_lines, true);
+  CHECK(a.fallback == CoverageFallback::dedent);
+}
+
+TEST_CASE("blocks: a body any of whose lines ran outside a test falls back", "[coverage][blocks]") {
+  auto lines = k_lines;
+  lines[6] = {1, k_import_time};
+  std::string now = k_base;
+  now.replace(now.find("raise ValueError(r)"), 19, "raise TypeError(r)");
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, lines, true);
+  CHECK(a.fallback == CoverageFallback::outside_tests);
+}
+
+TEST_CASE("blocks: a body no test ran selects nothing only when the index saw the whole suite", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.replace(now.find("return 0"), 8, "return 1");
+  SECTION("whole suite") {
+    auto a = answer_by_blocks("a.py", {Hunk{12, 1, 12, 1}}, k_base, now, k_lines, true);
+    REQUIRE(a.fallback == CoverageFallback::none);
+    CHECK(a.tests.empty());
+    CHECK(a.bodies.size() == 1);
+  }
+  SECTION("a partial index") {
+    auto a = answer_by_blocks("a.py", {Hunk{12, 1, 12, 1}}, k_base, now, k_lines, false);
+    CHECK(a.fallback == CoverageFallback::unrecorded);
+  }
+}
+
+TEST_CASE("blocks: a generator's body falls back", "[coverage][blocks]") {
+  std::string base = "def gen():\n    x = 1\n    yield x\n";
+  std::string now = "def gen():\n    x = 1\n    yield x\n    raise ValueError\n";
+  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{2, {1}}, {3, {1}}}, true);
+  CHECK(a.fallback == CoverageFallback::runs_later);
+}
+
+TEST_CASE("blocks: comments and blank lines run nowhere, but lines 1-2 may declare the encoding", "[coverage][blocks]") {
+  std::string now = k_base;
+  SECTION("a comment inside a body") {
+    now.insert(now.find("    return 2 * math.pi"), "    # why\n");
+    auto a = answer_by_blocks("a.py", {Hunk{8, 0, 9, 1}}, k_base, now, k_lines, false);
+    REQUIRE(a.fallback == CoverageFallback::none);
+    CHECK(a.tests.empty());
+  }
+  SECTION("a comment on line 1") {
+    now.insert(0, "# -*- coding: latin-1 -*-\n");
+    auto a = answer_by_blocks("a.py", {Hunk{0, 0, 1, 1}}, k_base, now, k_lines, true);
+    CHECK(a.fallback == CoverageFallback::not_implementation);
+  }
+}
+
+TEST_CASE("blocks: code lines replaced in place are answered by the tests that ran them, exactly", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.replace(now.find("return math.pi * r * r"), 22, "return math.pi * r ** 2");
+  auto a = answer_by_blocks("a.py", {Hunk{6, 1, 6, 1}}, k_base, now, k_lines, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1}); // test 2 ran line 4 and raised: it never reached line 6
+  REQUIRE(a.bodies.size() == 1);
+  CHECK(a.bodies[0].first == 6);
+}
+
+TEST_CASE("blocks: code moved to an outer block of the same body is answered by the body", "[coverage][blocks]") {
+  std::string now = k_base;
+  now.replace(now.find("        raise ValueError(r)"), 27, "    r = -r");
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, k_lines, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: a nested def's header is answered by the enclosing body, which holds the nested body's lines",
+          "[coverage][blocks]") {
+  // Test 1 made the closure, test 2 only called it later.
+  std::string base = "def make(k):\n    def add(x, y=1):\n        return x + k\n    return add\n";
+  std::string now = "def make(k):\n    def add(x, y=2):\n        return x + k\n    return add\n";
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {2}}, {4, {1}}}, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: a line of a body holding a closure is answered by the whole body, the closure's lines included",
+          "[coverage][blocks]") {
+  // Test 1 made the closure (ran line 2), test 2 only called it later (line 4).
+  std::string base = "def make(n):\n    k = n + 1\n    def add(x):\n        return x + k\n    return add\n";
+  std::string now = "def make(n):\n    k = n + 2\n    def add(x):\n        return x + k\n    return add\n";
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {2}}, {5, {1}}}, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
