@@ -82,7 +82,30 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   if (m_walk.reached(class_key) || !m_inherited.emplace(class_key, method).second) return;
   if (!m_walk.known(class_key)) m_walk.searched_class(class_key, self, Relation::member_of, parent.def_line);
   std::set<WalkKey> seen{class_key};
+  imported_by_tests(class_key);
   inherited_by_tests(class_key, method, seen);
+}
+
+// `from test_a import TestA` in a test module collects TestA's tests there too, under that module's
+// path: such a module is selected whole when a method of TestA (or of a base TestA inherits) changes.
+void ClassRules::imported_by_tests(WalkKey class_key) {
+  Key key = m_walk.key_from(class_key);
+  std::string_view name = last_part(key.qualname);
+  if (key.qualname.find('.') != std::string::npos || !m_layout.is_test_class_name(name)) return;
+  for (uint32_t g : m_facts.files_mentioning(name)) {
+    if (g == key.node || !m_graph.nodes[g].test) continue;
+    const FileInfo* info = m_index.get(g);
+    if (info == nullptr) continue;
+    for (const auto& imp : info->imports.imports) {
+      if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
+      for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
+        std::vector<std::string_view> chain{info->imports.aliases[a]};
+        if (chain[0] == name && m_index.may_refer(g, chain, 0, key.node, key.qualname)) {
+          m_walk.whole_file(g, class_key, Relation::imports_test);
+        }
+      }
+    }
+  }
 }
 
 bool ClassRules::has_external_base(uint32_t node, int32_t class_index) {
@@ -162,10 +185,12 @@ void ClassRules::inherited_by_tests(WalkKey class_key, std::string_view method, 
         m_walk.whole_file(h, class_key, Relation::subclass);
       }
     }
-    // A subclass, in a test file or not, may itself be the base of a test class.
+    // A subclass, in a test file or not, may itself be the base of a test class, or be imported by
+    // another test module, which collects it.
     WalkKey sub_key = m_walk.key_of(h, s.qualname);
     if (!seen.insert(sub_key).second || m_walk.reached(sub_key)) continue;
     if (!m_walk.known(sub_key)) m_walk.searched_class(sub_key, class_key, Relation::subclass, s.def_line);
+    imported_by_tests(sub_key);
     inherited_by_tests(sub_key, method, seen);
   }
 }

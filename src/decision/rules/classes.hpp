@@ -52,6 +52,8 @@ private:
   // (`test_x.py::TestSub::test_m`); otherwise (`method` empty, or a class pytest may not collect as
   // written) the subclasses' files are selected whole.
   void inherited_by_tests(WalkKey class_key, std::string_view method, std::set<WalkKey>& seen);
+  // The test modules that import test class `class_key` by name collect its tests: selected whole.
+  void imported_by_tests(WalkKey class_key);
   // Whether pytest collects class `index` of `info` with the name it has: a module-level `Test*`
   // class without __init__, or a direct unittest.TestCase subclass.
   bool surely_collected(const resolve::FileInfo& info, int32_t index) const;
