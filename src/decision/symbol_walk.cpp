@@ -148,7 +148,8 @@ bool SymbolWalk::is_test_symbol(const FileInfo& info, int32_t index) const {
 }
 
 void SymbolWalk::searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line) {
-  m_member_of[key] = Via{from, relation, line, via_of(from)->depth + 1};
+  const Via* parent = via_of(from);
+  m_member_of[key] = Via{from, relation, line, parent == nullptr ? 0 : parent->depth + 1};
 }
 
 void SymbolWalk::test_reached(const FileInfo& info, int32_t index, WalkKey from) {
