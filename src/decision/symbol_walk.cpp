@@ -14,10 +14,16 @@ rules::RuleFamily::RuleFamily(SymbolWalk& walk)
       m_tables(walk.tables()) {}
 
 SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget,
-                       Mode mode, bool nested)
-    : m_graph(graph), m_facts(facts), m_layout(layout), m_index(graph, facts), m_tables(graph, facts), m_budget(budget),
-      m_mode(mode), m_nested(nested),
-      m_fixtures(*this), m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_references(*this) {}
+                       Mode mode)
+    : m_graph(graph), m_facts(facts), m_layout(layout), m_own_index(std::make_unique<resolve::FileIndex>(graph, facts)),
+      m_own_tables(std::make_unique<ProjectTables>(graph, facts)), m_index(*m_own_index), m_tables(*m_own_tables),
+      m_budget(budget), m_mode(mode), m_nested(false), m_fixtures(*this), m_registration(*this), m_classes(*this),
+      m_dynamic_access(*this), m_references(*this) {}
+
+SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)
+    : m_graph(parent.m_graph), m_facts(parent.m_facts), m_layout(parent.m_layout), m_index(parent.m_index),
+      m_tables(parent.m_tables), m_budget(budget), m_mode(parent.m_mode), m_nested(true), m_fixtures(*this),
+      m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_references(*this) {}
 
 WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
   auto it = m_qualname_ids.find(qualname);
@@ -121,7 +127,7 @@ void SymbolWalk::select_file(uint32_t node, std::vector<Hop> hops, WalkKey from)
 }
 
 SymbolResult SymbolWalk::subwalk(const std::vector<SymbolSeed>& seeds) {
-  SymbolWalk nested(m_graph, m_facts, m_layout, m_budget, m_mode, true);
+  SymbolWalk nested(*this, m_budget);
   SymbolResult out = nested.run(seeds);
   if (out.budget_exceeded) {
     m_result.budget_exceeded = true;

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -49,9 +50,10 @@ class SymbolWalk {
 public:
   // `mode`: in Mode::safe, code that reads attributes by computed names reads every name
   // (docs/selection.md `dynamic-access`), rather than the objects that can reach it.
-  // `nested`: a walk that another walk runs for part of its answer (subwalk()).
   SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout& layout, Budget budget,
-             Mode mode = Mode::balanced, bool nested = false);
+             Mode mode = Mode::balanced);
+  // A nested walk (subwalk()) that shares `parent`'s name resolution and tables.
+  SymbolWalk(SymbolWalk& parent, Budget budget);
   SymbolWalk(const SymbolWalk&) = delete;
   SymbolWalk& operator=(const SymbolWalk&) = delete;
 
@@ -85,6 +87,11 @@ public:
   // Whether `key` was queued, or searched as the class of a changed method.
   bool known(WalkKey key) const { return m_via.contains(key) || m_member_of.contains(key); }
   bool reached(WalkKey key) const { return m_via.contains(key); } // queued
+  // How many hops `key` is from a changed symbol (0 for a seed, or a key the walk does not know).
+  uint32_t depth(WalkKey key) const {
+    const Via* via = via_of(key);
+    return via == nullptr ? 0 : via->depth;
+  }
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
   // `from`), without queueing it: the class itself can still be reached.
   void searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line);
@@ -108,8 +115,11 @@ private:
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
   const ProjectLayout& m_layout;
-  resolve::FileIndex m_index;
-  ProjectTables m_tables;
+  // Owned by the outermost walk; a nested walk borrows its parent's (they cache what they decode).
+  std::unique_ptr<resolve::FileIndex> m_own_index;
+  std::unique_ptr<ProjectTables> m_own_tables;
+  resolve::FileIndex& m_index;
+  ProjectTables& m_tables;
   Budget m_budget;
   Mode m_mode;
   bool m_nested;

@@ -103,7 +103,7 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
   int32_t cls = info.symbol(owner);
   if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
   uint32_t line = info.at(cls).def_line;
-  if (m_walk.nested()) {
+  if (!intersects(self)) {
     m_walk.reach(key.node, owner, self, Relation::dynamic_member, line);
     return;
   }
@@ -191,6 +191,15 @@ void DynamicAccessRules::select_both(const Covered& users, const Covered& reader
   }
 }
 
+// Two nested walks cost two walks: they answer for the changed symbols and what they reach directly,
+// a bounded number of times; deeper in the walk, and in a nested walk, one side alone answers (each
+// side holds every test the intersection holds, so either is safe, only wider).
+bool DynamicAccessRules::intersects(WalkKey self) {
+  if (m_walk.nested() || m_walk.depth(self) > k_intersect_depth || m_subwalks >= k_max_subwalks) return false;
+  ++m_subwalks;
+  return true;
+}
+
 bool DynamicAccessRules::reads_computed_members() {
   return !value_readers().empty();
 }
@@ -211,12 +220,13 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
     return char{1};
   });
   if (!first) return; // the same code holds every name of the module
-  // Outside a nested walk the holders are one side, the computed getattr calls the other: a test
-  // reads the name through them only if it runs both.
+  // The holders alone answer: the same intersection as for a member (with the computed getattr
+  // calls) would cost two walks on every change of a module-level name, the commonest edit.
   std::vector<SymbolSeed> seeds;
   std::vector<uint32_t> import_time;
+  bool intersect = false;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
-    if (m_walk.nested()) {
+    if (!intersect) {
       reach_code(h, info, symbol, self, Relation::module_value);
     } else if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
       import_time.push_back(h);
@@ -264,7 +274,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
       if (owner >= 0) hold(from, *info, owner);
     }
   }
-  if (m_walk.nested()) return;
+  if (!intersect) return;
   SymbolResult holders = m_walk.subwalk(seeds);
   for (uint32_t h : import_time) {
     holders.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_value, 0, {}}});
@@ -283,7 +293,7 @@ bool DynamicAccessRules::is_serialization_method(std::string_view name) {
 // an instance of the class (the class's side) and reaches code that names a serializer (pickle,
 // copy, deepcopy, multiprocessing, ...: the other side).
 void DynamicAccessRules::serialization_method(const Key& key, std::string_view owner, uint32_t line, WalkKey self) {
-  if (m_walk.nested() || m_walk.mode() == Mode::safe) {
+  if (m_walk.mode() == Mode::safe || !intersects(self)) {
     m_walk.reach(key.node, owner, self, Relation::special_method, line);
     return;
   }

@@ -61,6 +61,11 @@ private:
   bool is_setter(const Key& key);   // a property's setter or deleter (@x.setter, @x.deleter)
   // Whether a definition of `key` carries a decorator `wanted` accepts (true for a symbol gone).
   bool has_decorator(const Key& key, const std::function<bool(std::string_view)>& wanted);
+  // Whether the rule at `self` may run its two sides as nested walks and intersect them (counted).
+  bool intersects(WalkKey self);
+  static constexpr uint32_t k_intersect_depth = 0; // hops from a changed symbol
+  static constexpr uint32_t k_max_subwalks = 4;    // intersections per decision
+  uint32_t m_subwalks = 0;
   // Whether some code reads members of any object by computed names: getattr(value, computed).
   bool reads_computed_members();
   // The files with getattr(value, computed).
