@@ -176,7 +176,8 @@ void DynamicAccessRules::select_both(const Covered& users, const Covered& reader
   }
   // A test of the readers' side that the class's side holds by a wider id or a whole file: the
   // narrower id, with the class's side's chain.
-  for (const auto& [id, hops] : readers.tests) {
+  for (const auto& entry : readers.tests) {
+    const std::string& id = entry.first; // a name of its own: clang 14 cannot capture a structured binding
     auto by_id = std::find_if(users.tests.begin(), users.tests.end(), [&](const auto& t) { return holds(t.first, id); });
     if (by_id != users.tests.end()) {
       m_walk.select_test(id, by_id->second, self);
