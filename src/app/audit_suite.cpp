@@ -2,6 +2,7 @@
 // plugin. The plugin is written to a fresh temporary folder, put on PYTHONPATH and loaded with -p, so
 // nothing is installed and nothing is left behind; it writes one JSON file when the session finishes.
 #include "app/audit.hpp"
+#include "app/plugin_folder.hpp"
 #include "impact/error.hpp"
 #include "util/files.hpp"
 #include "util/quote.hpp"
@@ -81,29 +82,6 @@ def pytest_sessionfinish(session, exitstatus):
     os.replace(target + ".tmp", target)
 )PY";
 
-// A temporary folder removed with its content when the object goes.
-class TempFolder {
-public:
-  TempFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "impact-audit-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw Error("cannot create a temporary folder under {}; set TMPDIR to a writable folder",
-                  std::filesystem::temp_directory_path().string());
-    }
-    m_path = pattern;
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    std::filesystem::remove_all(m_path, ec);
-  }
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-  const std::filesystem::path& path() const { return m_path; }
-
-private:
-  std::filesystem::path m_path;
-};
-
 // While it lives, this process's stdout is its stderr: pytest's report goes to stderr, so that stdout
 // carries the audit alone (a JSON document stays parseable).
 class StdoutToStderr {
@@ -151,21 +129,18 @@ std::string meaning(int code) {
 
 SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root,
                         const std::vector<std::string>& passthrough, const EnvLookup& env) {
-  TempFolder folder;
-  util::write_file_atomic(folder.path() / (std::string(k_plugin_module) + ".py"), k_plugin_source);
+  PluginFolder folder("impact-audit", k_plugin_module, k_plugin_source);
   auto outcomes = folder.path() / "outcomes.json";
 
   SuiteRun run;
   run.source = pytest.source;
   run.argv = pytest.argv;
   // A file that fails to import must not stop the run: its error is an outcome like any other.
-  for (const char* arg : {"-p", k_plugin_module, "--continue-on-collection-errors"}) run.argv.emplace_back(arg);
+  for (const auto& arg : folder.pytest_args()) run.argv.push_back(arg);
+  run.argv.emplace_back("--continue-on-collection-errors");
   run.argv.insert(run.argv.end(), passthrough.begin(), passthrough.end());
 
-  std::string pythonpath = folder.path().string();
-  if (auto existing = env("PYTHONPATH"); existing && !existing->empty()) {
-    pythonpath = fmt::format("{}:{}", pythonpath, *existing);
-  }
+  std::string pythonpath = folder.pythonpath(env("PYTHONPATH").value_or(""));
   fmt::print(stderr, "impact: audit: running the whole suite: {}\n",
              util::one_line(fmt::format("{}", fmt::join(run.argv, " "))));
   {

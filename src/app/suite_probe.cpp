@@ -2,7 +2,6 @@
 #include "app/suite_probe.hpp"
 
 #include "util/files.hpp"
-#include "util/temp_files.hpp"
 
 #include <system_error>
 
@@ -68,32 +67,21 @@ def pytest_sessionfinish(session, exitstatus):
 
 } // namespace
 
-SuiteProbe::SuiteProbe()
-    // Outside the repository: coverage.py measures every file under it, and the index hashes them.
-    : m_dir(std::filesystem::temp_directory_path() / ("impact-suite-probe" + util::temp_tag())) {
-  util::write_file_atomic(m_dir / (std::string(k_module) + ".py"), k_plugin);
-}
+SuiteProbe::SuiteProbe() : m_folder("impact-suite-probe", k_module, k_plugin) {}
 
-SuiteProbe::~SuiteProbe() {
-  std::error_code ec;
-  std::filesystem::remove_all(m_dir, ec);
-}
-
-std::vector<std::string> SuiteProbe::pytest_args() const { return {"-p", k_module}; }
+std::vector<std::string> SuiteProbe::pytest_args() const { return m_folder.pytest_args(); }
 
 std::vector<std::pair<std::string, std::string>> SuiteProbe::env(const std::string& pythonpath) const {
-  std::string path = m_dir.string();
-  if (!pythonpath.empty()) path += ":" + pythonpath;
-  return {{"PYTHONPATH", path}, {"IMPACT_SUITE_REPORT", (m_dir / "report").string()}};
+  return {{"PYTHONPATH", m_folder.pythonpath(pythonpath)}, {"IMPACT_SUITE_REPORT", report().string()}};
 }
 
 bool SuiteProbe::reported() const {
   std::error_code ec;
-  return std::filesystem::exists(m_dir / "report", ec);
+  return std::filesystem::exists(report(), ec);
 }
 
 std::pair<bool, std::string> SuiteProbe::verdict() const {
-  auto text = util::read_file(m_dir / "report");
+  auto text = util::read_file(report());
   if (!text) return {false, "the session's end was not reported (pytest stopped, or the probe did not load)"};
   std::string line = text->substr(0, text->find('\n'));
   if (line == "whole") return {true, ""};

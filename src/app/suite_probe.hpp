@@ -2,6 +2,8 @@
 // The whole-suite probe of `impact index` (docs/coverage.md, "The whole suite"): a pytest plugin,
 // loaded with -p, that reports whether the session ran every test of the suite. It changes nothing
 // in the run; a report that is missing (the plugin did not load, pytest crashed) means "not whole".
+#include "app/plugin_folder.hpp"
+
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -14,9 +16,6 @@ public:
   // Writes the plugin module into a folder of its own in the system's temporary folder ($TMPDIR),
   // outside the repository. Throws impact::Error when it cannot be written.
   SuiteProbe();
-  ~SuiteProbe(); // removes the folder
-  SuiteProbe(const SuiteProbe&) = delete;
-  SuiteProbe& operator=(const SuiteProbe&) = delete;
 
   // The arguments that load it ("-p", its module).
   std::vector<std::string> pytest_args() const;
@@ -30,7 +29,9 @@ public:
   std::pair<bool, std::string> verdict() const;
 
 private:
-  std::filesystem::path m_dir;
+  std::filesystem::path report() const { return m_folder.path() / "report"; }
+
+  PluginFolder m_folder;
 };
 
 } // namespace impact

@@ -124,10 +124,7 @@ const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const Fi
         }
       }
       if (ref.modules.empty()) continue;
-      for (size_t i = 0; i < info.facts.symbols.size(); ++i) {
-        const SymbolView& s = info.facts.symbols[i];
-        if (s.first_line <= imp.line && imp.line <= s.last_line) ref.owner = static_cast<int32_t>(i);
-      }
+      ref.owner = info.symbol_at(imp.line);
       out.push_back(std::move(ref));
     }
     return out;

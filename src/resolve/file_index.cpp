@@ -28,6 +28,15 @@ int32_t FileInfo::symbol(std::string_view qualname) const {
   return found != nullptr ? *found : -1;
 }
 
+int32_t FileInfo::symbol_at(uint32_t line) const {
+  int32_t out = -1;
+  // In source order an enclosing symbol comes before the ones it holds: the last match is innermost.
+  for (size_t i = 0; i < facts.symbols.size(); ++i) {
+    if (facts.symbols[i].first_line <= line && line <= facts.symbols[i].last_line) out = static_cast<int32_t>(i);
+  }
+  return out;
+}
+
 std::vector<std::string_view> split_chain(std::string_view chain) {
   std::vector<std::string_view> parts;
   size_t start = 0;

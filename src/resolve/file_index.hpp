@@ -59,6 +59,8 @@ struct FileInfo {
 
   const Binding* binding(std::string_view name) const;
   int32_t symbol(std::string_view qualname) const; // -1 when absent
+  // The innermost symbol whose lines (decorators to last line) hold `line`; -1: module level.
+  int32_t symbol_at(uint32_t line) const;
   const SymbolView& at(int32_t index) const { return facts.symbols[static_cast<size_t>(index)]; }
 };
 

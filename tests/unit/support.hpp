@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -235,5 +236,15 @@ inline const SelectedTest* selected_test(const Decision& decision, std::string_v
   }
   return nullptr;
 }
+
+#ifdef IMPACT_SOURCE_DIR
+// The text of docs/`name` in the source tree, for tests that hold the code to its documentation.
+inline std::string doc_text(const std::string& name) {
+  auto path = std::filesystem::path(IMPACT_SOURCE_DIR) / "docs" / name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+#endif
 
 } // namespace impact::testing

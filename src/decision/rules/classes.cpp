@@ -7,6 +7,7 @@
 #include "decision/rules/classes.hpp"
 
 #include "decision/rules/dynamic_access.hpp"
+#include "decision/rules/references.hpp"
 #include "decision/symbol_walk.hpp"
 
 #include <algorithm>
@@ -86,24 +87,18 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   inherited_by_tests(class_key, method, seen);
 }
 
-// `from test_a import TestA` in a test module collects TestA's tests there too, under that module's
-// path: such a module is selected whole when a method of TestA (or of a base TestA inherits) changes.
+// `from test_a import TestA` (or `from helpers import Base as TestBase`) in a test module collects the class's
+// tests there too, under that module's path: such a module is selected whole when a method of the
+// class (or of a base it inherits) changes.
 void ClassRules::imported_by_tests(WalkKey class_key) {
   Key key = m_walk.key_from(class_key);
   std::string_view name = last_part(key.qualname);
-  if (key.qualname.find('.') != std::string::npos || !m_layout.is_test_class_name(name)) return;
+  if (key.qualname.find('.') != std::string::npos) return; // a nested class is imported with its own
   for (uint32_t g : m_facts.files_mentioning(name)) {
     if (g == key.node || !m_graph.nodes[g].test) continue;
     const FileInfo* info = m_index.get(g);
-    if (info == nullptr) continue;
-    for (const auto& imp : info->imports.imports) {
-      if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
-      for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
-        std::vector<std::string_view> chain{info->imports.aliases[a]};
-        if (chain[0] == name && m_index.may_refer(g, chain, 0, key.node, key.qualname)) {
-          m_walk.whole_file(g, class_key, Relation::imports_test);
-        }
-      }
+    if (info != nullptr && collects_by_import(m_index, m_layout, g, *info, key.node, key.qualname)) {
+      m_walk.whole_file(g, class_key, Relation::imports_test);
     }
   }
 }
@@ -124,10 +119,8 @@ bool ClassRules::has_external_base(uint32_t node, int32_t class_index, int depth
   if (info == nullptr) return true;
   const SymbolView& c = info->at(class_index);
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
-    std::string_view base = *b;
-    if (base.find('=') != std::string_view::npos) continue; // metaclass=..., keywords
-    base = base.substr(0, base.find('['));
-    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    std::string_view base = base_expression(*b);
+    if (base.empty()) continue; // metaclass=..., keywords
     if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
     bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
     if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
@@ -151,8 +144,8 @@ std::vector<std::pair<uint32_t, int32_t>> ClassRules::subclasses(uint32_t node, 
       const SymbolView& c = info->facts.symbols[i];
       if (c.kind != SymbolKind::class_ || (h == node && c.qualname == qualname)) continue;
       for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
-        std::string_view base = b->substr(0, b->find('['));
-        if (base.find('=') != std::string_view::npos) continue;
+        std::string_view base = base_expression(*b);
+        if (base.empty()) continue;
         // The base names the class (under an alias, too: `from x import Base as B`), or is bound in a
         // way resolution does not follow; a base proved to be something else is not it.
         std::string_view root = base.substr(0, base.find('.'));
@@ -224,44 +217,18 @@ const ClassRules::Family& ClassRules::family(uint32_t node, std::string_view qua
       out.open = true;
       return out;
     }
-    // The class and its subclasses at any depth, then the ancestors of each.
+    // The class and its subclasses at any depth.
     std::vector<std::pair<uint32_t, int32_t>> subs{{node, index}};
-    std::set<std::pair<uint32_t, int32_t>> seen{{node, index}};
+    out.classes.emplace(node, index);
     for (size_t i = 0; i < subs.size() && subs.size() < 4096; ++i) {
       const auto [n, c] = subs[i];
       for (const auto& sub : subclasses(n, m_index.get(n)->at(c).qualname)) {
-        if (seen.insert(sub).second) subs.push_back(sub);
+        if (out.classes.insert(sub).second) subs.push_back(sub);
       }
     }
     if (subs.size() >= 4096) out.open = true;
-    for (const auto& [n, c] : subs) add_ancestors(n, c, out, 0);
     return out;
   });
-}
-
-void ClassRules::add_ancestors(uint32_t node, int32_t index, Family& out, int depth) {
-  if (!out.classes.emplace(node, index).second) return;
-  if (depth > 16) {
-    out.open = true;
-    return;
-  }
-  const FileInfo* info = m_index.get(node);
-  const SymbolView& c = info->at(index);
-  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
-    std::string_view base = b->substr(0, b->find('['));
-    if (base.find('=') != std::string_view::npos) continue; // metaclass=...
-    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
-    Target t = m_index.resolve(node, base);
-    if (t.kind == Target::nothing) continue; // from outside the repository
-    const FileInfo* owner = t.kind == Target::definition ? m_index.get(t.node) : nullptr;
-    int32_t at = owner == nullptr ? -1 : owner->symbol(t.qualname);
-    if (at < 0 || owner->at(at).kind != SymbolKind::class_) {
-      // A builtin (object, Exception) names no class of the repository; anything else may.
-      if (info->binding(base.substr(0, base.find('.'))) != nullptr || t.kind != Target::unknown) out.open = true;
-      continue;
-    }
-    add_ancestors(t.node, at, out, depth + 1);
-  }
 }
 
 bool ClassRules::is_protocol_method(std::string_view name) {

@@ -31,19 +31,19 @@ public:
 
   // Whether code of symbol `symbol` of file `h` that calls `.__init__` (or another constructor) on an
   // object it does not name (`super().__init__(...)`) may run the constructor of class `qualname` of
-  // `node`: code outside a class may; a method may when its class is a subclass of that class, or an
-  // ancestor of such a subclass (a mixin's super() runs the next class of the instance's MRO).
+  // `node`: code outside a class may; a method may when its class is that class or a subclass of it.
+  // (A mixin's super().__init__ runs it for an instance of a class deriving from both, whose makers
+  // the `constructors` rule reaches through the subclass.)
   bool may_call_constructor(uint32_t h, int32_t symbol, uint32_t node, std::string_view qualname);
 
 private:
-  // The classes whose methods' super() may reach a class: (file, class symbol), or `open` when a base
-  // cannot be followed.
+  // A class and its subclasses at any depth, whose methods' super() may reach its constructor: (file,
+  // class symbol), or `open` when the search was cut short.
   struct Family {
     std::set<std::pair<uint32_t, int32_t>> classes;
     bool open = false;
   };
   const Family& family(uint32_t node, std::string_view qualname);
-  void add_ancestors(uint32_t node, int32_t index, Family& out, int depth);
 
   // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
   std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 
 namespace impact::decision::rules {
 
@@ -99,7 +99,7 @@ void DynamicAccessRules::gone(const Key& key, const FileInfo& info, WalkKey self
 // those a walk from every such getattr selects. A nested walk (one side of another's) takes the
 // class's side alone.
 void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::string_view owner, WalkKey self) {
-  if (!reads_computed_members()) return;
+  if (value_readers().empty()) return; // no code reads members of any object by computed names
   int32_t cls = info.symbol(owner);
   if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
   uint32_t line = info.at(cls).def_line;
@@ -114,36 +114,44 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
 }
 
 const DynamicAccessRules::Covered& DynamicAccessRules::reader_callers() {
-  return m_reader_callers.get([&] {
-    std::vector<SymbolSeed> seeds;
-    std::vector<uint32_t> import_time; // files whose import-time code runs such a getattr
-    uint32_t id = m_index.intern(k_any_value_attr_name);
-    for (uint32_t h : value_readers()) {
+  static constexpr std::array<std::string_view, 1> k_readers = {k_any_value_attr_name};
+  return m_reader_callers.get([&] { return callers_of(k_readers, Relation::dynamic_access); });
+}
+
+void DynamicAccessRules::for_each_read(std::span<const std::string_view> names,
+                                       const std::function<void(uint32_t, const FileInfo&, int32_t)>& fn) {
+  for (std::string_view name : names) {
+    uint32_t id = m_index.intern(name);
+    for (uint32_t h : m_facts.files_mentioning(name)) {
       const FileInfo* info = m_index.get(h);
       if (info == nullptr) continue;
-      for (const Read& r : m_index.reads(h, id, k_any_value_attr_name)) {
-        if (r.symbol < 0 || info->at(r.symbol).kind == SymbolKind::class_) {
-          import_time.push_back(h);
-        } else {
-          const SymbolView& s = info->at(r.symbol);
-          seeds.push_back(SymbolSeed{h, std::string(s.qualname), Relation::dynamic_access, s.def_line});
-        }
-      }
+      for (const Read& r : m_index.reads(h, id, name)) fn(h, *info, r.symbol);
     }
-    SymbolResult result = m_walk.subwalk(seeds);
-    for (uint32_t h : import_time) result.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::dynamic_access, 0, {}}});
-    return covered(result);
+  }
+}
+
+DynamicAccessRules::Covered DynamicAccessRules::callers_of(std::span<const std::string_view> names, Relation relation) {
+  std::vector<SymbolSeed> seeds;
+  SymbolResult import_time; // code at module level or in a class body runs at import: every loader
+  for_each_read(names, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
+    if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
+      import_time.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_level, 0, {}}});
+    } else {
+      const SymbolView& s = info.at(symbol);
+      seeds.push_back(SymbolSeed{h, std::string(s.qualname), relation, s.def_line});
+    }
   });
+  SymbolResult result = m_walk.subwalk(seeds);
+  result.file_level.merge(import_time.file_level);
+  return covered(result);
 }
 
 DynamicAccessRules::Covered DynamicAccessRules::covered(const SymbolResult& result) {
   Covered out;
   for (const auto& [id, hops] : result.tests) out.tests.emplace_back(id, hops);
-  std::unordered_map<uint32_t, size_t> files;
+  std::unordered_set<uint32_t> files;
   auto add_file = [&](uint32_t node, const std::vector<Hop>& hops) {
-    if (!m_graph.nodes[node].test || files.contains(node)) return;
-    files.emplace(node, out.files.size());
-    out.files.emplace_back(node, hops);
+    if (m_graph.nodes[node].test && files.insert(node).second) out.files.emplace_back(node, hops);
   };
   for (const auto& [node, hops] : result.whole_files) add_file(node, hops);
   // A file-level answer selects every test file that loads the file.
@@ -201,10 +209,6 @@ bool DynamicAccessRules::intersects(WalkKey self) {
   return true;
 }
 
-bool DynamicAccessRules::reads_computed_members() {
-  return !value_readers().empty();
-}
-
 const std::vector<uint32_t>& DynamicAccessRules::value_readers() {
   return m_value_readers.get([&] { return m_facts.files_mentioning(k_any_value_attr_name); });
 }
@@ -214,37 +218,14 @@ const std::vector<uint32_t>& DynamicAccessRules::value_readers() {
 // function) or from code that looks modules up (sys.modules, importlib.import_module, __import__,
 // inspect.getmodule, pytest's request.module): that code is reached, and whoever calls it.
 void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
-  if (value_readers().empty()) return;
-  bool first = false;
-  m_module_done.get(key.node, [&] {
-    first = true;
-    return char{1};
-  });
-  if (!first) return; // the same code holds every name of the module
-  // The holders alone answer: the same intersection as for a member (with the computed getattr
-  // calls) would cost two walks on every change of a module-level name, the commonest edit.
-  std::vector<SymbolSeed> seeds;
-  std::vector<uint32_t> import_time;
-  bool intersect = false;
-  auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
-    if (!intersect) {
-      reach_code(h, info, symbol, self, Relation::module_value);
-    } else if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
-      import_time.push_back(h);
-    } else {
-      seeds.push_back(SymbolSeed{h, std::string(info.at(symbol).qualname), Relation::module_value, info.at(symbol).def_line});
-    }
-  };
+  // The same code holds every name of the module: once per module. (Intersected with the computed
+  // getattr calls, as for a member, it would cost two walks on every change of a module-level name,
+  // the commonest edit.)
+  if (value_readers().empty() || !m_modules_done.insert(key.node).second) return;
+  auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) { reach_code(h, info, symbol, self, Relation::module_value); };
   static constexpr std::array<std::string_view, 6> k_lookups = {"modules", "import_module", "__import__",
                                                                 "getmodule", "module", "reload"};
-  for (std::string_view name : k_lookups) {
-    uint32_t id = m_index.intern(name);
-    for (uint32_t h : m_facts.files_mentioning(name)) {
-      const FileInfo* info = m_index.get(h);
-      if (info == nullptr) continue;
-      for (const Read& r : m_index.reads(h, id, name)) hold(h, *info, r.symbol);
-    }
-  }
+  for_each_read(k_lookups, hold);
   std::vector<uint32_t> modules = module_and_packages(key.node);
   std::vector<uint32_t> files;
   for (uint32_t m : modules) {
@@ -262,25 +243,6 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
       if (holds) hold(h, *info, symbol);
     }
   }
-  // `import mod` inside a function binds a local name, which the references leave out.
-  for (uint32_t m : modules) {
-    for (const auto& [from, edge] : m_graph.in[m]) {
-      const FileInfo* info = m_index.get(from);
-      if (info == nullptr || edge.line == 0) continue;
-      int32_t owner = -1;
-      for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
-        const SymbolView& s = info->facts.symbols[i];
-        if (s.kind != SymbolKind::class_ && s.def_line < edge.line && edge.line <= s.last_line) owner = static_cast<int32_t>(i);
-      }
-      if (owner >= 0) hold(from, *info, owner);
-    }
-  }
-  if (!intersect) return;
-  SymbolResult holders = m_walk.subwalk(seeds);
-  for (uint32_t h : import_time) {
-    holders.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_value, 0, {}}});
-  }
-  select_both(covered(holders), reader_callers(), self);
 }
 
 bool DynamicAccessRules::is_serialization_method(std::string_view name) {
@@ -305,26 +267,7 @@ void DynamicAccessRules::serialization_method(const Key& key, std::string_view o
     static constexpr std::array<std::string_view, 14> k_serializers = {
         "pickle", "dumps", "dump", "copy", "deepcopy", "cloudpickle", "dill", "shelve", "multiprocessing",
         "Pool", "Process", "ProcessPoolExecutor", "joblib", "copyreg"};
-    std::vector<SymbolSeed> seeds;
-    SymbolResult import_time;
-    for (std::string_view name : k_serializers) {
-      uint32_t id = m_index.intern(name);
-      for (uint32_t h : m_facts.files_mentioning(name)) {
-        const FileInfo* info = m_index.get(h);
-        if (info == nullptr) continue;
-        for (const Read& r : m_index.reads(h, id, name)) {
-          if (r.symbol < 0 || info->at(r.symbol).kind == SymbolKind::class_) {
-            import_time.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_level, 0, {}}});
-          } else {
-            const SymbolView& s = info->at(r.symbol);
-            seeds.push_back(SymbolSeed{h, std::string(s.qualname), Relation::references, s.def_line});
-          }
-        }
-      }
-    }
-    SymbolResult result = m_walk.subwalk(seeds);
-    result.file_level.merge(import_time.file_level);
-    return covered(result);
+    return callers_of(k_serializers, Relation::references);
   });
   select_both(users, serializers, self);
 }

@@ -10,8 +10,10 @@
 #include "resolve/file_index.hpp"
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -66,12 +68,14 @@ private:
   static constexpr uint32_t k_intersect_depth = 0; // hops from a changed symbol
   static constexpr uint32_t k_max_subwalks = 4;    // intersections per decision
   uint32_t m_subwalks = 0;
-  // Whether some code reads members of any object by computed names: getattr(value, computed).
-  bool reads_computed_members();
   // The files with getattr(value, computed).
   const std::vector<uint32_t>& value_readers();
   // The tests that run a getattr(value, computed): a nested walk from every such code.
   const Covered& reader_callers();
+  // What a nested walk from the code that reads any of `names` selects (`relation` on its seeds).
+  Covered callers_of(std::span<const std::string_view> names, Relation relation);
+  // fn(file, its info, the reading symbol or -1) for every read of one of `names` in the project.
+  void for_each_read(std::span<const std::string_view> names, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& fn);
   Covered covered(const SymbolResult& result);
   // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
   void select_both(const Covered& users, const Covered& readers, WalkKey self);
@@ -91,7 +95,7 @@ private:
   Lazy<Covered> m_serializer_callers; // the tests that reach code naming pickle, copy, ...
   LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects
   LazyMap<uint32_t, std::vector<std::pair<int32_t, std::vector<uint32_t>>>> m_module_values;
-  LazyMap<uint32_t, char> m_module_done; // module_name() ran for this module already
+  std::unordered_set<uint32_t> m_modules_done; // module_name() ran for this module already
 };
 
 } // namespace impact::decision::rules

@@ -161,7 +161,9 @@ bool FixtureRules::inherits_request(uint32_t node, int32_t class_index, const st
   if (info == nullptr || depth > 8) return false;
   const SymbolView& c = info->at(class_index);
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
-    Target t = m_index.resolve(node, b->substr(0, b->find('[')));
+    std::string_view expression = base_expression(*b);
+    if (expression.empty()) continue; // metaclass=..., keywords
+    Target t = m_index.resolve(node, expression);
     if (t.kind != Target::definition || t.node == node) continue; // same file: its own methods are read above
     const FileInfo* owner = m_index.get(t.node);
     int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);

@@ -81,8 +81,9 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
       m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? Relation::dynamic_access : Relation::references, s.def_line);
     }
   }
-  if (m_graph.nodes[h].test && (m_layout.is_test_name(search.name) || m_layout.is_test_class_name(search.name))) {
-    imports_test(search, h, info);
+  if (m_graph.nodes[h].test && (m_layout.is_test_name(search.name) || m_layout.is_test_class_name(search.name)) &&
+      collects_by_import(m_index, m_layout, h, info, search.key.node, search.key.qualname)) {
+    m_walk.whole_file(h, search.self, Relation::imports_test);
   }
   string_refs(search, h, info);
 }
@@ -118,16 +119,18 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   reading.erase(std::unique(reading.begin(), reading.end()), reading.end());
 }
 
-void ReferenceRules::imports_test(const Search& search, uint32_t h, const FileInfo& info) {
+bool collects_by_import(resolve::FileIndex& index, const ProjectLayout& layout, uint32_t h, const FileInfo& info,
+                        uint32_t node, std::string_view qualname) {
   for (const auto& imp : info.imports.imports) {
     if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
     for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
       std::string_view alias = info.imports.aliases[a];
-      if (!m_layout.is_test_name(alias) && !m_layout.is_test_class_name(alias)) continue;
+      if (!layout.is_test_name(alias) && !layout.is_test_class_name(alias)) continue;
       std::vector<std::string_view> chain{alias};
-      if (m_index.may_refer(h, chain, 0, search.key.node, search.key.qualname)) m_walk.whole_file(h, search.self, Relation::imports_test);
+      if (index.may_refer(h, chain, 0, node, qualname)) return true;
     }
   }
+  return false;
 }
 
 void ReferenceRules::string_refs(const Search& search, uint32_t h, const FileInfo& info) {

@@ -12,6 +12,12 @@
 
 namespace impact::decision::rules {
 
+// Whether test module `h` (`info`) binds, by a module-level `from x import name [as alias]`, a name
+// pytest collects (test-like) that may denote symbol `qualname` of `node`: it then collects that test
+// function or class as its own (docs/selection.md `test-node-ids`).
+bool collects_by_import(resolve::FileIndex& index, const ProjectLayout& layout, uint32_t h, const resolve::FileInfo& info,
+                        uint32_t node, std::string_view qualname);
+
 class ReferenceRules : RuleFamily {
 public:
   explicit ReferenceRules(SymbolWalk& walk) : RuleFamily(walk) {}
@@ -43,8 +49,6 @@ private:
   void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // The symbols of `h` (-1: module-level code) that read the symbol, ascending.
   void reading_code(const Search& search, uint32_t h, const resolve::FileInfo& info);
-  // A test module that imports a test function or class collects it as its own.
-  void imports_test(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // Strings that name the symbol's module (mock.patch targets, settings) count as references by the
   // code on their line.
   void string_refs(const Search& search, uint32_t h, const resolve::FileInfo& info);

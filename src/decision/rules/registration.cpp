@@ -78,7 +78,8 @@ bool RegistrationRules::registers_subclasses(uint32_t node, int32_t class_index,
   init_subclass.append(".__init_subclass__");
   if (info->symbol(init_subclass) >= 0) return true;
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
-    std::string_view base = b->substr(0, b->find('['));
+    std::string_view base = base_expression(*b);
+    if (base.empty()) continue; // metaclass=...: its own rule above
     Target t = m_index.resolve(node, base);
     if (t.kind != Target::definition) continue; // outside the repository, or not known: its own rules
     const FileInfo* owner = m_index.get(t.node);

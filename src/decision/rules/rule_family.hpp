@@ -40,6 +40,15 @@ inline std::string_view parent_part(std::string_view qualname) {
   return dot == std::string_view::npos ? std::string_view() : qualname.substr(0, dot);
 }
 
+// A base of a class header as the name it resolves by: `Generic[T] ` -> `Generic`; "" for a keyword
+// argument (`metaclass=Meta`), which names no base.
+inline std::string_view base_expression(std::string_view base) {
+  if (base.find('=') != std::string_view::npos) return {};
+  base = base.substr(0, base.find('['));
+  while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+  return base;
+}
+
 // A special method's name: `__eq__`, `__init__`.
 inline bool is_dunder(std::string_view name) {
   return name.size() > 4 && name.starts_with("__") && name.ends_with("__");

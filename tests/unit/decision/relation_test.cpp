@@ -3,29 +3,19 @@
 #include "decision/relation.hpp"
 #include "impact/decision.hpp"
 
+#include "support.hpp"
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include <cctype>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 
 using namespace impact;
 
 namespace {
-
-std::string doc(const std::string& name) {
-  auto path = std::filesystem::path(IMPACT_SOURCE_DIR) / "docs" / name;
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The text of section `heading` (a line "### Evidence" or "## Evidence") up to the next heading of
 // the same level or above.
@@ -73,7 +63,7 @@ bool has_heading_anchor(const std::string& text, const std::string& wanted) {
 } // namespace
 
 TEST_CASE("every relation is documented in docs/symbols.md's Evidence", "[vocabulary][relation]") {
-  std::string evidence = section(doc("symbols.md"), "### Evidence");
+  std::string evidence = section(testing::doc_text("symbols.md"), "### Evidence");
   for (Relation r : all_relations()) {
     INFO(to_string(r));
     CHECK(evidence.find(fmt::format("`{}`", to_string(r))) != std::string::npos);
@@ -91,7 +81,7 @@ TEST_CASE("every relation's word is its own and reads back as it", "[vocabulary]
 }
 
 TEST_CASE("every relation names the rules it serves, each a documented rule", "[vocabulary][relation]") {
-  std::string selection = doc("selection.md");
+  std::string selection = testing::doc_text("selection.md");
   for (Relation r : all_relations()) {
     INFO(to_string(r));
     auto rules = words(rules_of(r));
@@ -102,7 +92,7 @@ TEST_CASE("every relation names the rules it serves, each a documented rule", "[
       if (hash == std::string::npos) {
         CHECK(selection.find(fmt::format("\n### `{}`\n", rule)) != std::string::npos);
       } else {
-        CHECK(has_heading_anchor(doc(rule.substr(0, hash)), rule.substr(hash + 1)));
+        CHECK(has_heading_anchor(testing::doc_text(rule.substr(0, hash)), rule.substr(hash + 1)));
       }
     }
   }

@@ -3,25 +3,15 @@
 #include "impact/decision.hpp"
 #include "impact/semantic.hpp"
 
+#include "support.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 using namespace impact;
 
 namespace {
-
-std::string doc(const char* name) {
-  auto path = std::filesystem::path(IMPACT_SOURCE_DIR) / "docs" / name;
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The row of a Markdown table whose first cell is `key` (in backticks).
 std::string row(const std::string& text, const std::string& key) {
@@ -33,7 +23,7 @@ std::string row(const std::string& text, const std::string& key) {
 } // namespace
 
 TEST_CASE("every value of the typed vocabulary is documented in docs/json.md", "[vocabulary]") {
-  std::string json = doc("json.md");
+  std::string json = testing::doc_text("json.md");
   SECTION("Outcome: the decision row") {
     for (Outcome o : {Outcome::selected, Outcome::run_all, Outcome::nothing}) {
       INFO(to_string(o));
@@ -70,7 +60,7 @@ TEST_CASE("every value of the typed vocabulary is documented in docs/json.md", "
 }
 
 TEST_CASE("every reason is in the reasons table of docs/selection.md", "[vocabulary]") {
-  std::string selection = doc("selection.md");
+  std::string selection = testing::doc_text("selection.md");
   CHECK(to_string(Reason::none).empty()); // written as null
   for (Reason r : all_reasons()) {
     INFO(to_string(r));
