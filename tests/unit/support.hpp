@@ -8,6 +8,7 @@
 #include "impact/project.hpp"
 #include "impact/python/facts.hpp"
 #include "impact/python/project_facts.hpp"
+#include "util/files.hpp"
 
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -16,7 +17,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -241,9 +241,9 @@ inline const SelectedTest* selected_test(const Decision& decision, std::string_v
 // The text of docs/`name` in the source tree, for tests that hold the code to its documentation.
 inline std::string doc_text(const std::string& name) {
   auto path = std::filesystem::path(IMPACT_SOURCE_DIR) / "docs" / name;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  auto text = util::read_file(path);
+  if (!text) throw std::runtime_error("cannot read " + path.string());
+  return *text;
 }
 #endif
 
