@@ -169,8 +169,16 @@ struct ConfigSections {
   std::optional<std::vector<std::string>> sections;
 };
 
+// A non-Python file of the state under test whose text names another file (a template that extends
+// or includes it, a manifest that lists it): docs/selection.md, data-files.
+struct FileMention {
+  RepoPath path;  // the file whose text holds the name
+  RepoPath names; // the file it names: a changed data file, or another file that names one
+  uint32_t line = 0;
+};
+
 // What the rules for files that are not Python read besides the facts (docs/selection.md, rules
-// config-sections, dependency-pins, quiet-files, file-readers).
+// config-sections, dependency-pins, quiet-files, file-readers, data-files).
 struct NonPythonInput {
   std::vector<ConfigSections> sections;
   std::vector<PinChange> pins;            // changed pin files and dependency lists
@@ -178,6 +186,9 @@ struct NonPythonInput {
   std::vector<std::string> pytest_args;   // pytest's whole argv as PytestConfig::addopts has it
   std::vector<std::string> packaging_files; // [project] readme, license file, license-files patterns
   const ProjectFacts* facts = nullptr; // every Python file's facts, also at file level (readers are found in them)
+  // For the changed data files: the files that name them, and the files that name those, and so on.
+  std::vector<FileMention> mentions;
+  std::string mentions_unknown; // why the files could not all be searched ("" when they were): no data file is bounded
 };
 
 struct DecisionInput {
@@ -204,8 +215,13 @@ Decision decide(const DecisionInput& input);
 Decision decide_without_base(std::string why, Mode mode);
 
 // True for a file that is not Python whose rule reads every Python file's facts (docs/selection.md:
-// quiet-files and file-readers, dependency-pins, config-sections): the caller loads the facts for it.
+// quiet-files and file-readers, data-files, dependency-pins, config-sections): the caller loads the
+// facts for it.
 bool non_python_reads_facts(const RepoPath& path);
+
+// True for a data file (docs/selection.md, data-files): not Python, configuration, a pin file or a
+// quiet file. Its readers may bound it, and the files that name it are searched for it.
+bool is_data_file(const RepoPath& path);
 
 // True for files that configure the interpreter, the dependencies or pytest itself.
 bool is_config_file(const RepoPath& path);

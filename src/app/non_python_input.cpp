@@ -1,5 +1,6 @@
 #include "app/non_python_input.hpp"
 
+#include "app/file_mentions.hpp"
 #include "app/pytest_command.hpp"
 
 #include "impact/config_sections.hpp"
@@ -106,6 +107,9 @@ NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, cons
   if (needs_facts_for_non_python(changes)) {
     in.packaging_files = packaging_files(current_text(repo, inventory, RepoPath("pyproject.toml")));
   }
+  MentionSearch search = find_mentions(repo, changes, inventory);
+  in.mentions = std::move(search.mentions);
+  in.mentions_unknown = std::move(search.unknown);
   return in;
 }
 

@@ -217,6 +217,12 @@ def check_expectations(decision, expect):
     for node in expect.get("excludes", []):
         if node in got:
             problems.append(f"{node} selected but must not be")
+    relations = {hop["relation"] for t in decision["selected"] for hop in t["chain"]}
+    for relation in expect.get("relations", []):
+        if relation not in relations:
+            problems.append(f"no chain has a {relation!r} hop (relations: {sorted(relations)})")
+    if "detail" in expect and expect["detail"] not in (decision.get("detail") or ""):
+        problems.append(f"detail {decision.get('detail')!r} does not hold {expect['detail']!r}")
     return problems
 
 

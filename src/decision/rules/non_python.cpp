@@ -3,6 +3,7 @@
 #include "decision/rules/non_python.hpp"
 
 #include "decision/relation.hpp"
+#include "decision/rules/data_files.hpp"
 #include "decision/rules/file_readers.hpp"
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
@@ -67,6 +68,7 @@ struct NonPythonRules::Tables {
   std::string collect_hook; // the first file that defines pytest_collect_file, or ""
   bool linters = false;
   bool documentation = false;
+  std::optional<bool> django; // some file imports django (read on first use)
 };
 
 std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const ImportGraph& graph,
@@ -84,7 +86,7 @@ std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const Im
     if (auto last = graph.find(chain.back().path)) {
       if (auto seed = by_node.find(*last); seed != by_node.end()) {
         chain.back().line = seed->second->reader.line;
-        chain.push_back(seed->second->origin);
+        chain.insert(chain.end(), seed->second->tail.begin(), seed->second->tail.end());
       }
     }
     out.emplace_back(node, std::move(chain));
@@ -149,7 +151,11 @@ NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides
     return out;
   }
   out.effect = fmt::format("read by {} file(s) of code: the test files that load them run whole", readers.size());
-  for (const auto& r : readers) out.readers.push_back(ReaderSeed{r, Hop{path.str, relation_of(status), 0, {}}});
+  for (const auto& r : readers) {
+    ReaderSeed seed{r, r.via};
+    seed.tail.push_back(Hop{path.str, relation_of(status), 0, {}});
+    out.readers.push_back(std::move(seed));
+  }
   return out;
 }
 
@@ -218,7 +224,7 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
         hit = true;
       }
       if (hit && node) {
-        e.readers.push_back(Reader{*node, Relation::imports_distribution, imp.line});
+        e.readers.push_back(Reader{*node, Relation::imports_distribution, imp.line, {}});
         break;
       }
     }
@@ -239,50 +245,131 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
   return e;
 }
 
-// Rules `quiet-files` and `file-readers`, else `non-python`.
-NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
-  std::string changed = fmt::format("{} changed", path);
-  auto kind = quiet_kind(path);
-  if (!kind || m_in.mode == Mode::safe) return run_all(Reason::non_python_changed, FileKind::non_python, changed);
-  FileKind name = file_kind_of(*kind);
-  if (facts() == nullptr) return run_all(Reason::non_python_changed, name, changed); // no reader can be ruled out
+// What makes any reader of a quiet or data file beside the point: pytest itself collects or reads it.
+std::optional<std::string> NonPythonRules::unbounded_reason(const RepoPath& path, FileKind kind) {
   Tables& t = tables();
   if (!t.collect_hook.empty()) {
-    return run_all(Reason::non_python_changed, name,
-                   fmt::format("{}: {} defines pytest_collect_file, which may collect it as a test", changed,
-                               t.collect_hook));
+    return fmt::format("{} defines pytest_collect_file, which may collect it as a test", t.collect_hook);
   }
-  if (*kind == QuietKind::lint && t.linters) {
-    return run_all(Reason::non_python_changed, name, fmt::format("{}: pytest runs a linter that reads it", changed));
-  }
-  if (*kind == QuietKind::documentation && t.documentation) {
-    return run_all(Reason::non_python_changed, name,
-                   fmt::format("{}: a pytest plugin collects documentation as tests", changed));
+  if (kind == FileKind::lint && t.linters) return std::string("pytest runs a linter that reads it");
+  if (kind != FileKind::tooling && kind != FileKind::lint && t.documentation) {
+    return std::string("a pytest plugin collects documentation as tests");
   }
   // The text files pytest collects for their examples (--doctest-glob, at every level of analysis).
   for (const auto& doc : m_in.text_doctests) {
-    if (doc.path == path) return run_all(Reason::non_python_changed, name, fmt::format("{}: pytest collects it (--doctest-glob)", changed));
+    if (doc.path == path) return std::string("pytest collects it (--doctest-glob)");
   }
   for (const auto& file : m_in.non_python.packaging_files) {
     if (file == path.str || util::glob_match(file, path.str)) {
-      return run_all(Reason::non_python_changed, name,
-                     fmt::format("{}: it is packaging metadata (pyproject.toml [project] names it)", changed));
+      return std::string("it is packaging metadata (pyproject.toml [project] names it)");
     }
   }
+  return std::nullopt;
+}
+
+// Rules `quiet-files` and `file-readers`, else `data-files`.
+NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
+  std::string changed = fmt::format("{} changed", path);
+  if (m_in.mode == Mode::safe) return run_all(Reason::non_python_changed, FileKind::non_python, changed);
+  auto kind = quiet_kind(path);
+  if (!kind) return data_file(path);
+  FileKind name = file_kind_of(*kind);
+  if (facts() == nullptr) return run_all(Reason::non_python_changed, name, changed); // no reader can be ruled out
+  if (auto why = unbounded_reason(path, name)) return run_all(Reason::non_python_changed, name, changed + ": " + *why);
   NonPythonEffect e;
   e.what = NonPythonEffect::What::readers;
   e.kind = name;
-  for (const auto& r : t.reads) {
+  for (const auto& r : tables().reads) {
     if (r.paths.reads_anything) {
-      e.readers.push_back(Reader{r.node, Relation::reads_file, 0});
+      e.readers.push_back(Reader{r.node, Relation::reads_file, 0, {}});
       continue;
     }
     auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
                             [&](const auto& s) { return could_name(s.first, path); });
-    if (hit != r.paths.strings.end()) e.readers.push_back(Reader{r.node, Relation::reads_file, hit->second});
-    else if (r.paths.listing_line != 0) e.readers.push_back(Reader{r.node, Relation::lists_folder, r.paths.listing_line});
+    if (hit != r.paths.strings.end()) e.readers.push_back(Reader{r.node, Relation::reads_file, hit->second, {}});
+    else if (r.paths.listing_line != 0) e.readers.push_back(Reader{r.node, Relation::lists_folder, r.paths.listing_line, {}});
   }
   if (e.readers.empty()) return quiet(name, fmt::format("nothing: {} that no code reads", to_string(name)));
+  return e;
+}
+
+bool NonPythonRules::imports_django() {
+  Tables& t = tables();
+  if (t.django) return *t.django;
+  t.django = false;
+  const ProjectFacts* all = facts();
+  ImportScratch scratch;
+  for (size_t i = 0; all != nullptr && i < all->size() && !*t.django; ++i) {
+    all->imports(i, scratch);
+    for (const auto& imp : scratch.imports) {
+      if (imp.level == 0 && imp.module.substr(0, imp.module.find('.')) == "django") t.django = true;
+    }
+  }
+  return *t.django;
+}
+
+// Rule `data-files`: the code that reads the file, or the code that reads a file naming it.
+NonPythonEffect NonPythonRules::data_file(const RepoPath& path) {
+  std::string changed = fmt::format("{} changed", path);
+  auto unbounded = [&](const std::string& why) {
+    return run_all(Reason::non_python_changed, FileKind::non_python, changed + ": " + why);
+  };
+  if (facts() == nullptr) return run_all(Reason::non_python_changed, FileKind::non_python, changed);
+  if (auto why = unbounded_data(path)) return unbounded(*why);
+  if (auto why = unbounded_reason(path, FileKind::non_python)) return unbounded(*why);
+  if (!m_in.non_python.mentions_unknown.empty()) return unbounded(m_in.non_python.mentions_unknown);
+  if (django_convention_folder(path) && imports_django()) {
+    return unbounded("Django finds the files of its app folders (templates, static, fixtures, locale) by names the "
+                     "code computes");
+  }
+  // The file and every file that names it, each with the hops from it to the changed file.
+  std::vector<std::pair<RepoPath, std::vector<Hop>>> named{{path, {}}};
+  for (size_t i = 0; i < named.size(); ++i) {
+    for (const auto& m : m_in.non_python.mentions) {
+      if (m.names != named[i].first) continue;
+      if (std::any_of(named.begin(), named.end(), [&](const auto& n) { return n.first == m.path; })) continue;
+      if (is_config_file(m.path) || sectioned_config(m.path)) return unbounded(fmt::format("{} names it", m.path));
+      if (auto quiet = quiet_kind(m.path)) { // prose or tool settings read no file, unless pytest collects them
+        auto why = unbounded_reason(m.path, file_kind_of(*quiet));
+        if (why) return unbounded(fmt::format("{} names it, and {}", m.path, *why));
+        continue;
+      }
+      if (auto why = unbounded_data(m.path)) return unbounded(fmt::format("{} names it, and {}", m.path, *why));
+      if (auto why = unbounded_reason(m.path, FileKind::non_python)) {
+        return unbounded(fmt::format("{} names it, and {}", m.path, *why));
+      }
+      auto via = named[i].second;
+      via.insert(via.begin(), Hop{m.path.str, Relation::names_file, m.line, {}});
+      named.emplace_back(m.path, std::move(via));
+    }
+  }
+  NonPythonEffect e;
+  e.what = NonPythonEffect::What::readers;
+  e.kind = FileKind::non_python;
+  for (const auto& r : tables().reads) {
+    for (const auto& [file, via] : named) {
+      if (r.paths.reads_anything) {
+        e.readers.push_back(Reader{r.node, Relation::reads_file, 0, via});
+        break;
+      }
+      auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
+                              [&](const auto& s) { return could_name_data(s.first, file); });
+      if (hit != r.paths.strings.end()) {
+        e.readers.push_back(Reader{r.node, Relation::reads_file, hit->second, via});
+        break;
+      }
+      if (r.paths.listing_line != 0) {
+        e.readers.push_back(Reader{r.node, Relation::lists_folder, r.paths.listing_line, via});
+        break;
+      }
+    }
+  }
+  for (const auto& [file, via] : named) {
+    for (const auto& owner : datadir_owners(file)) {
+      if (auto node = m_in.graph.find(owner)) e.readers.push_back(Reader{*node, Relation::data_folder_of, 0, via});
+    }
+  }
+  if (e.readers.empty()) return unbounded("no code can be shown to read it, nor any file that names it");
   return e;
 }
 
@@ -292,7 +379,13 @@ namespace impact {
 
 bool non_python_reads_facts(const RepoPath& path) {
   if (path.empty() || path.ends_with(".py")) return false;
-  return quiet_kind(path).has_value() || pin_file_kind(path) != PinFile::none || sectioned_config(path);
+  return quiet_kind(path).has_value() || pin_file_kind(path) != PinFile::none || sectioned_config(path) ||
+         is_data_file(path);
+}
+
+bool is_data_file(const RepoPath& path) {
+  if (path.empty() || path.ends_with(".py") || is_config_file(path) || sectioned_config(path)) return false;
+  return !quiet_kind(path) && pin_file_kind(path) == PinFile::none;
 }
 
 } // namespace impact

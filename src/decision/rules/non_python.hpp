@@ -3,6 +3,7 @@
 // `config-files`, `config-sections`, `dependency-pins`, `quiet-files`, `file-readers`, `non-python`):
 // run everything, nothing, or the tests of the code that reads it.
 #include "decision/rules/dependency_pins.hpp"
+#include "impact/vocabulary.hpp"
 #include "impact/decision.hpp"
 
 #include <memory>
@@ -19,6 +20,7 @@ struct Reader {
   uint32_t node = 0;    // the reader's graph node
   Relation relation = Relation::reads_file; // reads_file, lists_folder, imports_distribution
   uint32_t line = 0;
+  std::vector<Hop> via; // the files between the reader and the changed file: each names the next (names_file)
 };
 
 struct NonPythonEffect {
@@ -32,10 +34,11 @@ struct NonPythonEffect {
   std::vector<std::string> warnings;
 };
 
-// A reader to start from, and the hop that ends its chains: the changed file it reads.
+// A reader to start from, and the hops that end its chains: the files that name the changed file, if
+// any, then the changed file it reads.
 struct ReaderSeed {
   Reader reader;
-  Hop origin;
+  std::vector<Hop> tail;
 };
 
 // Every file the readers reach (a reader itself included), with its chain: from the file through the
@@ -76,6 +79,9 @@ private:
   NonPythonEffect config_file(const RepoPath& path);
   NonPythonEffect pin_file(const RepoPath& path, const PinChange* change);
   NonPythonEffect quiet_file(const RepoPath& path);
+  NonPythonEffect data_file(const RepoPath& path);
+  std::optional<std::string> unbounded_reason(const RepoPath& path, FileKind kind);
+  bool imports_django();
 };
 
 } // namespace impact::decision

@@ -1,0 +1,100 @@
+#include "app/file_mentions.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string_view>
+
+namespace impact::app {
+
+namespace {
+
+// Limits of the search: past them, no data file is bounded (the decision runs everything).
+constexpr size_t k_max_files = 20000;
+constexpr size_t k_max_bytes = size_t{256} << 20;
+constexpr size_t k_max_file_bytes = size_t{4} << 20; // larger files are data blobs, not lists of names
+constexpr size_t k_max_targets = 500;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// Formats whose bytes are compressed or encoded: a name inside them is not text a search can find,
+// and none of them lists files for a reader to follow.
+bool binary_format(std::string_view name) {
+  static constexpr std::array<std::string_view, 40> k_exts = {
+      ".png", ".jpg", ".jpeg", ".gif", ".ico", ".webp", ".bmp", ".tif", ".tiff", ".pdf",
+      ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".zst", ".whl", ".egg", ".jar",
+      ".so", ".pyc", ".pyd", ".dll", ".dylib", ".woff", ".woff2", ".ttf", ".otf", ".eot",
+      ".mp3", ".mp4", ".wav", ".ogg", ".avi", ".mov", ".npy", ".npz", ".h5", ".parquet"};
+  return std::any_of(k_exts.begin(), k_exts.end(), [&](std::string_view e) { return name.ends_with(e); });
+}
+
+struct Text {
+  const SourceFile* file;
+  std::string lowered;
+};
+
+uint32_t line_at(std::string_view text, size_t offset) {
+  return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1);
+}
+
+} // namespace
+
+MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const std::vector<SourceFile>& inventory) {
+  MentionSearch out;
+  std::vector<RepoPath> targets;
+  for (const auto& change : changes.files) {
+    for (const RepoPath* p : {&change.new_path, &change.old_path}) {
+      if (!change.submodule && is_data_file(*p) &&
+          std::find(targets.begin(), targets.end(), *p) == targets.end()) {
+        targets.push_back(*p);
+      }
+    }
+  }
+  if (targets.empty()) return out;
+  std::vector<Text> texts;
+  size_t bytes = 0;
+  for (const auto& file : inventory) {
+    if (file.path.ends_with(".py") || file.not_checked_out || binary_format(lower(file.path.filename()))) continue;
+    if (texts.size() >= k_max_files) {
+      out.unknown = fmt::format("the repository has more than {} files to search for its name", k_max_files);
+      return out;
+    }
+    auto content = repo.read_current(file);
+    if (!content) {
+      out.unknown = fmt::format("{} cannot be read to search it for the file's name", file.path);
+      return out;
+    }
+    if (content->size() > k_max_file_bytes || content->find('\0') != std::string::npos) continue;
+    bytes += content->size();
+    if (bytes > k_max_bytes) {
+      out.unknown = fmt::format("the repository has more than {} MiB of text to search for its name", k_max_bytes >> 20);
+      return out;
+    }
+    texts.push_back(Text{&file, lower(*content)});
+  }
+  for (size_t t = 0; t < targets.size(); ++t) {
+    if (t >= k_max_targets) {
+      out.unknown = fmt::format("more than {} files name one another", k_max_targets);
+      return out;
+    }
+    std::string name = lower(targets[t].filename());
+    for (const auto& text : texts) {
+      if (text.file->path == targets[t]) continue;
+      size_t at = text.lowered.find(name);
+      if (at == std::string::npos) continue;
+      out.mentions.push_back(FileMention{text.file->path, targets[t], line_at(text.lowered, at)});
+      if (is_data_file(text.file->path) && std::find(targets.begin(), targets.end(), text.file->path) == targets.end()) {
+        targets.push_back(text.file->path);
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace impact::app
