@@ -48,6 +48,8 @@ struct ImpactConfig {
   Setting<std::vector<std::string>> pytest_command;
   Setting<std::vector<std::string>> fallback_command;
   Setting<std::vector<std::string>> ignore;
+  Setting<std::vector<std::string>> always_run; // tests that run with every selection (file only)
+  Setting<std::vector<TriggerRule>> triggers;   // declared edges from paths to tests (file only)
   Setting<Mode> mode{Mode::balanced};
   Setting<bool> strict{false};
   Setting<bool> use_index{true};

@@ -98,6 +98,7 @@ enum class Reason : uint8_t {
   no_ci_base,                  // a CI build with no base to compare with
   syntax_error,                // a changed file that may not compile is loaded by every session (rule syntax-error)
   import_only_test_files,      // the change reaches only collected files that define no tests
+  triggered,                   // a [tool.impact] triggers rule with run = "all" matched a changed file (rule triggers)
   no_changes,                  // nothing: no file changed
   no_tests_reached,            // nothing: no test file can load the changed files
   only_quiet_files,            // nothing: every changed file is one nothing reads (rules quiet-files, config-sections)
@@ -206,6 +207,8 @@ struct DecisionInput {
   std::vector<TextDoctest> text_doctests{};
   std::vector<SyntaxProblem> syntax_problems{}; // read in every mode, --file-level included
   NonPythonInput non_python{};
+  std::vector<std::string> always_run{}; // [tool.impact] always-run: node ids, test files, globs
+  std::vector<TriggerRule> triggers{};   // [tool.impact] triggers
 };
 
 Decision decide(const DecisionInput& input);

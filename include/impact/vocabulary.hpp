@@ -77,6 +77,15 @@ enum class Mode { fast, balanced, safe };
 std::string_view to_string(Mode mode);
 std::optional<Mode> parse_mode(std::string_view text);
 
+// A declared edge no analysis can see ([tool.impact] triggers, docs/selection.md `triggers`): a change
+// to a file matching one of `paths` runs everything, or the tests `run` names.
+struct TriggerRule {
+  std::string name;               // `name = ...`, or "triggers[N]" (0-based)
+  std::vector<std::string> paths; // globs, as [tool.impact] ignore writes them
+  bool run_all = false;           // run = "all"
+  std::vector<std::string> run;   // node ids, test files or globs over them
+};
+
 // Reads one environment variable: its value, std::nullopt when unset. The seam between the process
 // environment (process_env(), ci.hpp) and every stage that reads a variable.
 using EnvLookup = std::function<std::optional<std::string>(const char*)>;

@@ -261,7 +261,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   BackgroundSave saving;
   // -j: threads for parsing and for linking imports.
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (needs_graph(out.changes) || (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
+  // [tool.impact] always-run and triggers name tests, which only the graph's test files resolve.
+  bool declared = !out.changes.files.empty() && (!config.always_run.value.empty() || !config.triggers.value.empty());
+  if (needs_graph(out.changes) || declared || (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
     inventory = repo.inventory(out.changes);
     clock.lap("inventory");
     std::vector<SourceFile> python_files;
@@ -298,6 +300,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   std::optional<Environment> environment; // read when a dependency pin moved; the input points into it
   input.non_python = non_python_input(repo, out.changes, inventory, pytest, config, env, environment);
   input.non_python.facts = &facts;
+  input.always_run = config.always_run.value;
+  input.triggers = config.triggers.value;
   for (const auto& s : semantics) {
     if (!s.syntax.empty()) input.syntax_problems.push_back(SyntaxProblem{s.path, s.syntax});
   }

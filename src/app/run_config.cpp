@@ -22,11 +22,21 @@ struct Row {
   std::string source;
 };
 
+json triggers_json(const std::vector<TriggerRule>& rules) {
+  json out = json::array();
+  for (const auto& r : rules) {
+    out.push_back({{"name", r.name}, {"paths", r.paths}, {"run", r.run_all ? json("all") : json(r.run)}});
+  }
+  return out;
+}
+
 std::vector<Row> rows_of(const ImpactConfig& config) {
   auto argv = [](const Setting<std::vector<std::string>>& s) { return s.is_set() ? json(s.value) : json(nullptr); };
   return {{"pytest-command", argv(config.pytest_command), to_string(config.pytest_command.source)},
           {"fallback-command", argv(config.fallback_command), to_string(config.fallback_command.source)},
           {"ignore", json(config.ignore.value), to_string(config.ignore.source)},
+          {"always-run", json(config.always_run.value), to_string(config.always_run.source)},
+          {"triggers", triggers_json(config.triggers.value), to_string(config.triggers.source)},
           {"mode", std::string(to_string(config.mode.value)), to_string(config.mode.source)},
           {"strict", config.strict.value, to_string(config.strict.source)},
           {"use-index", config.use_index.value, to_string(config.use_index.source)}};

@@ -1,6 +1,7 @@
 // [tool.impact], the environment and the flags: read strictly, layer by layer, because a
 // half-understood configuration selects the wrong tests.
 #include "config/pyproject.hpp"
+#include "config/selection_rules.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
 #include "util/suggest.hpp"
@@ -125,6 +126,10 @@ void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
                                  SettingSource::from_file(file)};
     } else if (key == "ignore") {
       config.ignore = {read_strings(value, key, R"(["docs/", "*.md"])"), SettingSource::from_file(file)};
+    } else if (key == "always-run") {
+      config.always_run = {config::read_always_run(value, file), SettingSource::from_file(file)};
+    } else if (key == "triggers") {
+      config.triggers = {config::read_triggers(value, file), SettingSource::from_file(file)};
     } else if (key == "mode") {
       auto text = value.value<std::string>();
       if (!text) throw Error("{}: [tool.impact] mode must be a string: \"fast\", \"balanced\" or \"safe\"", file);
@@ -179,8 +184,8 @@ void apply_flags(ImpactConfig& config, const ConfigFlags& flags) {
 } // namespace
 
 const std::vector<std::string>& impact_config_keys() {
-  static const std::vector<std::string> k_keys = {"pytest-command", "fallback-command", "ignore", "mode", "strict",
-                                                  "use-index"};
+  static const std::vector<std::string> k_keys = {"pytest-command", "fallback-command", "ignore", "always-run",
+                                                  "triggers",       "mode",             "strict", "use-index"};
   return k_keys;
 }
 

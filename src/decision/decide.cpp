@@ -4,6 +4,7 @@
 // file level for that file.
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
+#include "decision/rules/declared.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
@@ -588,6 +589,10 @@ private:
 
 } // namespace
 
-Decision decide(const DecisionInput& input) { return Decider(input).run(); }
+Decision decide(const DecisionInput& input) {
+  Decision decision = Decider(input).run();
+  decision::apply_declared(input, decision);
+  return decision;
+}
 
 } // namespace impact

@@ -51,6 +51,7 @@ std::string_view to_string(Reason reason) {
   case Reason::no_ci_base: return "no_ci_base";
   case Reason::syntax_error: return "syntax_error";
   case Reason::import_only_test_files: return "import_only_test_files";
+  case Reason::triggered: return "triggered";
   case Reason::no_changes: return "no_changes";
   case Reason::no_tests_reached: return "no_tests_reached";
   case Reason::only_quiet_files: return "only_quiet_files";

@@ -162,7 +162,30 @@ struct Collector {
     return j;
   }
 
+  // `# impact-loads: data/*.json, templates/` declares what the file reads where no string shows it
+  // (docs/selection.md, loads-annotation): each entry counts as one of its path strings.
+  void annotations() {
+    constexpr std::string_view k_marker = "impact-loads:";
+    for (size_t at = src.find(k_marker); at != std::string_view::npos; at = src.find(k_marker, at + 1)) {
+      size_t line_start = src.rfind('\n', at);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      if (src.substr(line_start, at - line_start).find('#') == std::string_view::npos) continue;
+      size_t end = src.find('\n', at);
+      std::string_view rest = src.substr(at + k_marker.size(), end == std::string_view::npos ? std::string_view::npos
+                                                                                          : end - at - k_marker.size());
+      while (!rest.empty()) {
+        size_t comma = rest.find(',');
+        std::string_view entry = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        while (!entry.empty() && (entry.front() == ' ' || entry.front() == '\t')) entry.remove_prefix(1);
+        while (!entry.empty() && (entry.back() == ' ' || entry.back() == '\t' || entry.back() == '\r')) entry.remove_suffix(1);
+        if (!entry.empty()) add(entry, static_cast<uint32_t>(at));
+      }
+    }
+  }
+
   void run() {
+    annotations();
     for (size_t i = 0; i < tokens.size(); ++i) {
       i = skip_collect_ignore(i);
       if (i >= tokens.size()) break;

@@ -4,6 +4,7 @@
 
 #include "decision/relation.hpp"
 #include "decision/rules/data_files.hpp"
+#include "decision/rules/declared.hpp"
 #include "decision/rules/file_readers.hpp"
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
@@ -136,6 +137,13 @@ NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides
     NonPythonEffect e = mixed ? run_all(config ? Reason::config_changed : Reason::non_python_changed, config ? FileKind::config : FileKind::non_python,
                                         fmt::format("{} changed", *side))
                               : effect(*side);
+    // A file no rule bounds, which a trigger with a list of tests bounds instead (rule `triggers`).
+    if (!mixed && e.what == NonPythonEffect::What::run_all && e.reason == Reason::non_python_changed &&
+        m_in.mode != Mode::safe) {
+      if (const TriggerRule* rule = bounding_trigger(m_in.graph, m_in.triggers, *side)) {
+        e = quiet(e.kind, fmt::format("the tests [tool.impact] {} names", rule->name));
+      }
+    }
     out.kind = e.kind;
     out.warnings.insert(out.warnings.end(), e.warnings.begin(), e.warnings.end());
     if (e.what == NonPythonEffect::What::run_all) {

@@ -215,7 +215,46 @@ TEST_CASE("load_impact_config rejects bad environment values, naming the variabl
 }
 
 TEST_CASE("impact_config_keys lists every key", "[impact_config]") {
-  CHECK(impact_config_keys() == Strings{"pytest-command", "fallback-command", "ignore", "mode", "strict", "use-index"});
+  CHECK(impact_config_keys() == Strings{"pytest-command", "fallback-command", "ignore", "always-run", "triggers", "mode",
+                                        "strict", "use-index"});
+}
+
+TEST_CASE("load_impact_config reads always-run and triggers", "[impact_config]") {
+  TempDir dir;
+  dir.write("pyproject.toml", "[tool.impact]\nalways-run = [\"tests/test_smoke.py\"]\n"
+                              "triggers = [{ name = \"db\", paths = [\"db/*.sql\"], run = [\"tests/db/\"] },\n"
+                              "            { paths = [\"vendor/**\"], run = \"all\" }]\n");
+  auto c = load(dir, {});
+  CHECK(c.always_run.value == Strings{"tests/test_smoke.py"});
+  REQUIRE(c.triggers.value.size() == 2);
+  CHECK(c.triggers.value[0].name == "db");
+  CHECK(c.triggers.value[0].paths == Strings{"db/*.sql"});
+  CHECK(c.triggers.value[0].run == Strings{"tests/db/"});
+  CHECK_FALSE(c.triggers.value[0].run_all);
+  CHECK(c.triggers.value[1].name == "triggers[1]");
+  CHECK(c.triggers.value[1].run_all);
+}
+
+TEST_CASE("load_impact_config refuses a malformed trigger, naming it and the fix", "[impact_config]") {
+  struct Bad {
+    const char* toml;
+    const char* says;
+  };
+  std::vector<Bad> cases = {
+      {"triggers = { paths = [\"a\"], run = \"all\" }\n", "must be an array of tables"},
+      {"triggers = [{ paths = [\"a\"] }]\n", "triggers[0]: a trigger needs both paths and run"},
+      {"triggers = [{ paths = [\"a\"], run = \"everything\" }]\n", "write run = \"all\" or a list of tests"},
+      {"triggers = [{ paths = [], run = \"all\" }]\n", "paths is empty"},
+      {"triggers = [{ path = [\"a\"], run = \"all\" }]\n", "did you mean 'paths'?"},
+      {"triggers = [{ paths = [\"a\"], run = [] }]\n", "run is empty"},
+      {"always-run = \"tests/test_smoke.py\"\n", "always-run must be an array of strings"},
+  };
+  for (const auto& bad : cases) {
+    TempDir dir;
+    dir.write("pyproject.toml", std::string("[tool.impact]\n") + bad.toml);
+    INFO(bad.toml);
+    CHECK_THROWS_WITH(load(dir, {}), Catch::Contains(bad.says) && Catch::Contains("pyproject.toml"));
+  }
 }
 
 TEST_CASE("load_impact_config reads IMPACT_PYTEST and IMPACT_IGNORE as the environment layer", "[impact_config]") {
