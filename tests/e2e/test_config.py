@@ -35,7 +35,8 @@ def settings(repo, *args, env=None):
     assert run.returncode == 0, run.stderr
     doc = run.json
     assert (doc["schema"], doc["version"]) == ("impact.config", 1)
-    assert set(doc["settings"]) == {"pytest-command", "fallback-command", "ignore", "mode", "strict", "use-index"}
+    assert set(doc["settings"]) == {"pytest-command", "fallback-command", "ignore", "always-run", "triggers", "mode",
+                                    "strict", "use-index"}
     return {key: (entry["value"], entry["source"]) for key, entry in doc["settings"].items()}
 
 
@@ -212,7 +213,8 @@ def test_config_text_output_names_the_source_of_each_value(repo_factory):
     assert lines["ignore"] == ['["docs/"]', "pyproject.toml"]
     assert lines["use-index"] == ["true", "default"]
     assert lines["fallback-command"] == ["(not set)", "default"]
-    assert len(lines) == 6
+    assert lines["always-run"] == ["[]", "default"]
+    assert len(lines) == 8
     assert str(repo.path / "pyproject.toml") in run.stdout.splitlines()[0]
     doc = repo.impact("config", "--format", "json").json
     assert doc["file"] == str(repo.path / "pyproject.toml")
@@ -293,3 +295,11 @@ def test_a_valid_configuration_with_every_key_runs(repo_factory):
     run = repo.impact()
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
+
+
+def test_config_shows_always_run_and_triggers_from_pyproject(repo_factory):
+    repo = project(repo_factory, 'always-run = ["tests/test_a.py"]\n'
+                                 'triggers = [{ name = "db", paths = ["db/*.sql"], run = "all" }]\n')
+    got = settings(repo)
+    assert got["always-run"] == (["tests/test_a.py"], "pyproject.toml")
+    assert got["triggers"] == ([{"name": "db", "paths": ["db/*.sql"], "run": "all"}], "pyproject.toml")
