@@ -18,7 +18,9 @@ namespace {
 
 // libgit2 initialises OpenSSL at start-up, which reads the whole system CA bundle (~8 ms). impact never
 // talks to a remote, so the bundle is pointed at /dev/null for the duration of the call and the
-// caller's setting is restored before anything else (pytest) can inherit it.
+// caller's setting is restored before anything else (pytest) can inherit it. Read with getenv, not
+// through EnvLookup: this edits the process's own environment, which libgit2 and pytest inherit; it
+// is no setting of impact's.
 void init_libgit2() {
   static std::once_flag once;
   std::call_once(once, [] {
