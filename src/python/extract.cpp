@@ -22,8 +22,8 @@ struct FactsExtractor::Impl {
   std::string source;                  // the file as CPython reads it, when that differs from its bytes
 };
 
-FactsExtractor::FactsExtractor() : m_impl(new Impl) {}
-FactsExtractor::~FactsExtractor() { delete m_impl; }
+FactsExtractor::FactsExtractor() : m_impl(std::make_unique<Impl>()) {}
+FactsExtractor::~FactsExtractor() = default; // Impl is complete here
 
 namespace {
 
