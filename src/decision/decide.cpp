@@ -331,19 +331,15 @@ private:
         selected = true;
         break;
       }
-      for (std::string_view dir = doc.path.parent(); !selected;) {
-        std::string conftest = dir.empty() ? std::string("conftest.py") : std::string(dir) + "/conftest.py";
-        if (auto c = m_in.graph.find(conftest); c && m_walk.reached(*c)) {
-          std::vector<Hop> chain{Hop{doc.path.str, Relation::conftest, 0, {}}};
-          auto rest = m_walk.chain(*c);
-          chain.insert(chain.end(), rest.begin(), rest.end());
-          selection.tests.emplace(doc.path.str, std::move(chain));
-          selected = true;
-        }
-        if (dir.empty()) break;
-        auto slash = dir.rfind('/');
-        dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
-      }
+      if (selected) continue;
+      m_in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
+        if (!m_walk.reached(c)) return true;
+        std::vector<Hop> chain{Hop{doc.path.str, Relation::conftest, 0, {}}};
+        auto rest = m_walk.chain(c);
+        chain.insert(chain.end(), rest.begin(), rest.end());
+        selection.tests.emplace(doc.path.str, std::move(chain));
+        return false;
+      });
     }
     m_whole = std::move(selection.whole);
     m_tests = std::move(selection.tests);
