@@ -9,7 +9,7 @@
 #include "impact/semantic.hpp"
 
 #include "coverage/blocks.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
 #include "impact/error.hpp"
 #include "impact/project.hpp"
 #include "project/ini_section.hpp"
-#include "project/pytest_args.hpp"
+#include "impact/project/pytest_args.hpp"
 #include "util/ini.hpp"
 
 #include <optional>

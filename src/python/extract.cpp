@@ -9,7 +9,7 @@
 #include "python/path_literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include <algorithm>
 #include <memory>
