@@ -7,6 +7,7 @@
 #include "impact/project.hpp"
 #include "impact/python.hpp"
 #include "impact/semantic.hpp"
+#include "impact/node_id.hpp"
 
 #include "coverage/blocks.hpp"
 #include "impact/python/source_view.hpp"
@@ -34,11 +35,12 @@ public:
   TestNames(const ProjectFacts& facts, const ImportGraph& graph) : m_facts(facts), m_graph(graph) {}
 
   bool exists(const std::string& id) {
-    std::string file = id.substr(0, id.find("::"));
+    NodeId parts = NodeId::of(id);
+    std::string file(parts.file);
     auto node = m_graph.find(file);
     if (!node || !m_graph.nodes[*node].test) return false;
-    if (id.find("::") == std::string::npos) return true;
-    std::string qual = id.substr(id.find("::") + 2);
+    if (parts.whole_file) return true;
+    std::string qual(parts.test);
     qual = dotted_qualname(qual.substr(0, qual.find('[')));
     auto [it, inserted] = m_qualnames.try_emplace(file);
     if (inserted) {
