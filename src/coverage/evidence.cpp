@@ -94,13 +94,21 @@ private:
 
 // The changed files' content at the diff base, each read once: a file's change is judged on it (its
 // SHA-256 against the index's), and its git blob id tells drift before the base.
+// A read's content, nullopt when the file is not there. A read that failed stops the evidence
+// (CoverageReads): taken for "not there", it would be a fallback that hides git's error.
+std::optional<std::string> content_of(FileRead read) {
+  if (read.is_error()) throw Error("{}", read.problem);
+  if (!read.has_content()) return std::nullopt;
+  return std::move(read.text);
+}
+
 class BaseFiles {
 public:
   explicit BaseFiles(const CoverageReads& reads) : m_reads(reads) {}
 
   const std::optional<std::string>& read(const RepoPath& path) {
     auto [it, inserted] = m_content.try_emplace(path.str);
-    if (inserted) it->second = m_reads.base(path);
+    if (inserted) it->second = content_of(m_reads.base(path));
     return it->second;
   }
 
@@ -174,7 +182,7 @@ public:
       return fallback(CoverageFallback::drift, fmt::format("{} changed since the index was built", path));
     }
     size_t at = m_facts.find(path);
-    auto current = at == ProjectFacts::npos ? std::nullopt : m_reads.current(m_facts.files[at]);
+    auto current = at == ProjectFacts::npos ? std::nullopt : content_of(m_reads.current(m_facts.files[at]));
     if (!current) return fallback(CoverageFallback::not_indexed, fmt::format("{} cannot be read", path));
     // A lone '\r' ends a line for CPython (so for coverage.py's line numbers) but not for git's hunks.
     if (python::has_lone_carriage_return(*base) || python::has_lone_carriage_return(*current)) {
