@@ -5,7 +5,7 @@
 #include "impact/error.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 #include "impact/semantic.hpp"
 #include "impact/node_id.hpp"
 
