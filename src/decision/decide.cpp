@@ -138,14 +138,14 @@ private:
       m_decision.files.push_back(std::move(verdict));
       return;
     }
-    PythonChange python;
-    python.verdict = m_decision.files.size();
-    python.status = change.status;
-    python.semantics = semantics_of(change);
+    PythonChange py_change;
+    py_change.verdict = m_decision.files.size();
+    py_change.status = change.status;
+    py_change.semantics = semantics_of(change);
     verdict.kind = FileKind::python;
-    if (python.semantics != nullptr) {
-      verdict.change = std::string(to_string(python.semantics->kind));
-      verdict.symbols = python.semantics->symbols;
+    if (py_change.semantics != nullptr) {
+      verdict.change = std::string(to_string(py_change.semantics->kind));
+      verdict.symbols = py_change.semantics->symbols;
     }
     if (new_side) {
       if (auto node = m_in.graph.find(change.new_path.str)) {
@@ -153,21 +153,21 @@ private:
         if (n.conftest) verdict.kind = FileKind::conftest;
         else if (n.test) verdict.kind = FileKind::test;
         add_seed(*node, decision::relation_of(change.status));
-        python.nodes.push_back(*node);
-        python.current = *node;
+        py_change.nodes.push_back(*node);
+        py_change.current = *node;
       }
     }
     if (old_side) {
       if (auto node = m_in.graph.find(change.old_path.str)) {
         add_seed(*node, change.status == FileStatus::renamed ? Relation::renamed_away : Relation::deleted);
-        python.nodes.push_back(*node);
+        py_change.nodes.push_back(*node);
         if (is_conftest(change.old_path) && m_in.graph.nodes[*node].ghost) {
           m_deleted_conftests.push_back(*node);
           verdict.kind = FileKind::conftest;
         }
       }
     }
-    m_python.push_back(python);
+    m_python.push_back(py_change);
     m_decision.files.push_back(std::move(verdict));
   }
 
