@@ -30,6 +30,9 @@ struct ChangedFile {
   bool submodule = false; // a gitlink (submodule commit) changed
   bool symlink = false;   // either side is a symbolic link
   bool mode_changed = false; // both sides are files and the executable bit differs (chmod +x / -x)
+  // The git blob id of the new side when the diff computed it (40 hex digits), else "": inventory()
+  // takes it rather than hashing the file again.
+  std::string new_oid;
 
   // The path on the current side, or the old one for a deleted file.
   const RepoPath& path() const { return new_path.empty() ? old_path : new_path; }
@@ -71,11 +74,16 @@ enum class Ancestry {
 };
 
 // Repository is the seam to git: change sets, the inventory of files, and file contents on both sides.
-// Every method throws impact::Error with a one-line message when git cannot answer.
+// Calls do not depend on one another: what a read needs travels in its arguments (a SourceFile says
+// where its content lives, a ChangedFile carries the blob id of its new side), so a read gives the same
+// answer whatever was called before it.
+// Errors: changes(), inventory() and the questions about revisions throw impact::Error with a one-line
+// message when git cannot answer; the reads return a FileRead, whose error the caller must not take for
+// "not there" (it widens or stops, never narrows).
 // Thread safety: read_current() may be called from many threads at once (the facts stage's parsing
-// threads do; a GitRepository serialises its object-database reads), but not while changes() or
-// inventory() runs; root() is fixed when the repository is opened. Every other method is called from
-// one thread at a time.
+// threads do; a GitRepository serialises its object-database reads), but not while another method
+// runs; root() is fixed when the repository is opened. Every other method, read_base() included, is
+// called from one thread at a time.
 class Repository {
 public:
   virtual ~Repository() = default;
@@ -87,10 +95,12 @@ public:
   // Every file of the state under test (the base tree with the change set applied): tracked files and
   // untracked files that are not ignored. Submodules are not listed.
   virtual std::vector<SourceFile> inventory(const ChangeSet& changes) = 0;
-  // The content of a file of the state under test; std::nullopt when it cannot be read.
-  virtual std::optional<std::string> read_current(const SourceFile& file) = 0;
-  // The content of `path` at the change set's base commit; std::nullopt when it is not there.
-  virtual std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) = 0;
+  // The content of a file of the state under test (one of inventory()'s): not_found when it is gone,
+  // error when it is there but cannot be read (a FIFO, permissions, a damaged object database).
+  virtual FileRead read_current(const SourceFile& file) = 0;
+  // The content of `path` at the change set's base commit: not_found when the base has no file there,
+  // error when git cannot read it.
+  virtual FileRead read_base(const ChangeSet& changes, const RepoPath& path) = 0;
   // The commit HEAD points to (40 hex digits), or "" in a repository without commits.
   virtual std::string head_commit() = 0;
   // True when `rev` names an object of this repository.

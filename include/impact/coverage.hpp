@@ -96,7 +96,7 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
 // Adds the Python files of the project the index does not hold yet, hashed but not measured, so that
 // drift can be told from a file that was never measured. `read` gives a file's content, or nullopt.
 void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,
-                      const std::function<std::optional<std::string>(const SourceFile&)>& read);
+                      const std::function<FileRead(const SourceFile&)>& read);
 
 // The store: one SQLite file, written to a temporary file, flushed and renamed into place. Throws
 // impact::Error naming the file when it cannot be written (and leaves no temporary file behind).
@@ -186,11 +186,12 @@ struct CoverageInput {
 };
 
 // How the coverage stage reads file contents, bound by the caller to its Repository: `base` gives a
-// path's content at the change set's base (nullopt when it is not there), `current` a file of the state
-// under test (nullopt when it cannot be read). Each may throw impact::Error when git cannot answer.
+// path's content at the change set's base, `current` a file of the state under test. A file that is not
+// there falls back to the static rule; a read that fails stops coverage_evidence() with the read's
+// problem as an impact::Error, which the caller must report as git's error, not as a bad index.
 struct CoverageReads {
-  std::function<std::optional<std::string>(const RepoPath&)> base;
-  std::function<std::optional<std::string>(const SourceFile&)> current;
+  std::function<FileRead(const RepoPath&)> base;
+  std::function<FileRead(const SourceFile&)> current;
 };
 
 // Reads the index for the changed Python files. A file's change is answered by the tests whose call

@@ -72,6 +72,22 @@ public:
   std::optional<uint32_t> find(std::string_view path) const;
   // The nodes module `name` names; empty when it is not a module of the project.
   const std::vector<uint32_t>& modules_named(std::string_view name) const;
+
+  // The conftest.py files pytest loads for a file of folder `dir` (`` for the root): the one in `dir`,
+  // then in each folder above it, nearest first; `visit(node)` returns false to stop. The one walk of
+  // conftest.py scopes: the graph's conftest edges, text doctests and fixture scopes all use it.
+  template <class Visit> void conftests_from(std::string_view dir, Visit&& visit) const {
+    std::string probe;
+    for (;;) {
+      probe.assign(dir);
+      if (!dir.empty()) probe.push_back('/');
+      probe.append("conftest.py");
+      if (auto c = find(probe); c && !visit(*c)) return;
+      if (dir.empty()) return;
+      auto slash = dir.rfind('/');
+      dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+    }
+  }
 };
 
 // Builds the graph of `facts` (the current Python files) plus `ghosts` (deleted Python paths of the

@@ -58,6 +58,27 @@ struct SourceFile {
   // Skip-worktree in a sparse checkout and absent from disk: git still tracks it (the index speaks for
   // it), but pytest cannot collect or import it.
   bool not_checked_out = false;
+  // The state under test is the index (--staged): its content is the blob `oid`, never the working
+  // tree's file. Set by Repository::inventory(), so that a read needs nothing but the file.
+  bool staged = false;
+};
+
+// What reading one file gives: its content, that the file is not there (a normal answer: it does not
+// exist on that side), or an error (git or the disk failed to answer). A caller never takes an error
+// for "not there": that could narrow a selection. It widens (the file is analysed as unknown) or stops
+// with the error (docs/architecture.md, "Errors").
+struct FileRead {
+  enum class Status : uint8_t { content, not_found, error };
+
+  Status status = Status::not_found;
+  std::string text;    // the content, when status is content
+  std::string problem; // one line, when status is error: what failed, for a message
+
+  static FileRead found(std::string text) { return {Status::content, std::move(text), {}}; }
+  static FileRead absent() { return {}; }
+  static FileRead error(std::string problem) { return {Status::error, {}, std::move(problem)}; }
+  bool has_content() const { return status == Status::content; }
+  bool is_error() const { return status == Status::error; }
 };
 
 // An inclusive range of 1-based lines.

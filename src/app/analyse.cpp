@@ -106,9 +106,11 @@ std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& la
     bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
                                [&](const std::string& g) { return util::fnmatch(g, name); });
     if (!matches || !layout.is_collected_path(f.path)) continue;
-    auto text = repo.read_current(f);
-    if (!text) continue;
-    out.push_back(TextDoctest{f.path, python::doctest_imports(*text)});
+    FileRead text = repo.read_current(f);
+    // Unread, its examples' imports would be unknown and the file never selected: stop instead.
+    if (text.is_error()) throw Error("{}; pytest collects it for its examples (--doctest-glob): make it readable", text.problem);
+    if (!text.has_content()) continue;
+    out.push_back(TextDoctest{f.path, python::doctest_imports(text.text)});
   }
   return out;
 }
@@ -155,6 +157,17 @@ void compile_checks_from_facts(std::vector<FileSemantics>& semantics, const Chan
 
 } // namespace
 
+namespace {
+
+// A side of a changed file for the semantic diff: nullopt when it is not there or cannot be read, which
+// makes the change one of the whole file (the widest answer).
+std::optional<std::string> side(FileRead read) {
+  if (!read.has_content()) return std::nullopt;
+  return std::move(read.text);
+}
+
+} // namespace
+
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory,
                                           std::optional<uint8_t> python_minor) {
@@ -169,11 +182,11 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
       out.push_back(diff_semantics(change, before, after));
       continue;
     }
-    if (!change.old_path.empty()) before = repo.read_base(changes, change.old_path);
+    if (!change.old_path.empty()) before = side(repo.read_base(changes, change.old_path));
     if (!change.new_path.empty()) {
       auto it = std::lower_bound(inventory.begin(), inventory.end(), change.new_path,
                                  [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
-      if (it != inventory.end() && it->path == change.new_path) after = repo.read_current(*it);
+      if (it != inventory.end() && it->path == change.new_path) after = side(repo.read_current(*it));
     }
     // A side too large to parse leaves the file unclassified: it is a change of the whole file.
     if (before && before->size() > k_max_parsed_bytes) before.reset();
@@ -316,17 +329,12 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
       // Only a bad index falls back to the analysis without it: a read of the repository that fails
       // is git's error, and stops the run as it would anywhere else (it is not "no index").
       bool read_failed = false;
-      auto guard = [&read_failed](auto read) {
-        try {
-          return read();
-        } catch (...) {
-          read_failed = true;
-          throw;
-        }
+      auto noted = [&read_failed](FileRead read) {
+        read_failed = read_failed || read.is_error();
+        return read;
       };
-      CoverageReads reads{
-          [&](const RepoPath& p) { return guard([&] { return repo.read_base(out.changes, p); }); },
-          [&](const SourceFile& f) { return guard([&] { return repo.read_current(f); }); }};
+      CoverageReads reads{[&](const RepoPath& p) { return noted(repo.read_base(out.changes, p)); },
+                          [&](const SourceFile& f) { return noted(repo.read_current(f)); }};
       try {
         IndexReader index(path);
         coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, index, reads);

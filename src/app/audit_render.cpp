@@ -2,7 +2,7 @@
 // "The audit document").
 #include "app/audit.hpp"
 #include "impact/report.hpp"
-#include "report/json_parts.hpp"
+#include "impact/report/json_parts.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>

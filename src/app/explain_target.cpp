@@ -3,6 +3,7 @@
 #include "impact/why_not_selected.hpp"
 #include "impact/error.hpp"
 #include "impact/python/facts.hpp"
+#include "impact/node_id.hpp"
 #include "util/files.hpp"
 #include "util/quote.hpp"
 
@@ -36,9 +37,8 @@ std::optional<std::vector<std::string>> module_bindings(const FileFacts& facts) 
 
 // The module-level name a node id starts with: "TestA" for "t.py::TestA::test_b[1]".
 std::string first_name(const std::string& target) {
-  auto sep = target.find("::");
-  std::string rest = target.substr(sep + 2);
-  return rest.substr(0, std::min(rest.find("::"), rest.find('[')));
+  std::string_view rest = NodeId::of(target).test;
+  return std::string(rest.substr(0, std::min(rest.find("::"), rest.find('['))));
 }
 
 } // namespace
@@ -62,7 +62,7 @@ void check_explain_target(const std::string& target, const Decision& decision, c
                 util::quote_name(target), util::quote_name(file.empty() ? target : file), k_fix);
   }
   // Only a regular Python file is read (never a FIFO or a device), and only when it is of a sane size.
-  bool names_a_test = target.find("::") != std::string::npos;
+  bool names_a_test = !NodeId::of(target).whole_file;
   if (!names_a_test || !file.ends_with(".py") || status.type() != std::filesystem::file_type::regular) return;
   if (std::filesystem::file_size(full, ec) > k_largest_read || ec) return;
   auto source = util::read_file(full);

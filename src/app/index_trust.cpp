@@ -1,6 +1,6 @@
 #include "app/index_trust.hpp"
 
-#include "changes/history.hpp"
+#include "impact/changes/history.hpp"
 #include "util/files.hpp"
 
 #include <fmt/format.h>

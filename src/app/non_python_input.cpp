@@ -5,6 +5,7 @@
 
 #include "impact/config_sections.hpp"
 #include "impact/environment.hpp"
+#include "impact/error.hpp"
 #include "impact/pins.hpp"
 #include "impact/run.hpp"
 
@@ -15,22 +16,29 @@ namespace impact::app {
 
 namespace {
 
-std::string current_text(Repository& repo, const std::vector<SourceFile>& inventory, const RepoPath& path) {
+FileRead current_read(Repository& repo, const std::vector<SourceFile>& inventory, const RepoPath& path) {
   auto it = std::lower_bound(inventory.begin(), inventory.end(), path,
                              [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
-  if (it == inventory.end() || it->path != path) return {};
-  return repo.read_current(*it).value_or("");
+  if (it == inventory.end() || it->path != path) return FileRead::absent();
+  return repo.read_current(*it);
 }
 
+// Both sides of a changed file; a side that is not there is empty. `unread` when a side could not be
+// read: its change is then unknown (every section, every pin), never "nothing changed".
 struct Sides {
   std::string before, after;
+  bool unread = false;
 };
 
 Sides sides_of(Repository& repo, const ChangeSet& changes, const std::vector<SourceFile>& inventory,
                const ChangedFile& change) {
   Sides s;
-  if (!change.old_path.empty()) s.before = repo.read_base(changes, change.old_path).value_or("");
-  if (!change.new_path.empty()) s.after = current_text(repo, inventory, change.new_path);
+  auto take = [&s](FileRead read, std::string& into) {
+    s.unread = s.unread || read.is_error();
+    if (read.has_content()) into = std::move(read.text);
+  };
+  if (!change.old_path.empty()) take(repo.read_base(changes, change.old_path), s.before);
+  if (!change.new_path.empty()) take(current_read(repo, inventory, change.new_path), s.after);
   return s;
 }
 
@@ -88,15 +96,15 @@ NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, cons
     if (change.submodule || path.ends_with(".py")) continue;
     if (sectioned_config(path)) {
       Sides s = sides_of(repo, changes, inventory, change);
-      auto sections = changed_sections(path, s.before, s.after);
+      auto sections = s.unread ? std::nullopt : changed_sections(path, s.before, s.after);
       in.sections.push_back(ConfigSections{path, sections});
       if (path.filename() == "pyproject.toml" && sections &&
           std::any_of(sections->begin(), sections->end(), [](const std::string& x) { return dependency_section(x); })) {
-        in.pins.push_back(dependency_lists_change(path, s));
+        in.pins.push_back(s.unread ? PinChange{path, std::nullopt} : dependency_lists_change(path, s));
       }
     } else if (PinFile kind = pin_file_kind(path); kind != PinFile::none) {
       Sides s = sides_of(repo, changes, inventory, change);
-      in.pins.push_back(PinChange{path, pin_diff(kind, s.before, s.after)});
+      in.pins.push_back(PinChange{path, s.unread ? std::nullopt : pin_diff(kind, s.before, s.after)});
     }
   }
   if (std::any_of(in.pins.begin(), in.pins.end(), [](const PinChange& p) { return p.diff.has_value(); })) {
@@ -105,7 +113,10 @@ NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, cons
   }
   // Read only when a file that may be quiet changed: the readme and license rule is the only reader.
   if (needs_facts_for_non_python(changes)) {
-    in.packaging_files = packaging_files(current_text(repo, inventory, RepoPath("pyproject.toml")));
+    // Unread, its readme and license files would look quiet: stop instead.
+    FileRead pyproject = current_read(repo, inventory, RepoPath("pyproject.toml"));
+    if (pyproject.is_error()) throw Error("{}; impact reads its [project] readme and license: make it readable", pyproject.problem);
+    in.packaging_files = packaging_files(pyproject.text);
   }
   MentionSearch search = find_mentions(repo, changes, inventory);
   in.mentions = std::move(search.mentions);

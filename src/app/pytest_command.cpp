@@ -1,7 +1,7 @@
 #include "app/pytest_command.hpp"
 
 #include "impact/error.hpp"
-#include "project/pytest_args.hpp"
+#include "impact/project/pytest_args.hpp"
 
 namespace impact::app {
 

@@ -1,6 +1,7 @@
 #include "app/replay.hpp"
 
 #include "impact/error.hpp"
+#include "impact/node_id.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>
@@ -67,7 +68,7 @@ void check_inside_work_tree(const SavedReport& saved, const std::string& name, c
   WorkTreeCheck check(root);
   auto each = [&](const std::vector<SelectedTest>& tests) {
     for (const auto& t : tests) {
-      std::string path = t.node_id.substr(0, t.node_id.find("::"));
+      std::string path(NodeId::of(t.node_id).file);
       if (auto outside = check.escapes(path)) {
         throw Error("{}: node id {} leads outside the work tree (to {}) through a symbolic link; refusing to run "
                     "it: regenerate the file with impact select --format json in this repository",

@@ -4,7 +4,7 @@
 #include "impact/ci.hpp"
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
-#include "report/json_parts.hpp"
+#include "impact/report/json_parts.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>

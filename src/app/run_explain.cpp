@@ -7,7 +7,7 @@
 #include "impact/config.hpp"
 #include "impact/report.hpp"
 #include "impact/why_not_selected.hpp"
-#include "report/json_parts.hpp"
+#include "impact/report/json_parts.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>

@@ -130,7 +130,7 @@ int run_selection(const cli::Options& options) {
   }
   if (options.dry_run || json) {
     if (json) fmt::print("{}", render_json(report));
-    else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO)));
+    else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO, env)));
     if (!json && !payload.empty()) fmt::print("{}", describe_fallback_input(report, payload));
     return 0;
   }

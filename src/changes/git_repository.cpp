@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace impact {
@@ -18,7 +19,9 @@ namespace {
 
 // libgit2 initialises OpenSSL at start-up, which reads the whole system CA bundle (~8 ms). impact never
 // talks to a remote, so the bundle is pointed at /dev/null for the duration of the call and the
-// caller's setting is restored before anything else (pytest) can inherit it.
+// caller's setting is restored before anything else (pytest) can inherit it. Read with getenv, not
+// through EnvLookup: this edits the process's own environment, which libgit2 and pytest inherit; it
+// is no setting of impact's.
 void init_libgit2() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -197,7 +200,7 @@ ChangedFile GitRepository::untracked_file(const std::string& path) {
     uint32_t lines = read.status == util::ReadStatus::too_large ? 1 : count_lines(read.content);
     if (lines > 0) file.hunks.push_back(Hunk{0, 0, 1, lines});
   }
-  m_current_oids[path] = worktree_blob_oid(read, m_root / path);
+  file.new_oid = worktree_blob_oid(read, m_root / path);
   return file;
 }
 
@@ -293,8 +296,6 @@ ChangeSet GitRepository::changes(const ChangeRequest& request) {
                 m_root.string());
   }
   refuse_special_control_files();
-  m_mode = request.mode;
-  m_current_oids.clear();
   ChangeSet set;
   git::CommitPtr base;
   set.base = resolve_base(request, base);
@@ -334,7 +335,7 @@ ChangeSet GitRepository::changes(const ChangeRequest& request) {
   // (and a file only removed from the index, unchanged on disk, as no change at all).
   std::vector<char> dropped(set.files.size(), 0);
   for (auto& file : untracked) {
-    auto it = deleted_by_oid.find(m_current_oids[file.new_path.str]);
+    auto it = deleted_by_oid.find(file.new_oid);
     if (it != deleted_by_oid.end()) {
       ChangedFile& gone = set.files[it->second];
       if (gone.old_path == file.new_path) {
@@ -342,6 +343,7 @@ ChangeSet GitRepository::changes(const ChangeRequest& request) {
       } else {
         gone.status = FileStatus::renamed;
         gone.new_path = file.new_path;
+        gone.new_oid = file.new_oid;
         gone.untracked = true;
       }
       deleted_by_oid.erase(it);
@@ -388,7 +390,7 @@ std::optional<ChangedFile> GitRepository::describe_delta(git_diff& diff, size_t 
     file.hunks = hunks_against(delta->old_file.id,
                                std::string_view(static_cast<const char*>(git_blob_rawcontent(blob)),
                                                 static_cast<size_t>(git_blob_rawsize(blob))));
-    m_current_oids[file.new_path.str] = git::oid_hex(entry->id);
+    file.new_oid = git::oid_hex(entry->id);
     return file;
   }
   if (file.submodule) return file;
@@ -400,7 +402,7 @@ std::optional<ChangedFile> GitRepository::describe_delta(git_diff& diff, size_t 
   const git_diff_delta* patched = git_patch_get_delta(patch);
   file.binary = (patched->flags & GIT_DIFF_FLAG_BINARY) != 0;
   bool valid_ids = (patched->new_file.flags & GIT_DIFF_FLAG_VALID_ID) != 0;
-  if (valid_ids && file.status != FileStatus::deleted) m_current_oids[file.new_path.str] = git::oid_hex(patched->new_file.id);
+  if (valid_ids && file.status != FileStatus::deleted) file.new_oid = git::oid_hex(patched->new_file.id);
   file.hunks = hunks_of(patch);
   if (delta->status == GIT_DELTA_CONFLICTED && file.hunks.empty() && mode == DiffMode::working_tree) {
     // A conflicted file has no single index entry to diff: compare the base with the working tree.
@@ -453,12 +455,8 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
     if (!change.old_path.empty() && change.old_path != change.new_path) removed.insert(change.old_path.str);
     if (change.new_path.empty()) continue;
     removed.erase(change.new_path.str);
-    std::string oid;
-    if (auto known = m_current_oids.find(change.new_path.str); known != m_current_oids.end()) {
-      oid = known->second;
-    } else {
-      oid = worktree_blob_oid(read_worktree_file(m_root / change.new_path.str), m_root / change.new_path.str);
-    }
+    std::string oid = change.new_oid;
+    if (oid.empty()) oid = worktree_blob_oid(read_worktree_file(m_root / change.new_path.str), m_root / change.new_path.str);
     std::error_code ec;
     bool symlink = std::filesystem::is_symlink(m_root / change.new_path.str, ec);
     if (auto it = position.find(change.new_path.str); it != position.end()) {
@@ -473,7 +471,8 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
   out.reserve(walk.files.size());
   for (auto& f : walk.files) {
     if (removed.contains(f.path.str)) continue;
-    if (f.symlink) f.link_target = link_target_of(f);
+    if (f.symlink) f.link_target = link_target_of(f, changes.base.mode);
+    f.staged = changes.base.mode == DiffMode::staged;
     out.push_back(std::move(f));
   }
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
@@ -482,11 +481,11 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
   return out;
 }
 
-RepoPath GitRepository::link_target_of(const SourceFile& link) {
+RepoPath GitRepository::link_target_of(const SourceFile& link, DiffMode mode) {
   std::error_code ec;
   std::filesystem::path target;
-  if (m_mode == DiffMode::working_tree) target = std::filesystem::read_symlink(m_root / link.path.str, ec);
-  if (m_mode != DiffMode::working_tree || ec) {
+  if (mode == DiffMode::working_tree) target = std::filesystem::read_symlink(m_root / link.path.str, ec);
+  if (mode != DiffMode::working_tree || ec) {
     auto text = read_blob(link.oid);
     if (!text) return {};
     target = *text;
@@ -516,24 +515,40 @@ std::optional<std::string> GitRepository::read_blob(const std::string& oid_hex) 
   return std::string(static_cast<const char*>(git_blob_rawcontent(blob)), static_cast<size_t>(git_blob_rawsize(blob)));
 }
 
-std::optional<std::string> GitRepository::read_current(const SourceFile& file) {
+FileRead GitRepository::read_current(const SourceFile& file) {
   if (file.symlink) return read_through_link(file);
-  if (m_mode == DiffMode::working_tree) {
+  if (!file.staged) {
     // Not through a link, and only a regular file: a FIFO where a module was must not hang the run.
     auto read = util::read_regular_file(m_root / file.path.str, util::k_max_read_bytes, false);
-    if (read.status == util::ReadStatus::ok) return std::move(read.content);
-    if (read.status != util::ReadStatus::missing) return std::nullopt;
+    if (read.status == util::ReadStatus::ok) return FileRead::found(std::move(read.content));
+    if (read.status != util::ReadStatus::missing) {
+      return FileRead::error(fmt::format("{} {}", file.path.str, util::describe(read.status)));
+    }
   }
-  return read_blob(file.oid);
+  // Staged, or gone from the working tree (outside a sparse checkout): the blob git holds, if any.
+  if (auto blob = read_blob(file.oid)) return FileRead::found(std::move(*blob));
+  if (file.staged) {
+    return FileRead::error(fmt::format("cannot read {} from the index: blob {} is missing; the repository is damaged "
+                                       "(git fsck)", file.path.str, file.oid));
+  }
+  return FileRead::absent();
 }
 
-std::optional<std::string> GitRepository::read_base(const ChangeSet& changes, const RepoPath& path) {
-  auto tree = tree_of(changes.base.commit);
+FileRead GitRepository::read_base(const ChangeSet& changes, const RepoPath& path) {
+  git::TreePtr tree;
+  try {
+    tree = tree_of(changes.base.commit);
+  } catch (const Error& e) {
+    return FileRead::error(e.what());
+  }
   git_tree_entry* entry = nullptr;
-  if (git_tree_entry_bypath(&entry, tree.get(), path.str.c_str()) != 0) return std::nullopt;
+  if (git_tree_entry_bypath(&entry, tree.get(), path.str.c_str()) != 0) return FileRead::absent();
   git::TreeEntryPtr owner(entry);
-  if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) return std::nullopt;
-  return read_blob(git::oid_hex(*git_tree_entry_id(entry)));
+  if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) return FileRead::absent(); // a folder or a submodule
+  std::string oid = git::oid_hex(*git_tree_entry_id(entry));
+  if (auto blob = read_blob(oid)) return FileRead::found(std::move(*blob));
+  return FileRead::error(fmt::format("cannot read {} at the base commit {}: blob {} is missing; the repository is "
+                                     "damaged (git fsck)", path.str, changes.base.commit, oid));
 }
 
 std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& start, const EnvLookup& env) {

@@ -4,7 +4,6 @@
 #include "impact/changes.hpp"
 
 #include <mutex>
-#include <unordered_map>
 
 namespace impact {
 
@@ -15,8 +14,8 @@ public:
   const std::filesystem::path& root() const override { return m_root; }
   ChangeSet changes(const ChangeRequest& request) override;
   std::vector<SourceFile> inventory(const ChangeSet& changes) override;
-  std::optional<std::string> read_current(const SourceFile& file) override;
-  std::optional<std::string> read_base(const ChangeSet& changes, const RepoPath& path) override;
+  FileRead read_current(const SourceFile& file) override;
+  FileRead read_base(const ChangeSet& changes, const RepoPath& path) override;
   std::string head_commit() override;
   bool has_revision(const std::string& rev) override;
   Ancestry ancestry(const std::string& commit) override;
@@ -34,18 +33,15 @@ private:
   void add_untracked_directory(const std::string& dir, std::vector<ChangedFile>& out);
   ChangedFile untracked_file(const std::string& path);
   std::optional<std::string> read_blob(const std::string& oid_hex);
-  RepoPath link_target_of(const SourceFile& link);
+  RepoPath link_target_of(const SourceFile& link, DiffMode mode);
   void key_links_by_content(std::vector<SourceFile>& files);
   void mark_not_checked_out(std::vector<SourceFile>& files);
   void refuse_special_control_files() const;
-  std::optional<std::string> read_through_link(const SourceFile& link);
+  FileRead read_through_link(const SourceFile& link);
 
   git::RepositoryPtr m_repo;
   std::filesystem::path m_root;
-  DiffMode m_mode = DiffMode::working_tree;
-  // Blob ids of the current side of changed files, computed from their content.
-  std::unordered_map<std::string, std::string> m_current_oids;
-  std::mutex m_odb_mutex;
+  std::mutex m_odb_mutex; // the object database is read from the facts stage's parsing threads
 };
 
 } // namespace impact

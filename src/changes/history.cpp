@@ -1,4 +1,4 @@
-#include "changes/history.hpp"
+#include "impact/changes/history.hpp"
 
 #include "changes/git_handles.hpp"
 

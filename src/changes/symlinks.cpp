@@ -43,13 +43,16 @@ void GitRepository::key_links_by_content(std::vector<SourceFile>& files) {
 }
 
 // What Python reads when it imports the link: the regular file at its end, never a FIFO or a device.
-std::optional<std::string> GitRepository::read_through_link(const SourceFile& link) {
+// A link that leads nowhere readable is not there: Python cannot import it either.
+FileRead GitRepository::read_through_link(const SourceFile& link) {
   bool inside = !link.link_target.empty();
-  if (m_mode == DiffMode::working_tree || !inside) {
+  if (!link.staged || !inside) {
     auto read = util::read_regular_file(m_root / link.path.str);
-    if (read.status == util::ReadStatus::ok) return std::move(read.content);
+    if (read.status == util::ReadStatus::ok) return FileRead::found(std::move(read.content));
   }
-  return inside ? read_blob(link.oid) : std::nullopt;
+  if (!inside) return FileRead::absent();
+  if (auto blob = read_blob(link.oid)) return FileRead::found(std::move(*blob));
+  return FileRead::absent();
 }
 
 } // namespace impact

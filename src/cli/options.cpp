@@ -68,10 +68,12 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
   app.add_flag("--no-index", s.no_index, "Do not use the coverage index (.impact_cache/coverage-index.sqlite)")
       ->group("Selecting");
   app.add_option("--max-depth", o.max_depth,
-                 "Symbol hops to follow before a file is analysed at file level (default: 100)")
+                 fmt::format("Symbol hops to follow before a file is analysed at file level (default: {})",
+                             k_default_max_depth))
       ->group("Selecting");
   app.add_option("--budget-ms", o.budget_ms,
-                 "Time for the symbol-level walk; past it, the rest is analysed at file level (default: 2000; 0: no limit)")
+                 fmt::format("Time for the symbol-level walk; past it, the rest is analysed at file level (default: {}; 0: "
+                             "no limit)", Options{}.budget_ms))
       ->group("Selecting");
   app.add_option("--format", format, "Output of --dry-run and of subcommands: text | json")->group("Output");
   app.add_flag("--timings", o.timings, "Print how long each stage took, on stderr")->group("Output");

@@ -5,11 +5,12 @@
 #include "impact/error.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 #include "impact/semantic.hpp"
+#include "impact/node_id.hpp"
 
 #include "coverage/blocks.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>
@@ -34,11 +35,12 @@ public:
   TestNames(const ProjectFacts& facts, const ImportGraph& graph) : m_facts(facts), m_graph(graph) {}
 
   bool exists(const std::string& id) {
-    std::string file = id.substr(0, id.find("::"));
+    NodeId parts = NodeId::of(id);
+    std::string file(parts.file);
     auto node = m_graph.find(file);
     if (!node || !m_graph.nodes[*node].test) return false;
-    if (id.find("::") == std::string::npos) return true;
-    std::string qual = id.substr(id.find("::") + 2);
+    if (parts.whole_file) return true;
+    std::string qual(parts.test);
     qual = dotted_qualname(qual.substr(0, qual.find('[')));
     auto [it, inserted] = m_qualnames.try_emplace(file);
     if (inserted) {
@@ -92,13 +94,21 @@ private:
 
 // The changed files' content at the diff base, each read once: a file's change is judged on it (its
 // SHA-256 against the index's), and its git blob id tells drift before the base.
+// A read's content, nullopt when the file is not there. A read that failed stops the evidence
+// (CoverageReads): taken for "not there", it would be a fallback that hides git's error.
+std::optional<std::string> content_of(FileRead read) {
+  if (read.is_error()) throw Error("{}", read.problem);
+  if (!read.has_content()) return std::nullopt;
+  return std::move(read.text);
+}
+
 class BaseFiles {
 public:
   explicit BaseFiles(const CoverageReads& reads) : m_reads(reads) {}
 
   const std::optional<std::string>& read(const RepoPath& path) {
     auto [it, inserted] = m_content.try_emplace(path.str);
-    if (inserted) it->second = m_reads.base(path);
+    if (inserted) it->second = content_of(m_reads.base(path));
     return it->second;
   }
 
@@ -172,7 +182,7 @@ public:
       return fallback(CoverageFallback::drift, fmt::format("{} changed since the index was built", path));
     }
     size_t at = m_facts.find(path);
-    auto current = at == ProjectFacts::npos ? std::nullopt : m_reads.current(m_facts.files[at]);
+    auto current = at == ProjectFacts::npos ? std::nullopt : content_of(m_reads.current(m_facts.files[at]));
     if (!current) return fallback(CoverageFallback::not_indexed, fmt::format("{} cannot be read", path));
     // A lone '\r' ends a line for CPython (so for coverage.py's line numbers) but not for git's hunks.
     if (python::has_lone_carriage_return(*base) || python::has_lone_carriage_return(*current)) {

@@ -235,17 +235,18 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
 }
 
 void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,
-                      const std::function<std::optional<std::string>(const SourceFile&)>& read) {
+                      const std::function<FileRead(const SourceFile&)>& read) {
   std::unordered_set<std::string> held;
   for (const auto& f : index.files) held.insert(f.path.str);
   for (const auto& source : inventory) {
     if (!source.path.ends_with(".py") || source.symlink || held.contains(source.path.str)) continue;
-    auto content = read(source);
-    if (!content) continue;
+    // One that cannot be read is left out: never measured, so a change to it follows the static rule.
+    FileRead content = read(source);
+    if (!content.has_content()) continue;
     MeasuredFile f;
     f.path = source.path;
-    f.sha256 = util::sha256_hex(*content);
-    f.oid = util::git_blob_id(*content);
+    f.sha256 = util::sha256_hex(content.text);
+    f.oid = util::git_blob_id(content.text);
     f.measured = false;
     index.files.push_back(std::move(f));
     ++index.meta.hashed;

@@ -139,14 +139,14 @@ private:
       m_decision.files.push_back(std::move(verdict));
       return;
     }
-    PythonChange python;
-    python.verdict = m_decision.files.size();
-    python.status = change.status;
-    python.semantics = semantics_of(change);
+    PythonChange py_change;
+    py_change.verdict = m_decision.files.size();
+    py_change.status = change.status;
+    py_change.semantics = semantics_of(change);
     verdict.kind = FileKind::python;
-    if (python.semantics != nullptr) {
-      verdict.change = std::string(to_string(python.semantics->kind));
-      verdict.symbols = python.semantics->symbols;
+    if (py_change.semantics != nullptr) {
+      verdict.change = std::string(to_string(py_change.semantics->kind));
+      verdict.symbols = py_change.semantics->symbols;
     }
     if (new_side) {
       if (auto node = m_in.graph.find(change.new_path.str)) {
@@ -154,21 +154,21 @@ private:
         if (n.conftest) verdict.kind = FileKind::conftest;
         else if (n.test) verdict.kind = FileKind::test;
         add_seed(*node, decision::relation_of(change.status));
-        python.nodes.push_back(*node);
-        python.current = *node;
+        py_change.nodes.push_back(*node);
+        py_change.current = *node;
       }
     }
     if (old_side) {
       if (auto node = m_in.graph.find(change.old_path.str)) {
         add_seed(*node, change.status == FileStatus::renamed ? Relation::renamed_away : Relation::deleted);
-        python.nodes.push_back(*node);
+        py_change.nodes.push_back(*node);
         if (is_conftest(change.old_path) && m_in.graph.nodes[*node].ghost) {
           m_deleted_conftests.push_back(*node);
           verdict.kind = FileKind::conftest;
         }
       }
     }
-    m_python.push_back(python);
+    m_python.push_back(py_change);
     m_decision.files.push_back(std::move(verdict));
   }
 
@@ -332,19 +332,15 @@ private:
         selected = true;
         break;
       }
-      for (std::string_view dir = doc.path.parent(); !selected;) {
-        std::string conftest = dir.empty() ? std::string("conftest.py") : std::string(dir) + "/conftest.py";
-        if (auto c = m_in.graph.find(conftest); c && m_walk.reached(*c)) {
-          std::vector<Hop> chain{Hop{doc.path.str, Relation::conftest, 0, {}}};
-          auto rest = m_walk.chain(*c);
-          chain.insert(chain.end(), rest.begin(), rest.end());
-          selection.tests.emplace(doc.path.str, std::move(chain));
-          selected = true;
-        }
-        if (dir.empty()) break;
-        auto slash = dir.rfind('/');
-        dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
-      }
+      if (selected) continue;
+      m_in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
+        if (!m_walk.reached(c)) return true;
+        std::vector<Hop> chain{Hop{doc.path.str, Relation::conftest, 0, {}}};
+        auto rest = m_walk.chain(c);
+        chain.insert(chain.end(), rest.begin(), rest.end());
+        selection.tests.emplace(doc.path.str, std::move(chain));
+        return false;
+      });
     }
     m_whole = std::move(selection.whole);
     m_tests = std::move(selection.tests);

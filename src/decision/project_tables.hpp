@@ -3,7 +3,7 @@
 // again (who imports a module, which files read names by computed strings, the renamed imports and
 // the module-naming strings of a file), each computed on first use and kept for the run.
 #include "decision/lazy.hpp"
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -13,7 +13,7 @@
 #include "decision/rules/rule_family.hpp"
 #include "impact/decision.hpp"
 #include "impact/project.hpp"
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <chrono>
 #include <cstdint>

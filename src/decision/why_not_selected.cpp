@@ -1,16 +1,17 @@
 // A query over a Decision: why it leaves out a given test (include/impact/why_not_selected.hpp).
 #include "impact/why_not_selected.hpp"
+#include "impact/node_id.hpp"
 
 namespace impact {
 
-std::string file_of(const std::string& node_id) { return node_id.substr(0, node_id.find("::")); }
+std::string file_of(const std::string& node_id) { return std::string(NodeId::of(node_id).file); }
 
 bool covers(const std::string& selected, const std::string& test) {
   if (selected.empty() || !test.starts_with(selected)) return false;
   if (test.size() == selected.size()) return true;
   std::string_view rest = std::string_view(test).substr(selected.size());
   // A file, a folder, a class or a test function covers what pytest collects below it.
-  bool folder = rest.starts_with("/") && selected.find("::") == std::string::npos;
+  bool folder = rest.starts_with("/") && NodeId::of(selected).whole_file;
   return rest.starts_with("::") || rest.starts_with("[") || folder;
 }
 

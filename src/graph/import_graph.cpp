@@ -417,16 +417,11 @@ public:
       }
       if (!(n.test_pattern || n.test || n.conftest)) continue;
       // Test modules and conftest.py files see the nearest conftest.py above them (which sees the next).
-      bool root_conftest = n.conftest && n.path.parent().empty();
-      std::string_view d = n.conftest ? parent_of(n.path.parent()) : n.path.parent();
-      while (!root_conftest) {
-        join_into(m_probe, d, "conftest.py");
-        if (uint32_t c = node_at(m_probe); c != k_none) {
+      if (!(n.conftest && n.path.parent().empty())) {
+        m_graph.conftests_from(n.conftest ? parent_of(n.path.parent()) : n.path.parent(), [&](uint32_t c) {
           edge(c, EdgeKind::conftest, 0);
-          break;
-        }
-        if (d.empty()) break;
-        d = parent_of(d);
+          return false; // the nearest only
+        });
       }
       if (!n.conftest) {
         for (uint32_t s : session) edge(s, EdgeKind::pytest_plugin, 0);

@@ -1,5 +1,5 @@
 // Reading pytest's command-line arguments (docs/configuration.md, "pytest's own arguments").
-#include "project/pytest_args.hpp"
+#include "impact/project/pytest_args.hpp"
 
 #include <algorithm>
 #include <iterator>

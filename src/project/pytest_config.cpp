@@ -1,6 +1,6 @@
 // Finding and reading pytest's ini section, as pytest 7 does from the repository root.
-#include "config/pyproject.hpp"
 #include "impact/error.hpp"
+#include "impact/pyproject.hpp"
 #include "project/ini_section.hpp"
 #include "util/files.hpp"
 #include "util/ini.hpp"
@@ -11,23 +11,11 @@ namespace impact {
 
 namespace {
 
-// ini values are whitespace-separated lists; pyproject values are arrays or strings.
-std::vector<std::string> toml_list(const toml::node& node) {
-  std::vector<std::string> out;
-  if (auto s = node.value<std::string>()) return util::shell_split(*s);
-  if (const auto* array = node.as_array()) {
-    for (const auto& element : *array) {
-      if (auto s = element.value<std::string>()) out.push_back(*s);
-    }
-  }
-  return out;
-}
-
-bool read_pyproject_section(const toml::table& pyproject, IniSection& out) {
-  const toml::node* section = pyproject.at_path("tool.pytest.ini_options").node();
-  const auto* table = section != nullptr ? section->as_table() : nullptr;
-  if (table == nullptr) return false;
-  for (const auto& [key, value] : *table) out.values[std::string(key.str())] = toml_list(value);
+// [tool.pytest.ini_options] of the pyproject.toml at `path` into `out`; false when it has none.
+bool read_pyproject_section(const std::filesystem::path& path, const std::string& name, IniSection& out) {
+  auto options = config::pytest_ini_options(path, name);
+  if (!options) return false;
+  for (auto& [key, words] : *options) out.values[key] = std::move(words);
   return true;
 }
 
@@ -83,8 +71,7 @@ bool find_in(const std::filesystem::path& repo_root, const std::string& dir, Ini
     out.inifile = name_of(name); // pytest.ini counts even without a [pytest] section
     return true;
   }
-  auto pyproject = config::read_pyproject(base / "pyproject.toml", name_of("pyproject.toml"));
-  if (pyproject && read_pyproject_section(*pyproject, out)) {
+  if (read_pyproject_section(base / "pyproject.toml", name_of("pyproject.toml"), out)) {
     out.inifile = name_of("pyproject.toml");
     return true;
   }
@@ -130,21 +117,13 @@ IniSection read_named_ini_section(const std::filesystem::path& repo_root, const 
   if (suffix == ".ini") read_ini_section(parse_ini_file(path, name), "pytest", out);
   else if (suffix == ".cfg") read_ini_section(parse_ini_file(path, name), "tool:pytest", out);
   else if (suffix == ".toml") {
-    if (auto toml = config::read_pyproject(path, name)) read_pyproject_section(*toml, out);
+    read_pyproject_section(path, name, out);
   }
   return out;
 }
 
 std::vector<std::string> declared_entry_points(const std::filesystem::path& repo_root) {
-  std::vector<std::string> out;
-  if (auto pyproject = config::read_pyproject(repo_root / "pyproject.toml", "pyproject.toml")) {
-    const toml::node* eps = pyproject->at_path("project.entry-points.pytest11").node();
-    if (const auto* table = eps != nullptr ? eps->as_table() : nullptr) {
-      for (const auto& [name, value] : *table) {
-        if (auto s = value.value<std::string>()) out.push_back(s->substr(0, s->find(':')));
-      }
-    }
-  }
+  std::vector<std::string> out = config::pytest_entry_points(repo_root / "pyproject.toml", "pyproject.toml");
   if (std::filesystem::exists(repo_root / "setup.cfg")) {
     read_setup_cfg_entry_points(parse_ini_file(repo_root / "setup.cfg", "setup.cfg"), out);
   }

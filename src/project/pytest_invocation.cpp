@@ -4,8 +4,9 @@
 // whole argv says which plugins load, what is ignored and which paths are collected.
 #include "impact/error.hpp"
 #include "impact/project.hpp"
+#include "impact/node_id.hpp"
 #include "project/ini_section.hpp"
-#include "project/pytest_args.hpp"
+#include "impact/project/pytest_args.hpp"
 #include "util/ini.hpp"
 
 #include <optional>
@@ -26,7 +27,7 @@ void apply(PytestConfig& config, const std::string& key, const std::vector<std::
 }
 
 // The path part of a positional argument: a node id's file, as pytest's get_file_part_from_node_id.
-std::string file_part(const std::string& arg) { return arg.substr(0, arg.find("::")); }
+std::string file_part(const std::string& arg) { return std::string(NodeId::of(arg).file); }
 
 // What the whole argv says about collection and plugins.
 void apply_args(PytestConfig& config, const std::filesystem::path& repo_root) {

@@ -4,7 +4,7 @@
 // more than 100 levels of indentation and brackets nested past 200 (Parser/tokenizer.c: MAXINDENT,
 // MAXLEVEL).
 #include "python/compile_check.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include <array>
 #include <cctype>

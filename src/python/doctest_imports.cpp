@@ -3,7 +3,7 @@
 #include "impact/python/facts.hpp"
 #include "impact/python/text_reads.hpp"
 #include "python/scan.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include <algorithm>
 

@@ -9,7 +9,7 @@
 #include "python/path_literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -22,8 +22,8 @@ struct FactsExtractor::Impl {
   std::string source;                  // the file as CPython reads it, when that differs from its bytes
 };
 
-FactsExtractor::FactsExtractor() : m_impl(new Impl) {}
-FactsExtractor::~FactsExtractor() { delete m_impl; }
+FactsExtractor::FactsExtractor() : m_impl(std::make_unique<Impl>()) {}
+FactsExtractor::~FactsExtractor() = default; // Impl is complete here
 
 namespace {
 

@@ -26,7 +26,8 @@ ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, p
         continue;
       }
       FileFacts facts;
-      if (auto content = read(files[i])) facts = extractor.extract(*content);
+      // A file that is gone or cannot be read is analysed as unknown: it may import and read anything.
+      if (FileRead content = read(files[i]); content.has_content()) facts = extractor.extract(content.text);
       else facts.parse_error = facts.paths.reads_anything = true;
       parsed[i] = python::encode(facts);
       was_parsed[i] = 1;

@@ -119,16 +119,13 @@ std::string dotted_text(TSNode node, std::string_view source) {
 }
 
 Parser::Parser() : m_parser(ts_parser_new()) {
-  if (!ts_parser_set_language(m_parser, tree_sitter_python())) {
-    ts_parser_delete(m_parser);
+  if (!ts_parser_set_language(m_parser.get(), tree_sitter_python())) {
     throw std::logic_error("libtree-sitter cannot load the tree-sitter-python grammar (ABI mismatch)");
   }
 }
 
-Parser::~Parser() { ts_parser_delete(m_parser); }
-
 TSTree* Parser::parse(std::string_view source) {
-  return ts_parser_parse_string(m_parser, nullptr, source.data(), static_cast<uint32_t>(source.size()));
+  return ts_parser_parse_string(m_parser.get(), nullptr, source.data(), static_cast<uint32_t>(source.size()));
 }
 
 } // namespace impact::python

@@ -3,6 +3,7 @@
 // src/python/ is the only code that includes tree-sitter.
 #include <tree_sitter/api.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -51,7 +52,6 @@ inline uint32_t line_of(TSPoint point) { return point.row + 1; }
 class Parser {
 public:
   Parser();
-  ~Parser();
   Parser(const Parser&) = delete;
   Parser& operator=(const Parser&) = delete;
 
@@ -59,7 +59,10 @@ public:
   TSTree* parse(std::string_view source);
 
 private:
-  TSParser* m_parser;
+  struct ParserDeleter {
+    void operator()(TSParser* parser) const noexcept { ts_parser_delete(parser); }
+  };
+  std::unique_ptr<TSParser, ParserDeleter> m_parser;
 };
 
 struct TreeDeleter {

@@ -3,7 +3,7 @@
 // rule that links a changed non-Python file to the code that can read it (docs/selection.md,
 // `file-readers`). Read from the token pass the reference collector already made, so it costs no
 // second lexing of the file.
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 #include "python/lexer.hpp"
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include "impact/python/shape.hpp"
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include <algorithm>
 #include <memory>

@@ -1,6 +1,6 @@
 // cpython_source(): line-end translation and identifier normalisation, the two places where the bytes
 // of a file and the tokens CPython reads from it differ in ways tree-sitter and the lexer do not model.
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include "python/identifier.hpp"
 #include "python/lexer.hpp"

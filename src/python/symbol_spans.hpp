@@ -1,7 +1,7 @@
 #pragma once
 // SymbolSpans: which symbol's code a position of the source is in, for the reference collector's
 // token pass (tokens come in order: the answer for the previous token is kept while it holds).
-#include "impact/python.hpp"
+#include "impact/python/facts.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
 // The JSON document the fallback command reads on its standard input (docs/configuration.md, "The
 // fallback payload"): a rendering of the decision, like the decision document, so it lives in report/.
 #include "impact/report.hpp"
-#include "report/json_parts.hpp"
+#include "impact/report/json_parts.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 #include "impact/report.hpp"
-#include "report/json_parts.hpp"
+#include "impact/report/json_parts.hpp"
 
 #include <nlohmann/json.hpp>
 

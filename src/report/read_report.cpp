@@ -3,6 +3,7 @@
 // its type, nothing else may be, and the decision must agree with itself. docs/json.md lists the rules.
 #include "impact/error.hpp"
 #include "impact/report.hpp"
+#include "impact/node_id.hpp"
 #include "report/strict_json.hpp"
 #include "util/files.hpp"
 
@@ -145,7 +146,7 @@ std::string node_id_of(const StrictValue& v) {
   }
   std::string shown = id.size() > 200 ? id.substr(0, 200) + "..." : id;
   if (id.front() == '-') v.fail(fmt::format("node id '{}' would be read by pytest as an option", shown));
-  std::string_view path = std::string_view(id).substr(0, id.find("::"));
+  std::string_view path = NodeId::of(id).file;
   if (path.starts_with('/')) {
     v.fail(fmt::format("node id '{}' names an absolute path; a node id is relative to the repository", shown));
   }

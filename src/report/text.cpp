@@ -1,4 +1,5 @@
 #include "impact/report.hpp"
+#include "impact/node_id.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>
@@ -23,7 +24,7 @@ struct Style {
 
 size_t distinct_files(const Decision& d) {
   std::set<std::string> files;
-  for (const auto& t : d.selected) files.insert(t.node_id.substr(0, t.node_id.find("::")));
+  for (const auto& t : d.selected) files.insert(std::string(NodeId::of(t.node_id).file));
   return files.size();
 }
 
@@ -46,7 +47,7 @@ std::string summary_line(const Report& report) {
   case Outcome::selected: {
     size_t files = distinct_files(d);
     bool whole = std::all_of(d.selected.begin(), d.selected.end(),
-                             [](const SelectedTest& t) { return t.node_id.find("::") == std::string::npos; });
+                             [](const SelectedTest& t) { return NodeId::of(t.node_id).whole_file; });
     std::string what = whole ? fmt::format("{} test file(s)", files)
                              : fmt::format("{} node id(s) in {} file(s)", d.selected.size(), files);
     if (report.changes == nullptr) return fmt::format("selected {} from a saved report in {:.0f} ms", what, report.total_ms);

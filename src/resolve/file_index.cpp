@@ -1,4 +1,4 @@
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <algorithm>
 

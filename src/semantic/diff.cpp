@@ -2,7 +2,7 @@
 // defined twice such as a property and its setter), then compared part by part.
 #include "impact/python/shape.hpp"
 #include "impact/semantic.hpp"
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include <fmt/format.h>
 

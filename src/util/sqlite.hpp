@@ -16,6 +16,14 @@ namespace impact::util {
 
 class Statement;
 
+// Closes a database and finalizes a statement (defined beside <sqlite3.h>, in sqlite.cpp).
+struct SqliteClose {
+  void operator()(sqlite3* db) const noexcept;
+};
+struct SqliteFinalize {
+  void operator()(sqlite3_stmt* stmt) const noexcept;
+};
+
 // What SQLite refused: what() names the file ("<path>: <message>", or "cannot open <path>: <message>"),
 // sqlite_message() is SQLite's own words, for callers that name the file and the fix themselves.
 class SqliteError : public Error {
@@ -33,7 +41,6 @@ class Database {
 public:
   enum class Mode { read_only, create };
   Database(const std::filesystem::path& path, Mode mode);
-  ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
@@ -41,10 +48,10 @@ public:
   Statement prepare(std::string_view sql);
   bool has_table(std::string_view name);
   const std::filesystem::path& path() const { return m_path; }
-  sqlite3* handle() { return m_db; }
+  sqlite3* handle() { return m_db.get(); }
 
 private:
-  sqlite3* m_db = nullptr;
+  std::unique_ptr<sqlite3, SqliteClose> m_db;
   std::filesystem::path m_path;
 };
 
@@ -52,8 +59,7 @@ private:
 class Statement {
 public:
   Statement(Database& db, sqlite3_stmt* stmt) : m_db(&db), m_stmt(stmt) {}
-  ~Statement();
-  Statement(Statement&& other) noexcept : m_db(other.m_db), m_stmt(other.m_stmt) { other.m_stmt = nullptr; }
+  Statement(Statement&& other) noexcept = default;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
   Statement& operator=(Statement&&) = delete;
@@ -70,8 +76,8 @@ public:
   bool is_null(int column) const;
 
 private:
-  Database* m_db;
-  sqlite3_stmt* m_stmt;
+  Database* m_db; // not owned: the database outlives its statements
+  std::unique_ptr<sqlite3_stmt, SqliteFinalize> m_stmt;
 };
 
 } // namespace impact::util

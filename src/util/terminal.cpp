@@ -2,17 +2,17 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
-#include <cstring>
-
 namespace impact::util {
 
-bool use_colour(int fd) {
-  const char* force = std::getenv("CLICOLOR_FORCE");
-  if (force != nullptr && std::strcmp(force, "0") != 0 && *force != '\0') return true;
-  if (std::getenv("NO_COLOR") != nullptr) return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+// A variable set to "" counts as unset (no-color.org: `NO_COLOR= cmd` must not turn colour off).
+bool use_colour(int fd, const EnvLookup& env) {
+  auto value = [&env](const char* name) {
+    auto v = env(name);
+    return v && !v->empty() ? v : std::nullopt;
+  };
+  if (auto force = value("CLICOLOR_FORCE"); force && *force != "0") return true;
+  if (value("NO_COLOR")) return false;
+  if (value("TERM") == "dumb") return false;
   return ::isatty(fd) != 0;
 }
 

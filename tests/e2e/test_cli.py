@@ -156,6 +156,50 @@ class TestDryRun:
         assert json.loads(run.stdout)["decision"] == "selected"
 
 
+class TestColour:
+    """--dry-run colours its text on a terminal, unless NO_COLOR holds a value (no-color.org: an empty
+    NO_COLOR is as if unset) or TERM=dumb; CLICOLOR_FORCE colours anywhere."""
+
+    @staticmethod
+    def dry_run_on_a_terminal(repo, env):
+        import pty
+        import subprocess
+        from harness import clean_env
+        leader, follower = pty.openpty()
+        full = clean_env({"TERM": "xterm", **env})
+        for name in ("NO_COLOR", "CLICOLOR_FORCE"):
+            if name not in env:
+                full.pop(name, None)
+        subprocess.run([IMPACT, "--dry-run"], cwd=repo.path, env=full, stdout=follower, stderr=subprocess.DEVNULL,
+                       timeout=300, check=True)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO once the terminal's other end is closed and drained
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+        return b"".join(chunks).decode()
+
+    @pytest.mark.parametrize("env, coloured", [
+        ({}, True),
+        ({"NO_COLOR": ""}, True),
+        ({"NO_COLOR": "1"}, False),
+        ({"TERM": "dumb"}, False),
+        ({"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}, True),
+    ])
+    def test_colour_on_a_terminal(self, tmp_path, env, coloured):
+        repo = shop(tmp_path)
+        edit_stock(repo)
+        out = self.dry_run_on_a_terminal(repo, env)
+        assert "decision" in out
+        assert ("\033[" in out) == coloured, out
+
+
 class TestFindingPytest:
     def test_pytest_command_from_pyproject(self, tmp_path):
         repo = shop(tmp_path)

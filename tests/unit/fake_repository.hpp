@@ -1,7 +1,7 @@
 #pragma once
 // A Repository without git, for unit tests (as ninja's VirtualFileSystem stands in for the disk): the
 // files of the base and of the state under test are strings, the change set is given, and a read can
-// be told to fail the way git fails (impact::Error).
+// be told to fail the way git fails (a FileRead error).
 #include "impact/changes.hpp"
 #include "impact/error.hpp"
 #include "util/sha256.hpp"
@@ -34,6 +34,13 @@ public:
   }
   // Reading `path` at the base fails (after `after` reads that succeed), as a git error does.
   void fail_base_read(const std::string& path, int after = 0) { m_failing[path] = after; }
+  // Reading `path` of the state under test fails, as a file that cannot be read does.
+  void fail_current_read(const std::string& path) { m_failing_now.insert(path); }
+  // How many times the base of `path` was read.
+  int base_reads(const std::string& path) const {
+    auto it = m_base_reads.find(path);
+    return it == m_base_reads.end() ? 0 : it->second;
+  }
 
   const std::filesystem::path& root() const override { return m_root; }
   ChangeSet changes(const ChangeRequest& request) override {
@@ -54,16 +61,18 @@ public:
     }
     return out;
   }
-  std::optional<std::string> read_current(const SourceFile& file) override {
+  FileRead read_current(const SourceFile& file) override {
+    if (m_failing_now.contains(file.path.str)) return FileRead::error(file.path.str + " cannot be read");
     auto it = m_now.find(file.path.str);
-    return it == m_now.end() ? std::nullopt : std::optional<std::string>(it->second);
+    return it == m_now.end() ? FileRead::absent() : FileRead::found(it->second);
   }
-  std::optional<std::string> read_base(const ChangeSet&, const RepoPath& path) override {
+  FileRead read_base(const ChangeSet&, const RepoPath& path) override {
+    ++m_base_reads[path.str];
     if (auto f = m_failing.find(path.str); f != m_failing.end() && f->second-- <= 0) {
-      throw Error("cannot read {} at the base: object not found; the repository is damaged (git fsck)", path.str);
+      return FileRead::error(fmt::format("cannot read {} at the base: object not found; the repository is damaged (git fsck)", path.str));
     }
     auto it = m_base.find(path.str);
-    return it == m_base.end() ? std::nullopt : std::optional<std::string>(it->second);
+    return it == m_base.end() ? FileRead::absent() : FileRead::found(it->second);
   }
   std::string head_commit() override { return std::string(40, 'b'); }
   bool has_revision(const std::string&) override { return true; }
@@ -73,7 +82,8 @@ public:
 private:
   std::filesystem::path m_root;
   std::map<std::string, std::string> m_base, m_now;
-  std::map<std::string, int> m_failing;
+  std::map<std::string, int> m_failing, m_base_reads;
+  std::set<std::string> m_failing_now;
   ChangeSet m_changes;
 };
 

@@ -135,7 +135,7 @@ private:
   std::vector<std::shared_ptr<const void>> m_storage;
 };
 
-using ReadSource = std::function<std::optional<std::string>(const SourceFile&)>;
+using ReadSource = std::function<FileRead(const SourceFile&)>;
 
 namespace python {
 class FactsCache;

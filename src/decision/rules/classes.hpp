@@ -4,7 +4,7 @@
 // method runs where the class is used; a method may be called by a base from outside the repository.
 #include "decision/lazy.hpp"
 #include "decision/rules/rule_family.hpp"
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <cstdint>
 #include <set>

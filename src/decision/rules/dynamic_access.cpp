@@ -10,6 +10,7 @@
 
 #include "decision/rules/registration.hpp"
 #include "decision/symbol_walk.hpp"
+#include "impact/node_id.hpp"
 
 #include <algorithm>
 #include <array>
@@ -168,7 +169,7 @@ bool holds(std::string_view wide, std::string_view id) {
   return id == wide || (id.starts_with(wide) && id.substr(wide.size()).starts_with("::"));
 }
 
-std::string_view file_of(std::string_view id) { return id.substr(0, id.find("::")); }
+std::string_view file_of(std::string_view id) { return NodeId::of(id).file; }
 
 } // namespace
 

@@ -7,7 +7,7 @@
 #include "decision/lazy.hpp"
 #include "decision/rules/rule_family.hpp"
 #include "impact/decision.hpp"
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <functional>
 #include <span>

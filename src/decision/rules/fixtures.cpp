@@ -55,24 +55,18 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
   bool requested = autouse; // whether anything in the repository requests it
   // A fixture defined further up that requests this name gets this definition in this scope (the
   // override idiom, or a nearer definition shadowing one a shared fixture asks for).
-  std::string_view dir = d.path.parent();
-  for (;;) {
-    std::string conftest = dir.empty() ? std::string("conftest.py") : std::string(dir) + "/conftest.py";
-    if (auto c = m_graph.find(conftest); c && *c != node) {
-      if (const FileInfo* above = m_index.get(*c)) {
-        auto names = [&](ViewRange r) { return std::find(above->facts.begin(r), above->facts.end(r), name) != above->facts.end(r); };
-        for (const SymbolView& s : above->facts.symbols) {
-          if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
-            m_walk.reach(*c, std::string(s.qualname), from, Relation::requests_fixture, s.def_line);
-            requested = true;
-          }
-        }
+  m_graph.conftests_from(d.path.parent(), [&](uint32_t c) {
+    const FileInfo* above = c != node ? m_index.get(c) : nullptr;
+    if (above == nullptr) return true;
+    auto names = [&](ViewRange r) { return std::find(above->facts.begin(r), above->facts.end(r), name) != above->facts.end(r); };
+    for (const SymbolView& s : above->facts.symbols) {
+      if (!s.fixture.empty() && (names(s.params) || names(s.usefixtures) || s.usefixtures_dynamic)) {
+        m_walk.reach(c, std::string(s.qualname), from, Relation::requests_fixture, s.def_line);
+        requested = true;
       }
     }
-    if (dir.empty()) break;
-    auto slash = dir.rfind('/');
-    dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
-  }
+    return true;
+  });
   // A fixture method of a test class with bases: the tests the class inherits may request it.
   if (fixture.parent != -1 && d.test_pattern) {
     const FileInfo* info = m_index.get(node);

@@ -2,7 +2,7 @@
 // The fixture rules of the symbol walk (docs/selection.md `fixtures`, and the setup and teardown part
 // of `test-node-ids`): a changed fixture reaches the tests and fixtures that request it, in its scope.
 #include "decision/rules/rule_family.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include <string>
 #include <string_view>

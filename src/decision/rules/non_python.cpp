@@ -9,7 +9,7 @@
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
 #include "impact/graph.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 #include "util/glob.hpp"
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 // code that may read a changed symbol's name, where name resolution cannot rule it out.
 #include "decision/project_tables.hpp"
 #include "decision/rules/rule_family.hpp"
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <string>
 #include <string_view>

@@ -3,7 +3,7 @@
 // framework rather than by its name (a pytest hook, a function behind a registering decorator) and a
 // class made from a registry of subclasses make their module file-level.
 #include "decision/rules/rule_family.hpp"
-#include "resolve/file_index.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <string_view>
 

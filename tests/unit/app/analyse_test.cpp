@@ -101,3 +101,27 @@ TEST_CASE("analyse decides no_ci_base without reading the project", "[app]") {
   CHECK(a.decision.outcome == Outcome::run_all);
   CHECK(a.decision.reason == Reason::no_ci_base);
 }
+
+TEST_CASE("analyse widens or stops on a file it cannot read, never takes it for a missing one", "[app]") {
+  TempDir dir;
+  FakeRepository repo(dir.path());
+  make_project(repo);
+
+  SECTION("a pin file whose new side cannot be read: its change is unknown, and every test runs") {
+    repo.add("requirements.txt", "attrs==1\n");
+    repo.modify("requirements.txt", "attrs==2\n", {Hunk{1, 1, 1, 1}});
+    repo.fail_current_read("requirements.txt");
+    app::Analysis a = run(repo);
+    CHECK(a.decision.outcome == Outcome::run_all);
+    // Not "attrs moved" (the old side against an empty new one), which could narrow: unknown.
+    CHECK_THAT(a.decision.detail, Catch::Contains("requirements.txt changed in a way that names no distribution"));
+  }
+  SECTION("a text doctest that cannot be read stops the run, naming it") {
+    const char* ini = "[pytest]\naddopts = --doctest-glob=*.txt\n";
+    dir.write("pytest.ini", ini);
+    repo.add("pytest.ini", ini);
+    repo.add("guide.txt", ">>> import m\n");
+    repo.fail_current_read("guide.txt");
+    CHECK_THROWS_WITH(run(repo), Catch::Contains("guide.txt cannot be read") && Catch::Contains("--doctest-glob"));
+  }
+}

@@ -1,4 +1,4 @@
-#include "project/pytest_args.hpp"
+#include "impact/project/pytest_args.hpp"
 
 #include <catch2/catch.hpp>
 

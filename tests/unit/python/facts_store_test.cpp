@@ -18,11 +18,10 @@ struct Sources {
   std::atomic<size_t> reads{0};
 
   ReadSource reader() {
-    return [this](const SourceFile& f) -> std::optional<std::string> {
+    return [this](const SourceFile& f) {
       ++reads;
       auto it = content.find(f.path.str);
-      if (it == content.end()) return std::nullopt;
-      return it->second;
+      return it == content.end() ? FileRead::absent() : FileRead::found(it->second);
     };
   }
 };

@@ -1,6 +1,6 @@
 // Path-like fragments of string literals and folder listings, read from the token stream.
 #include "python/lexer.hpp"
-#include "impact/python.hpp"
+#include "impact/python/project_facts.hpp"
 #include "python/path_literals.hpp"
 
 #include <catch2/catch.hpp>

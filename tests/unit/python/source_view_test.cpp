@@ -1,4 +1,4 @@
-#include "python/source_view.hpp"
+#include "impact/python/source_view.hpp"
 
 #include "impact/python/facts.hpp"
 #include "support.hpp"

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_CHANGES // defined for the stages that may not use changes (src/CMakeLists.txt)
+#error "this stage may not use changes (docs/architecture.md, allowed edges)"
+#endif
 // What the history says about when files last changed, for `impact index --from`: the blobs of a named
 // commit (--measured-at), and the paths changed by commits later than a point in time. Free functions
 // over the repository at a root (opened afresh), beside the Repository seam: only `impact index` asks.

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PROJECT // defined for the stages that may not use project (src/CMakeLists.txt)
+#error "this stage may not use project (docs/architecture.md, allowed edges)"
+#endif
 // Reading a pytest argv the way pytest 7's argument parser does: which words are options, which of
 // those take a value, and which are positional paths. Only the options that change what pytest
 // collects or loads are kept; the rest are recognised so that their values are not taken for paths.

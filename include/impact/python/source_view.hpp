@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_PYTHON // defined for the stages that may not use python (src/CMakeLists.txt)
+#error "this stage may not use python (docs/architecture.md, allowed edges)"
+#endif
 // The source text as CPython's tokenizer reads it, so that every reader of a Python file (the syntax
 // tree, the reference pass, the byte scans, the semantic diff) sees the tokens the interpreter sees.
 #include <string>

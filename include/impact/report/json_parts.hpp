@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_REPORT // defined for the stages that may not use report (src/CMakeLists.txt)
+#error "this stage may not use report (docs/architecture.md, allowed edges)"
+#endif
 // JSON pieces shared by every document impact writes (the decision, the fallback's payload, the audit),
 // so that a chain or a diff base reads the same everywhere. Templates over the JSON type: the payload
 // keeps its keys in order (nlohmann::ordered_json), the others sort them (nlohmann::json).

@@ -1,4 +1,7 @@
 #pragma once
+#ifdef IMPACT_FORBID_RESOLVE // defined for the stages that may not use resolve (src/CMakeLists.txt)
+#error "this stage may not use resolve (docs/architecture.md, allowed edges)"
+#endif
 // The resolve stage, between the graph and the decision: name resolution over the project's files.
 // FileInfo: one file's facts for the symbol walk, decoded once per run as views (no string copies),
 // with its top-level namespace; FileIndex answers "may this reference denote that symbol?". It answers

@@ -1,0 +1,150 @@
+// coverage_evidence(): when the index may vouch for a changed file, over fake reads (no git): the
+// reads are functions, so each answer of the Repository seam (content, not found, error) is tried.
+#include "impact/coverage.hpp"
+#include "impact/error.hpp"
+#include "impact/semantic.hpp"
+#include "util/sha256.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+using namespace impact;
+using impact::testing::TempDir;
+
+namespace {
+
+const char* k_base = "def f():\n    return 1\n";
+const char* k_now = "def f():\n    return 2\n";
+const char* k_test = "from m import f\n\ndef test_f():\n    assert f()\n";
+
+// The project: m.py (changed inside f, line 2) and tests/test_m.py, which the index says ran line 2.
+struct Fixture {
+  TempDir dir;
+  std::unique_ptr<testing::Built> built;
+  std::filesystem::path index_path;
+  // What the fake reads answer: path -> content; a path in `failing` is an error, one in neither is
+  // not found.
+  std::map<std::string, std::string> base{{"m.py", k_base}, {"tests/test_m.py", k_test}};
+  std::map<std::string, std::string> now{{"m.py", k_now}, {"tests/test_m.py", k_test}};
+  std::set<std::string> failing_base, failing_now;
+  int base_reads = 0;
+
+  explicit Fixture(bool measured_base = true) {
+    testing::Project project;
+    project.file("m.py", k_now).file("tests/test_m.py", k_test);
+    built = testing::build(project);
+    CoverageIndex index;
+    index.meta.commit = std::string(40, 'b');
+    index.meta.source = "pytest";
+    index.meta.whole_suite = true;
+    index.tests = {"tests/test_m.py::test_f"};
+    MeasuredFile m;
+    m.path = RepoPath{"m.py"};
+    m.sha256 = util::sha256_hex(measured_base ? k_base : "something else\n");
+    m.oid = util::git_blob_id(k_base);
+    m.lines[2] = {1};
+    index.files.push_back(m);
+    index_path = dir.path() / "index.sqlite";
+    write_index(index, index_path);
+  }
+
+  CoverageReads reads() {
+    auto answer = [](const std::map<std::string, std::string>& files, const std::set<std::string>& failing,
+                     const std::string& path) {
+      if (failing.contains(path)) return FileRead::error(path + ": object not found; the repository is damaged");
+      auto it = files.find(path);
+      return it == files.end() ? FileRead::absent() : FileRead::found(it->second);
+    };
+    return CoverageReads{[this, answer](const RepoPath& p) {
+                           ++base_reads;
+                           return answer(base, failing_base, p.str);
+                         },
+                         [this, answer](const SourceFile& f) { return answer(now, failing_now, f.path.str); }};
+  }
+
+  CoverageInput evidence(const ChangeSet& changes) {
+    std::vector<FileSemantics> semantics;
+    for (const auto& change : changes.files) {
+      std::optional<std::string> before, after;
+      if (change.status == FileStatus::modified) {
+        before = k_base;
+        after = k_now;
+      }
+      semantics.push_back(diff_semantics(change, before, after));
+    }
+    IndexReader index(index_path);
+    return coverage_evidence(changes, semantics, built->facts, *built->layout, built->graph, index, reads());
+  }
+
+  static ChangeSet modified_m() {
+    ChangedFile change = testing::modified("m.py");
+    change.hunks = {Hunk{2, 1, 2, 1}};
+    return testing::change_set({change});
+  }
+};
+
+} // namespace
+
+TEST_CASE("coverage evidence vouches for a change the index measured on the base content", "[coverage]") {
+  Fixture fx;
+  CoverageInput in = fx.evidence(Fixture::modified_m());
+  REQUIRE(in.files.size() == 1);
+  const CoverageUse& use = in.files[0];
+  CHECK(use.trusted);
+  CHECK(use.fallback == CoverageFallback::none);
+  REQUIRE(use.tests.size() == 1);
+  CHECK(use.tests[0].first == "tests/test_m.py::test_f");
+  CHECK(use.tests[0].second == 2);
+}
+
+TEST_CASE("coverage evidence falls back to the static rule when the index cannot speak for the base", "[coverage]") {
+  SECTION("the base differs from what was measured") {
+    Fixture fx(false);
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK_FALSE(use.trusted);
+    CHECK(use.fallback == CoverageFallback::drift);
+  }
+  SECTION("the base has no such file: not found is an answer, and it is drift") {
+    Fixture fx;
+    fx.base.erase("m.py");
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK(use.fallback == CoverageFallback::drift);
+  }
+  SECTION("the current file is not there") {
+    Fixture fx;
+    fx.now.erase("m.py");
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK(use.fallback == CoverageFallback::not_indexed);
+    CHECK_THAT(use.detail, Catch::Contains("cannot be read"));
+  }
+  SECTION("a file the index never measured") {
+    Fixture fx;
+    ChangedFile change = testing::modified("tests/test_m.py");
+    change.hunks = {Hunk{4, 1, 4, 1}};
+    const CoverageUse use = fx.evidence(testing::change_set({change})).files.at(0);
+    CHECK(use.fallback == CoverageFallback::not_indexed);
+  }
+  SECTION("an added file is never judged line by line, and nothing is read for it") {
+    Fixture fx;
+    const CoverageUse use = fx.evidence(testing::change_set({testing::added("m.py")})).files.at(0);
+    CHECK(use.fallback == CoverageFallback::added);
+    CHECK(fx.base_reads == 0);
+  }
+}
+
+TEST_CASE("coverage evidence stops on a read that fails: an error is never taken for a missing file", "[coverage]") {
+  SECTION("at the base") {
+    Fixture fx;
+    fx.failing_base.insert("m.py");
+    CHECK_THROWS_WITH(fx.evidence(Fixture::modified_m()), Catch::Contains("the repository is damaged"));
+  }
+  SECTION("in the state under test") {
+    Fixture fx;
+    fx.failing_now.insert("m.py");
+    CHECK_THROWS_AS(fx.evidence(Fixture::modified_m()), Error);
+  }
+}
