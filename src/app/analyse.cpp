@@ -96,23 +96,6 @@ std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
   return ghosts;
 }
 
-// Text files pytest collects for their examples (--doctest-glob), and what the examples import.
-std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
-                                       const std::vector<SourceFile>& inventory) {
-  std::vector<TextDoctest> out;
-  for (const auto& f : inventory) {
-    if (f.path.ends_with(".py")) continue;
-    std::string_view name = f.path.filename();
-    bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
-                               [&](const std::string& g) { return util::fnmatch(g, name); });
-    if (!matches || !layout.is_collected_path(f.path)) continue;
-    auto text = repo.read_current(f);
-    if (!text) continue;
-    out.push_back(TextDoctest{f.path, python::doctest_imports(*text)});
-  }
-  return out;
-}
-
 // Files the analysis read only in part, each said once on stderr and in the decision's warnings.
 std::vector<std::string> partial_reads(const ProjectFacts& facts, const ProjectLayout& layout) {
   std::vector<std::string> out;
@@ -154,6 +137,22 @@ void compile_checks_from_facts(std::vector<FileSemantics>& semantics, const Chan
 }
 
 } // namespace
+
+std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
+                                       const std::vector<SourceFile>& inventory) {
+  std::vector<TextDoctest> out;
+  for (const auto& f : inventory) {
+    if (f.path.ends_with(".py")) continue;
+    std::string_view name = f.path.filename();
+    bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
+                               [&](const std::string& g) { return util::fnmatch(g, name); });
+    if (!matches || !layout.is_collected_path(f.path)) continue;
+    auto text = repo.read_current(f);
+    if (!text) continue;
+    out.push_back(TextDoctest{f.path, python::doctest_imports(*text)});
+  }
+  return out;
+}
 
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory,
