@@ -1,0 +1,159 @@
+// `impact doctor`: what impact believes the suite holds against what pytest collects, and where the
+// tests import the project's packages from.
+#include "app/doctor.hpp"
+
+#include "impact/graph.hpp"
+#include "impact/python/project_facts.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+namespace impact::app {
+
+namespace {
+
+// Names that are scripts of the project's tooling, not code its tests import.
+bool tooling_module(std::string_view name) {
+  return name == "setup" || name == "conftest" || name == "noxfile" || name == "fabfile" || name == "conf" ||
+         name == "__main__";
+}
+
+std::string_view top_of(std::string_view dotted) { return dotted.substr(0, dotted.find('.')); }
+
+// The shortest name a file can be imported as: the one from the most specific import root.
+std::string_view shortest_name(const GraphNode& node) {
+  std::string_view best;
+  for (const auto& name : node.module_names) {
+    if (best.empty() || std::count(name.begin(), name.end(), '.') < std::count(best.begin(), best.end(), '.')) best = name;
+  }
+  return best;
+}
+
+// `path` relative to `root`, or nullopt when it is outside (or names an installed copy inside it,
+// such as a virtualenv in the work tree).
+std::optional<std::string> inside(const std::filesystem::path& path, const std::filesystem::path& root) {
+  std::error_code ec;
+  auto p = std::filesystem::weakly_canonical(path, ec);
+  auto r = std::filesystem::weakly_canonical(root, ec);
+  auto rel = p.lexically_relative(r);
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  for (const auto& part : rel) {
+    if (part == "site-packages" || part == "dist-packages") return std::nullopt;
+  }
+  return rel.generic_string();
+}
+
+} // namespace
+
+std::vector<std::string> top_level_packages(const ImportGraph& graph) {
+  std::set<std::string> tops, tests;
+  for (const auto& node : graph.nodes) {
+    if (node.ghost) continue;
+    std::string top(top_of(shortest_name(node)));
+    if (top.empty() || tooling_module(top)) continue;
+    // A package that holds tests is the suite's, not the code under test.
+    if (node.test || node.test_pattern || node.conftest) tests.insert(top);
+    else tops.insert(top);
+  }
+  std::vector<std::string> out;
+  for (const auto& t : tops) {
+    if (!tests.contains(t)) out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<std::string> static_test_ids(const ProjectLayout& layout, const ImportGraph& graph,
+                                         const ProjectFacts& facts) {
+  std::vector<std::string> out;
+  FactsView view;
+  for (const auto& node : graph.nodes) {
+    if (!node.test || node.ghost) continue;
+    size_t at = facts.find(node.path.str);
+    if (at == ProjectFacts::npos) continue;
+    facts.view(at, view);
+    for (size_t i = 0; i < view.symbols.size(); ++i) {
+      if (layout.is_test_item(view.symbols, static_cast<int32_t>(i))) {
+        out.push_back(test_node_id(node.path.str, view.symbols[i].qualname));
+      }
+    }
+  }
+  return out;
+}
+
+Check imports_check(const ProbeReport& probe, const std::filesystem::path& root, const ImportGraph& graph) {
+  Check c{"imports", CheckStatus::ok, "", "", {}, {}};
+  std::vector<std::string> outside, missing, fine;
+  for (const auto& [name, origin] : probe.origins) {
+    if (!origin) {
+      missing.push_back(name);
+      continue;
+    }
+    auto rel = inside(*origin, root);
+    // A file of the work tree that impact does not know (build/lib/pkg) is a copy too.
+    if (rel && (graph.find(*rel) || !std::filesystem::is_regular_file(*origin))) {
+      fine.push_back(name);
+      continue;
+    }
+    outside.push_back(name);
+    c.items.push_back(fmt::format("{}: imported from {}, not from the work tree", name, *origin));
+  }
+  for (const auto& name : missing) {
+    c.items.push_back(fmt::format("{}: the test session cannot import it", name));
+  }
+  if (!outside.empty()) {
+    c.status = CheckStatus::fail;
+    c.what = fmt::format("the tests import {} from outside the work tree ({}): the selection and the coverage index "
+                         "then see tests that never ran the code impact analyses",
+                         fmt::join(outside, ", "), probe.executable);
+    c.fix = fmt::format("install the work tree in editable mode ({} -m pip install -e .) or uninstall the copy ({} -m "
+                        "pip uninstall {}); with a src/ layout, add its folder to pytest's pythonpath option",
+                        probe.executable, probe.executable, fmt::join(outside, " "));
+  } else if (!missing.empty()) {
+    c.status = CheckStatus::warn;
+    c.what = fmt::format("{} cannot be imported in the test session ({})", fmt::join(missing, ", "), probe.executable);
+    c.fix = "add the folder that holds it to pytest's pythonpath option, or install the work tree (pip install -e .)";
+  } else if (probe.origins.empty()) {
+    c.what = "no package of the project's own code was found to check (only tests and tooling)";
+  } else {
+    c.what = fmt::format("the tests import {} from the work tree ({})", fmt::join(fine, ", "), probe.executable);
+  }
+  return c;
+}
+
+Check collection_check(const ProbeReport& probe, const std::vector<std::string>& impact_ids,
+                       const std::string& rootdir) {
+  // pytest's ids are relative to its rootdir; impact's to the repository.
+  std::vector<std::string> pytest_ids;
+  pytest_ids.reserve(probe.items.size());
+  for (const auto& id : probe.items) pytest_ids.push_back(rootdir.empty() ? id : rootdir + "/" + id);
+  IdDifference diff = compare_test_ids(impact_ids, pytest_ids);
+  Check c{"collection", CheckStatus::ok, "", "", {}, {}};
+  for (const auto& e : probe.collect_errors) c.items.push_back(fmt::format("collection error: {}", e));
+  for (const auto& f : counts_by_file(diff.only_pytest)) c.items.push_back("pytest only: " + f);
+  for (const auto& f : counts_by_file(diff.only_impact)) c.items.push_back("impact only: " + f);
+  if (!diff.only_pytest.empty() || !probe.collect_errors.empty()) {
+    c.status = CheckStatus::fail;
+    c.what = fmt::format("pytest collects {} test(s) impact does not know, impact knows {} pytest does not collect, "
+                         "{} collection error(s)",
+                         diff.only_pytest.size(), diff.only_impact.size(), probe.collect_errors.size());
+    c.fix = "a test impact does not know is never selected by itself: fix the collection errors, define tests as "
+            "functions and classes the file names (not made by a loop or a plugin), or select with --file-level, "
+            "where a reached test file runs whole; please report a plain test impact misses";
+  } else if (!diff.only_impact.empty()) {
+    c.status = CheckStatus::warn;
+    c.what = fmt::format("impact knows {} test(s) pytest does not collect (of {} pytest collects)",
+                         diff.only_impact.size(), probe.items.size());
+    c.fix = "impact may select them in vain; if pytest's configuration leaves them out on purpose (collect_ignore, "
+            "a plugin), nothing is missed; otherwise please report it";
+  } else {
+    c.what = fmt::format("impact and pytest agree on the suite: {} test(s) ({} with their parameters)",
+                         std::set<std::string>(impact_ids.begin(), impact_ids.end()).size(), probe.items.size());
+  }
+  c.lists = {{"only_pytest", diff.only_pytest}, {"only_impact", diff.only_impact}, {"collect_errors", probe.collect_errors}};
+  return c;
+}
+
+} // namespace impact::app

@@ -1,0 +1,91 @@
+// `impact doctor`: the files that are not Python and would run the whole suite if they changed, with
+// no rule to bound them. Each is judged by the decision itself, as a change to it would be.
+#include "app/doctor.hpp"
+
+#include "app/analyse.hpp"
+#include "impact/config_sections.hpp"
+#include "impact/decision.hpp"
+#include "impact/graph.hpp"
+#include "impact/python/project_facts.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace impact::app {
+
+namespace {
+
+// Every file of the state under test that is not Python, as a change to it.
+ChangeSet every_non_python_file(const ChangeSet& base, const std::vector<SourceFile>& inventory) {
+  ChangeSet out;
+  out.base = base.base;
+  for (const auto& f : inventory) {
+    if (f.path.ends_with(".py")) continue;
+    ChangedFile change;
+    change.status = FileStatus::modified;
+    change.old_path = f.path;
+    change.new_path = f.path;
+    out.files.push_back(std::move(change));
+  }
+  return out;
+}
+
+std::string pyproject_text(Repository& repo, const std::vector<SourceFile>& inventory) {
+  for (const auto& f : inventory) {
+    if (f.path.str == "pyproject.toml") return repo.read_current(f).value_or("");
+  }
+  return {};
+}
+
+std::string folder_of(const RepoPath& path) {
+  std::string dir(path.parent());
+  return dir.empty() ? std::string("(root)") : dir + "/";
+}
+
+} // namespace
+
+Check non_python_check(Repository& repo, const DoctorProject& project, const ImpactConfig& config,
+                       const PytestConfig& pytest) {
+  Check c{"non_python", CheckStatus::ok, "", "", {}, {}};
+  if (config.mode.value == Mode::safe) {
+    c.what = "--mode safe runs the whole suite for every file that is not Python, by choice";
+    return c;
+  }
+  ChangeSet changes = every_non_python_file(project.changes, project.inventory);
+  std::vector<FileSemantics> semantics; // no Python file is in the change
+  DecisionInput input{changes, *project.graph, config.ignore.value, config.strict.value, config.mode.value};
+  input.facts = project.facts;
+  input.layout = project.layout;
+  input.semantics = &semantics;
+  input.text_doctests = text_doctests(repo, *project.layout, pytest, project.inventory);
+  input.non_python.pytest_args = pytest.addopts;
+  input.non_python.packaging_files = packaging_files(pyproject_text(repo, project.inventory));
+  input.non_python.facts = project.facts;
+  Decision decision = decide(input);
+
+  std::string run_all = fmt::format("run_all: {}", to_string(Reason::non_python_changed));
+  std::vector<std::string> files;
+  std::map<std::string, size_t> folders;
+  for (const auto& verdict : decision.files) {
+    if (verdict.effect != run_all) continue;
+    files.push_back(verdict.path.str);
+    ++folders[folder_of(verdict.path)];
+  }
+  c.lists = {{"files", files}};
+  if (files.empty()) {
+    c.what = fmt::format("every file that is not Python ({}) has a rule that bounds what a change to it runs",
+                         changes.files.size());
+    return c;
+  }
+  for (const auto& [folder, n] : folders) c.items.push_back(fmt::format("{} ({})", folder, n));
+  c.status = CheckStatus::warn;
+  c.what = fmt::format("{} file(s) that are not Python would run the whole suite if they changed "
+                       "(non_python_changed): no rule bounds them",
+                       files.size());
+  c.fix = "if no test reads them, add their folders to [tool.impact] ignore (ignore = [\"assets/**\"]); a file "
+          "that tests read is bound once impact can see the reader (docs/selection.md, file-readers)";
+  return c;
+}
+
+} // namespace impact::app
