@@ -3,6 +3,7 @@
 // coverage index assume, each check a line saying ok, warn or fail, what it found and the fix.
 #include "impact/changes.hpp"
 #include "impact/config.hpp"
+#include "impact/decision.hpp"
 #include "impact/project.hpp"
 
 #include <optional>
@@ -69,18 +70,24 @@ struct ProbeReport {
 struct DoctorProject {
   ChangeSet changes;
   std::vector<SourceFile> inventory;
-  ProjectFacts* facts = nullptr;
+  const ProjectFacts* facts = nullptr;
   const ProjectLayout* layout = nullptr;
   const ImportGraph* graph = nullptr;
+  std::vector<TextDoctest> text_doctests; // text files pytest collects for their examples
 };
 
 // The top-level packages and modules of the project's code (not tests, conftest.py or setup.py), by
 // the names the import graph gives them.
 std::vector<std::string> top_level_packages(const ImportGraph& graph);
 
-// The test node ids impact enumerates statically: every test item of every file pytest collects.
-std::vector<std::string> static_test_ids(const ProjectLayout& layout, const ImportGraph& graph,
-                                         const ProjectFacts& facts);
+// The suite as impact enumerates it statically: every test item of every test file, and the files
+// whose items it does not name because a selection runs them whole (modules collected for their
+// doctests, text doctests).
+struct StaticSuite {
+  std::vector<std::string> ids;
+  std::vector<std::string> whole_files; // sorted
+};
+StaticSuite static_suite(const DoctorProject& project);
 
 // Runs pytest --collect-only once with the doctor's plugin; nullopt and `problem` when it reported
 // nothing.
@@ -91,8 +98,7 @@ std::optional<ProbeReport> run_probe(const std::vector<std::string>& pytest_argv
 
 // The checks, one file each (doctor_*.cpp).
 Check imports_check(const ProbeReport& probe, const std::filesystem::path& root, const ImportGraph& graph);
-Check collection_check(const ProbeReport& probe, const std::vector<std::string>& impact_ids,
-                       const std::string& rootdir);
+Check collection_check(const ProbeReport& probe, const StaticSuite& suite, const std::string& rootdir);
 Check pytest_cov_check(const ProbeReport& probe);
 Check config_location_check(const ProbeReport& probe, const std::filesystem::path& root, const PytestConfig& pytest);
 Check index_check(const std::filesystem::path& index_path, const ImportGraph& graph);

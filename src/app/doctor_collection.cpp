@@ -49,37 +49,36 @@ std::optional<std::string> inside(const std::filesystem::path& path, const std::
 } // namespace
 
 std::vector<std::string> top_level_packages(const ImportGraph& graph) {
-  std::set<std::string> tops, tests;
+  std::set<std::string> tops;
   for (const auto& node : graph.nodes) {
-    if (node.ghost) continue;
+    if (node.ghost || node.test || node.test_pattern || node.conftest) continue;
     std::string top(top_of(shortest_name(node)));
-    if (top.empty() || tooling_module(top)) continue;
-    // A package that holds tests is the suite's, not the code under test.
-    if (node.test || node.test_pattern || node.conftest) tests.insert(top);
-    else tops.insert(top);
+    // The suite's own helpers (tests/helpers.py) are not the code under test; a package that holds
+    // its tests beside its code (pkg/tests/) is.
+    if (top.empty() || tooling_module(top) || top == "tests" || top == "test" || top == "testing") continue;
+    tops.insert(top);
   }
-  std::vector<std::string> out;
-  for (const auto& t : tops) {
-    if (!tests.contains(t)) out.push_back(t);
-  }
-  return out;
+  return {tops.begin(), tops.end()};
 }
 
-std::vector<std::string> static_test_ids(const ProjectLayout& layout, const ImportGraph& graph,
-                                         const ProjectFacts& facts) {
-  std::vector<std::string> out;
+StaticSuite static_suite(const DoctorProject& project) {
+  StaticSuite out;
   FactsView view;
-  for (const auto& node : graph.nodes) {
+  for (const auto& node : project.graph->nodes) {
     if (!node.test || node.ghost) continue;
-    size_t at = facts.find(node.path.str);
+    // --doctest-modules collects it for its examples, which pytest names and impact runs by the file.
+    if (!node.test_pattern) out.whole_files.push_back(node.path.str);
+    size_t at = project.facts->find(node.path.str);
     if (at == ProjectFacts::npos) continue;
-    facts.view(at, view);
+    project.facts->view(at, view);
     for (size_t i = 0; i < view.symbols.size(); ++i) {
-      if (layout.is_test_item(view.symbols, static_cast<int32_t>(i))) {
-        out.push_back(test_node_id(node.path.str, view.symbols[i].qualname));
+      if (project.layout->is_test_item(view.symbols, static_cast<int32_t>(i))) {
+        out.ids.push_back(test_node_id(node.path.str, view.symbols[i].qualname));
       }
     }
   }
+  for (const auto& doc : project.text_doctests) out.whole_files.push_back(doc.path.str);
+  std::sort(out.whole_files.begin(), out.whole_files.end());
   return out;
 }
 
@@ -123,12 +122,17 @@ Check imports_check(const ProbeReport& probe, const std::filesystem::path& root,
   return c;
 }
 
-Check collection_check(const ProbeReport& probe, const std::vector<std::string>& impact_ids,
-                       const std::string& rootdir) {
-  // pytest's ids are relative to its rootdir; impact's to the repository.
+Check collection_check(const ProbeReport& probe, const StaticSuite& suite, const std::string& rootdir) {
+  // pytest's ids are relative to its rootdir; impact's to the repository. The items of a file that
+  // runs whole are not compared one by one.
   std::vector<std::string> pytest_ids;
   pytest_ids.reserve(probe.items.size());
-  for (const auto& id : probe.items) pytest_ids.push_back(rootdir.empty() ? id : rootdir + "/" + id);
+  for (const auto& item : probe.items) {
+    std::string id = rootdir.empty() ? item : rootdir + "/" + item;
+    std::string file = id.substr(0, id.find("::"));
+    if (!std::binary_search(suite.whole_files.begin(), suite.whole_files.end(), file)) pytest_ids.push_back(id);
+  }
+  const std::vector<std::string>& impact_ids = suite.ids;
   IdDifference diff = compare_test_ids(impact_ids, pytest_ids);
   Check c{"collection", CheckStatus::ok, "", "", {}, {}};
   for (const auto& e : probe.collect_errors) c.items.push_back(fmt::format("collection error: {}", e));
@@ -149,8 +153,11 @@ Check collection_check(const ProbeReport& probe, const std::vector<std::string>&
     c.fix = "impact may select them in vain; if pytest's configuration leaves them out on purpose (collect_ignore, "
             "a plugin), nothing is missed; otherwise please report it";
   } else {
-    c.what = fmt::format("impact and pytest agree on the suite: {} test(s) ({} with their parameters)",
+    c.what = fmt::format("impact and pytest agree on the suite: {} test(s), {} item(s) with their parameters",
                          std::set<std::string>(impact_ids.begin(), impact_ids.end()).size(), probe.items.size());
+    if (!suite.whole_files.empty()) {
+      c.what += fmt::format(", and {} doctest file(s) that run whole", suite.whole_files.size());
+    }
   }
   c.lists = {{"only_pytest", diff.only_pytest}, {"only_impact", diff.only_impact}, {"collect_errors", probe.collect_errors}};
   return c;

@@ -2,7 +2,6 @@
 // no rule to bound them. Each is judged by the decision itself, as a change to it would be.
 #include "app/doctor.hpp"
 
-#include "app/analyse.hpp"
 #include "impact/config_sections.hpp"
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
@@ -58,7 +57,7 @@ Check non_python_check(Repository& repo, const DoctorProject& project, const Imp
   input.facts = project.facts;
   input.layout = project.layout;
   input.semantics = &semantics;
-  input.text_doctests = text_doctests(repo, *project.layout, pytest, project.inventory);
+  input.text_doctests = project.text_doctests;
   input.non_python.pytest_args = pytest.addopts;
   input.non_python.packaging_files = packaging_files(pyproject_text(repo, project.inventory));
   input.non_python.facts = project.facts;

@@ -1,6 +1,7 @@
 // `impact doctor` (docs/doctor.md): checks that the project is set up the way the selection and the
 // coverage index assume, and names the fix for each problem. Exit 0 when all is well, 1 when
 // something needs fixing, 2 when impact cannot check (not a repository, a bad configuration).
+#include "app/analyse.hpp"
 #include "app/commands.hpp"
 #include "app/doctor.hpp"
 #include "app/pytest_command.hpp"
@@ -23,8 +24,8 @@ namespace {
 
 // The checks that need a pytest session: one collection run answers them all.
 void session_checks(std::vector<Check>& checks, const Command& pytest, Repository& repo, const PytestConfig& config,
-                    const ImportGraph& graph, const std::vector<std::string>& impact_ids, const cli::Options& options,
-                    const EnvLookup& env) {
+                    const DoctorProject& project, const cli::Options& options, const EnvLookup& env) {
+  const ImportGraph& graph = *project.graph;
   std::string problem;
   auto probe = run_probe(pytest.argv, repo.root(), top_level_packages(graph), options.passthrough, env, problem);
   if (!probe) {
@@ -39,7 +40,7 @@ void session_checks(std::vector<Check>& checks, const Command& pytest, Repositor
                                      probe->executable),
                          "", {}, {}});
   checks.push_back(imports_check(*probe, repo.root(), graph));
-  checks.push_back(collection_check(*probe, impact_ids, config.rootdir));
+  checks.push_back(collection_check(*probe, static_suite(project), config.rootdir));
   checks.push_back(pytest_cov_check(*probe));
   checks.push_back(config_location_check(*probe, repo.root(), config));
 }
@@ -71,10 +72,11 @@ int run_doctor(const cli::Options& options) {
   project.facts = &facts;
   project.layout = &layout;
   project.graph = &graph;
+  project.text_doctests = text_doctests(*repo, layout, pytest, project.inventory);
 
   std::vector<Check> checks;
   if (auto command = find_configured_pytest(config, env, repo->root())) {
-    session_checks(checks, *command, *repo, pytest, graph, static_test_ids(layout, graph, facts), options, env);
+    session_checks(checks, *command, *repo, pytest, project, options, env);
   } else {
     checks.push_back(Check{"pytest", CheckStatus::fail, "pytest cannot be found", std::string(k_pytest_not_found), {}, {}});
   }

@@ -80,7 +80,7 @@ class TestHealthy:
         for check in ("pytest", "imports", "collection", "pytest_cov", "config_location", "index", "non_python"):
             assert line_of(run.stdout, check).startswith("ok "), run.stdout
         assert "the tests import calc from the work tree" in run.stdout
-        assert "impact and pytest agree on the suite: 2 test(s) (3 with their parameters)" in run.stdout
+        assert "impact and pytest agree on the suite: 2 test(s), 3 item(s) with their parameters" in run.stdout
         assert run.stdout.rstrip().endswith("all 7 checks passed")
         assert "fix:" not in run.stdout
 
@@ -144,6 +144,30 @@ class TestCollection:
         assert doc["healthy"] is False
         assert checks["collection"]["only_pytest"] == [f"tests/test_gen.py::test_gen_{n}" for n in range(3)]
         assert checks["collection"]["only_impact"] == []
+
+    def test_doctests_run_whole_and_are_not_compared_item_by_item(self, calc):
+        calc.replace("pyproject.toml", 'testpaths = ["tests"]', 'testpaths = ["tests", "src"]\naddopts = "--doctest-modules"')
+        calc.replace("src/calc/ops.py", "def add(a, b):\n", 'def add(a, b):\n    """\n    >>> add(1, 1)\n    2\n    """\n')
+        calc.write("tests/test_usage.txt", ">>> from calc import mul\n>>> mul(2, 2)\n4\n")
+        calc.commit("doctests")
+        run = doctor(calc)
+        line = line_of(run.stdout, "collection")
+        assert line.startswith("ok "), run.stdout
+        assert "doctest file(s) that run whole" in line
+
+    def test_tests_impact_knows_and_pytest_does_not_collect_warn(self, calc):
+        # A collect_ignore computed at import: pytest leaves the file out, impact cannot read the value.
+        calc.write("tests/test_legacy.py", "def test_old():\n    pass\n")
+        calc.write("tests/conftest.py", 'collect_ignore = ["test_" + "legacy.py"]\n')
+        calc.commit("legacy")
+        run = doctor(calc)
+        assert run.returncode == 1
+        line = line_of(run.stdout, "collection")
+        assert line.startswith("warn ") and "impact knows 1 test(s) pytest does not collect" in line
+        assert "- impact only: tests/test_legacy.py (1)" in run.stdout
+        _, checks, _ = doctor_json(calc)
+        assert checks["collection"]["only_impact"] == ["tests/test_legacy.py::test_old"]
+        assert checks["collection"]["only_pytest"] == []
 
     def test_a_collection_error_fails(self, calc):
         calc.write("tests/test_broken.py", "import calc.missing\n\ndef test_x():\n    pass\n")
