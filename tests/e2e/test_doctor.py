@@ -108,6 +108,18 @@ class TestShadowedPackage:
         assert f"calc: imported from {site}/calc/__init__.py, not from the work tree" in run.stdout
         assert "fix: install the work tree in editable mode" in run.stdout
 
+    def test_a_package_with_its_tests_inside_is_checked(self, tmp_path):
+        repo = make_repo(tmp_path / "flat", files={
+            "pyproject.toml": "[tool.pytest.ini_options]\n",
+            "geo/__init__.py": "from geo.core import area\n",
+            "geo/core.py": "def area(w, h):\n    return w * h\n",
+            "geo/tests/__init__.py": "",
+            "geo/tests/test_core.py": "from geo import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n",
+        })
+        _, checks, _ = doctor_json(repo)
+        assert checks["imports"]["status"] == "ok"
+        assert "the tests import geo from the work tree" in checks["imports"]["what"]
+
     def test_an_index_built_against_the_copy_measured_no_source_file(self, calc, tmp_path):
         without_pythonpath(calc)
         env = {"PYTHONPATH": str(installed_copy(tmp_path, calc))}
