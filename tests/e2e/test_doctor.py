@@ -2,13 +2,12 @@
 pytest (/usr/bin/python3's). A healthy project passes every check (exit 0); each broken variant fails
 the check it breaks, names the fix and exits 1."""
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from harness import make_repo
+from harness import IMPACT, clean_env, make_repo
 
 # The pytest modules a fake environment links, and what they need (Debian's pytest 7).
 PYTEST_MODULES = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py", "attr", "attrs", "exceptiongroup",
@@ -264,11 +263,13 @@ class TestNonPython:
 
 class TestUsage:
     def test_an_unknown_format_is_a_usage_error(self, calc):
-        assert calc.impact("doctor", "--format", "yaml").returncode == 2
+        run = calc.impact("doctor", "--format", "yaml")
+        assert run.returncode == 2
+        assert run.stderr == "impact: error: unknown format 'yaml'; use text or json\n"
 
     def test_outside_a_repository_exits_2(self, tmp_path):
-        result = subprocess.run([os.environ.get("IMPACT_BIN", "impact"), "doctor", "-C", str(tmp_path)],
-                                capture_output=True, text=True)
+        result = subprocess.run([IMPACT, "doctor", "-C", str(tmp_path)], capture_output=True, text=True,
+                                env=clean_env())
         assert result.returncode == 2
         assert result.stderr.startswith("impact: error:")
 
