@@ -23,6 +23,13 @@ bool tooling_module(std::string_view name) {
 
 std::string_view top_of(std::string_view dotted) { return dotted.substr(0, dotted.find('.')); }
 
+// The first names of a list, for a line of text: "a, b, c and 4 more".
+std::string some_of(const std::vector<std::string>& names) {
+  auto shown = capped(names, 5);
+  if (shown.size() > 5) return fmt::format("{} {}", fmt::join(shown.begin(), shown.end() - 1, ", "), shown.back());
+  return fmt::format("{}", fmt::join(shown, ", "));
+}
+
 // The shortest name a file can be imported as: the one from the most specific import root.
 std::string_view shortest_name(const GraphNode& node) {
   std::string_view best;
@@ -106,18 +113,18 @@ Check imports_check(const ProbeReport& probe, const std::filesystem::path& root,
     c.status = CheckStatus::fail;
     c.what = fmt::format("the tests import {} from outside the work tree ({}): the selection and the coverage index "
                          "then see tests that never ran the code impact analyses",
-                         fmt::join(outside, ", "), probe.executable);
+                         some_of(outside), probe.executable);
     c.fix = fmt::format("install the work tree in editable mode ({} -m pip install -e .) or uninstall the copy ({} -m "
                         "pip uninstall {}); with a src/ layout, add its folder to pytest's pythonpath option",
                         probe.executable, probe.executable, fmt::join(outside, " "));
   } else if (!missing.empty()) {
     c.status = CheckStatus::warn;
-    c.what = fmt::format("{} cannot be imported in the test session ({})", fmt::join(missing, ", "), probe.executable);
+    c.what = fmt::format("{} cannot be imported in the test session ({})", some_of(missing), probe.executable);
     c.fix = "add the folder that holds it to pytest's pythonpath option, or install the work tree (pip install -e .)";
   } else if (probe.origins.empty()) {
     c.what = "no package of the project's own code was found to check (only tests and tooling)";
   } else {
-    c.what = fmt::format("the tests import {} from the work tree ({})", fmt::join(fine, ", "), probe.executable);
+    c.what = fmt::format("the tests import {} from the work tree ({})", some_of(fine), probe.executable);
   }
   return c;
 }
@@ -135,7 +142,9 @@ Check collection_check(const ProbeReport& probe, const StaticSuite& suite, const
   const std::vector<std::string>& impact_ids = suite.ids;
   IdDifference diff = compare_test_ids(impact_ids, pytest_ids);
   Check c{"collection", CheckStatus::ok, "", "", {}, {}};
-  for (const auto& e : probe.collect_errors) c.items.push_back(fmt::format("collection error: {}", e));
+  for (const auto& e : probe.collect_errors) {
+    c.items.push_back(fmt::format("collection error: {}", e.empty() ? std::string("(the session: see pytest's report)") : e));
+  }
   for (const auto& f : counts_by_file(diff.only_pytest)) c.items.push_back("pytest only: " + f);
   for (const auto& f : counts_by_file(diff.only_impact)) c.items.push_back("impact only: " + f);
   if (!diff.only_pytest.empty() || !probe.collect_errors.empty()) {

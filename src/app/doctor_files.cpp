@@ -37,9 +37,12 @@ std::string pyproject_text(Repository& repo, const std::vector<SourceFile>& inve
   return {};
 }
 
+// The top-level folder that holds `path`, as an ignore glob would name it: a repository with many
+// nested folders is summed up in a few lines, each one fix.
 std::string folder_of(const RepoPath& path) {
-  std::string dir(path.parent());
-  return dir.empty() ? std::string("(root)") : dir + "/";
+  std::string_view p = path.view();
+  size_t slash = p.find('/');
+  return slash == std::string_view::npos ? std::string("(root)") : std::string(p.substr(0, slash + 1));
 }
 
 } // namespace

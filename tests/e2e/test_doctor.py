@@ -244,7 +244,7 @@ class TestNonPython:
         assert run.returncode == 1
         line = line_of(run.stdout, "non_python")
         assert line.startswith("warn ") and "3 file(s) that are not Python would run the whole suite" in line
-        for folder in ("- (root) (1)", "- assets/ (1)", "- assets/icons/ (1)"):
+        for folder in ("- (root) (1)", "- assets/ (2)"):
             assert folder in run.stdout
         assert "fix: if no test reads them, add their folders to [tool.impact] ignore" in run.stdout
         _, checks, _ = doctor_json(calc)
