@@ -103,7 +103,7 @@ Check pytest_cov_check(const ProbeReport& probe);
 Check config_location_check(const ProbeReport& probe, const std::filesystem::path& root, const PytestConfig& pytest);
 Check index_check(const std::filesystem::path& index_path, const ImportGraph& graph);
 Check non_python_check(Repository& repo, const DoctorProject& project, const ImpactConfig& config,
-                       const PytestConfig& pytest);
+                       const PytestConfig& pytest, const EnvLookup& env);
 
 // The report, for people and as a JSON document (docs/json.md, impact.doctor).
 std::string render_doctor_text(const std::vector<Check>& checks);

@@ -2,7 +2,8 @@
 // no rule to bound them. Each is judged by the decision itself, as a change to it would be.
 #include "app/doctor.hpp"
 
-#include "impact/config_sections.hpp"
+#include "app/non_python_input.hpp"
+#include "impact/environment.hpp"
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/python/project_facts.hpp"
@@ -30,13 +31,6 @@ ChangeSet every_non_python_file(const ChangeSet& base, const std::vector<SourceF
   return out;
 }
 
-std::string pyproject_text(Repository& repo, const std::vector<SourceFile>& inventory) {
-  for (const auto& f : inventory) {
-    if (f.path.str == "pyproject.toml") return repo.read_current(f).value_or("");
-  }
-  return {};
-}
-
 // The top-level folder that holds `path`, as an ignore glob would name it: a repository with many
 // nested folders is summed up in a few lines, each one fix.
 std::string folder_of(const RepoPath& path) {
@@ -48,7 +42,7 @@ std::string folder_of(const RepoPath& path) {
 } // namespace
 
 Check non_python_check(Repository& repo, const DoctorProject& project, const ImpactConfig& config,
-                       const PytestConfig& pytest) {
+                       const PytestConfig& pytest, const EnvLookup& env) {
   Check c{"non_python", CheckStatus::ok, "", "", {}, {}};
   if (config.mode.value == Mode::safe) {
     c.what = "--mode safe runs the whole suite for every file that is not Python, by choice";
@@ -61,8 +55,9 @@ Check non_python_check(Repository& repo, const DoctorProject& project, const Imp
   input.layout = project.layout;
   input.semantics = &semantics;
   input.text_doctests = project.text_doctests;
-  input.non_python.pytest_args = pytest.addopts;
-  input.non_python.packaging_files = packaging_files(pyproject_text(repo, project.inventory));
+  // What the rules read besides the facts, read as a selection reads it for the same change set.
+  std::optional<Environment> environment;
+  input.non_python = non_python_input(repo, changes, project.inventory, pytest, config, env, environment);
   input.non_python.facts = project.facts;
   Decision decision = decide(input);
 

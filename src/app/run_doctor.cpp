@@ -81,7 +81,7 @@ int run_doctor(const cli::Options& options) {
     checks.push_back(Check{"pytest", CheckStatus::fail, "pytest cannot be found", std::string(k_pytest_not_found), {}, {}});
   }
   checks.push_back(index_check(dir / index_file_name(), graph));
-  checks.push_back(non_python_check(*repo, project, config, pytest));
+  checks.push_back(non_python_check(*repo, project, config, pytest, env));
 
   fmt::print("{}", options.format == cli::Format::json ? render_doctor_json(checks) : render_doctor_text(checks));
   bool healthy = std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.status == CheckStatus::ok; });
