@@ -115,8 +115,9 @@ Check imports_check(const ProbeReport& probe, const std::filesystem::path& root,
                          "then see tests that never ran the code impact analyses",
                          some_of(outside), probe.executable);
     c.fix = fmt::format("install the work tree in editable mode ({} -m pip install -e .) or uninstall the copy ({} -m "
-                        "pip uninstall {}); with a src/ layout, add its folder to pytest's pythonpath option",
-                        probe.executable, probe.executable, fmt::join(outside, " "));
+                        "pip uninstall <the distribution that installed it>); with a src/ layout, add its folder to "
+                        "pytest's pythonpath option",
+                        probe.executable, probe.executable);
   } else if (!missing.empty()) {
     c.status = CheckStatus::warn;
     c.what = fmt::format("{} cannot be imported in the test session ({})", some_of(missing), probe.executable);

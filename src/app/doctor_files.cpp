@@ -39,6 +39,14 @@ std::string folder_of(const RepoPath& path) {
   return slash == std::string_view::npos ? std::string("(root)") : std::string(p.substr(0, slash + 1));
 }
 
+// A glob for the fix: the first folder's, or the first file's when only the root holds any.
+std::string ignore_example(const std::map<std::string, size_t>& folders, const std::vector<std::string>& files) {
+  for (const auto& [folder, n] : folders) {
+    if (folder != "(root)") return folder + "**";
+  }
+  return files.front();
+}
+
 } // namespace
 
 Check non_python_check(Repository& repo, const DoctorProject& project, const ImpactConfig& config,
@@ -80,8 +88,8 @@ Check non_python_check(Repository& repo, const DoctorProject& project, const Imp
   c.what = fmt::format("{} file(s) that are not Python would run the whole suite if they changed "
                        "(non_python_changed): no rule bounds them",
                        files.size());
-  c.fix = "if no test reads them, add their folders to [tool.impact] ignore (ignore = [\"assets/**\"]); a file "
-          "that tests read is bound once impact can see the reader (docs/selection.md, file-readers)";
+  c.fix = fmt::format("if no test reads them, add their folders to [tool.impact] ignore (ignore = [\"{}\"])",
+                      ignore_example(folders, files));
   return c;
 }
 
