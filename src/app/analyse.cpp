@@ -96,25 +96,6 @@ std::vector<RepoPath> ghosts_of(const ChangeSet& changes) {
   return ghosts;
 }
 
-// Text files pytest collects for their examples (--doctest-glob), and what the examples import.
-std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
-                                       const std::vector<SourceFile>& inventory) {
-  std::vector<TextDoctest> out;
-  for (const auto& f : inventory) {
-    if (f.path.ends_with(".py")) continue;
-    std::string_view name = f.path.filename();
-    bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
-                               [&](const std::string& g) { return util::fnmatch(g, name); });
-    if (!matches || !layout.is_collected_path(f.path)) continue;
-    FileRead text = repo.read_current(f);
-    // Unread, its examples' imports would be unknown and the file never selected: stop instead.
-    if (text.is_error()) throw Error("{}; pytest collects it for its examples (--doctest-glob): make it readable", text.problem);
-    if (!text.has_content()) continue;
-    out.push_back(TextDoctest{f.path, python::doctest_imports(text.text)});
-  }
-  return out;
-}
-
 // Files the analysis read only in part, each said once on stderr and in the decision's warnings.
 std::vector<std::string> partial_reads(const ProjectFacts& facts, const ProjectLayout& layout) {
   std::vector<std::string> out;
@@ -167,6 +148,25 @@ std::optional<std::string> side(FileRead read) {
 }
 
 } // namespace
+
+// Text files pytest collects for their examples (--doctest-glob), and what the examples import.
+std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
+                                       const std::vector<SourceFile>& inventory) {
+  std::vector<TextDoctest> out;
+  for (const auto& f : inventory) {
+    if (f.path.ends_with(".py")) continue;
+    std::string_view name = f.path.filename();
+    bool matches = std::any_of(pytest.doctest_globs.begin(), pytest.doctest_globs.end(),
+                               [&](const std::string& g) { return util::fnmatch(g, name); });
+    if (!matches || !layout.is_collected_path(f.path)) continue;
+    FileRead text = repo.read_current(f);
+    // Unread, its examples' imports would be unknown and the file never selected: stop instead.
+    if (text.is_error()) throw Error("{}; pytest collects it for its examples (--doctest-glob): make it readable", text.problem);
+    if (!text.has_content()) continue;
+    out.push_back(TextDoctest{f.path, python::doctest_imports(text.text)});
+  }
+  return out;
+}
 
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory,

@@ -7,6 +7,7 @@
 #include "impact/coverage.hpp"
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
+#include "impact/project.hpp"
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
 
@@ -48,6 +49,10 @@ void check_changed_is_a_revision(Repository& repo, const cli::Options& options, 
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory,
                                           std::optional<uint8_t> python_minor);
+
+// Text files pytest collects for their examples (--doctest-glob), and what the examples import.
+std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
+                                       const std::vector<SourceFile>& inventory);
 
 Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env);
 

@@ -3,6 +3,7 @@
 // nothing is installed and nothing is left behind; it writes one JSON file when the session finishes.
 #include "app/audit.hpp"
 #include "app/plugin_folder.hpp"
+#include "app/stdout_to_stderr.hpp"
 #include "impact/error.hpp"
 #include "util/files.hpp"
 #include "util/quote.hpp"
@@ -11,9 +12,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <cstdlib>
 
 namespace impact::app {
@@ -81,28 +79,6 @@ def pytest_sessionfinish(session, exitstatus):
         json.dump({"exitstatus": int(exitstatus), "tests": tests}, f)
     os.replace(target + ".tmp", target)
 )PY";
-
-// While it lives, this process's stdout is its stderr: pytest's report goes to stderr, so that stdout
-// carries the audit alone (a JSON document stays parseable).
-class StdoutToStderr {
-public:
-  StdoutToStderr() {
-    std::fflush(stdout);
-    m_saved = ::dup(STDOUT_FILENO);
-    if (m_saved >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  }
-  ~StdoutToStderr() {
-    if (m_saved < 0) return;
-    std::fflush(stdout);
-    ::dup2(m_saved, STDOUT_FILENO);
-    ::close(m_saved);
-  }
-  StdoutToStderr(const StdoutToStderr&) = delete;
-  StdoutToStderr& operator=(const StdoutToStderr&) = delete;
-
-private:
-  int m_saved = -1;
-};
 
 std::vector<TestOutcome> read_outcomes(const std::filesystem::path& path) {
   auto text = util::read_file(path);

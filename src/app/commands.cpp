@@ -15,6 +15,7 @@ int run_audit(const cli::Options& options);
 int run_changes(const cli::Options& options);
 int run_explain(const cli::Options& options);
 int run_config(const cli::Options& options);
+int run_doctor(const cli::Options& options);
 int run_facts(const cli::Options& options);
 int run_index(const cli::Options& options);
 int run_index_status(const cli::Options& options);
@@ -46,6 +47,8 @@ const std::vector<cli::Subcommand>& table() {
        {"--pytest-command", "--fallback-command", "--ignore", "--mode", "--strict", "--no-strict", "--no-index",
         "--use-index", "--format", "-C"},
        run_config},
+      {Verb::doctor, "", "doctor", "Check the project's setup: imports, collection, pytest-cov, the index, files",
+       {"--format", "--pytest-command", "--ignore", "--mode", "--no-cache", "--jobs", "-C"}, run_doctor},
       {Verb::facts, "", "facts", "Print what impact reads from one Python file (JSON)", {"-C"}, run_facts},
       {Verb::install_hook, "", "install-hook", "Write a git pre-commit hook that runs impact --staged", {"-C"},
        run_install_hook},

@@ -65,11 +65,13 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
       out.unknown = fmt::format("the repository has more than {} files to search for its name", k_max_files);
       return out;
     }
-    auto content = repo.read_current(file);
-    if (!content) {
-      out.unknown = fmt::format("{} cannot be read to search it for the file's name", file.path);
+    FileRead read = repo.read_current(file);
+    if (read.is_error()) {
+      out.unknown = fmt::format("{} cannot be read to search it for the file's name ({})", file.path, read.problem);
       return out;
     }
+    if (!read.has_content()) continue; // listed but gone: it names nothing
+    const std::string* content = &read.text;
     if (content->size() > k_max_file_bytes || content->find('\0') != std::string::npos) continue;
     bytes += content->size();
     if (bytes > k_max_bytes) {

@@ -13,7 +13,7 @@ namespace impact::cli {
 // Which subcommand a command line names (run: none, `impact` alone). Each is declared once, with its
 // name, help and handler, in app's table (app/commands.cpp).
 enum class Verb {
-  run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit
+  run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit, doctor
 };
 
 enum class Format { text, json };

@@ -39,6 +39,12 @@ bool worth_keeping(std::string_view f, bool long_string) {
   // A lone wildcard ("*" of `import *`, of `count(*)`) is prose or SQL far more often than a pattern; a
   // glob("*") call then counts as a listing without a literal bound, which reads everything anyway.
   if (!letter && !(wild && f.find_first_of("./") != std::string_view::npos)) return false;
+  // Wildcards and separators with no name between them ("/*" of the regular expression r'/\*.*?\*/')
+  // bound nothing: kept, they would name every file; dropped, a glob call they feed is a listing.
+  if (!letter && f.find_first_not_of("*?/.") == std::string_view::npos &&
+      f.find_first_not_of("*?/") == std::string_view::npos) {
+    return false;
+  }
   if (!long_string) return true;
   return wild || f.find('/') != std::string_view::npos || has_extension(f);
 }

@@ -20,6 +20,7 @@ HELP = [
     (["changes"], ["--changed", "--staged", "--format"]),
     (["explain"], ["--changed", "--staged", "--format", "--mode", "--file-level"]),
     (["config"], ["--mode", "--strict", "--pytest-command", "--format"]),
+    (["doctor"], ["--format", "--pytest-command", "--ignore", "--mode", "-C"]),
     (["facts"], ["-C"]),
     (["index"], ["--from", "--measured-at", "--pytest-command"]),
     (["index", "status"], ["--format"]),

@@ -64,7 +64,8 @@ bool tooling_name(std::string_view name) {
                        ".prettierrc", ".prettierignore", ".markdownlint.json", ".markdownlint.yaml",
                        ".markdownlint.yml", ".yamllint", ".yamllint.yaml", ".yamllint.yml", ".codespellrc",
                        ".typos.toml", "_typos.toml", "codeowners", ".bumpversion.cfg", ".cruft.json",
-                       ".copier-answers.yml", ".all-contributorsrc", ".zenodo.json", "funding.yml"});
+                       ".copier-answers.yml", ".all-contributorsrc", ".zenodo.json", "funding.yml", "mkdocs.yml",
+                       "mkdocs.yaml", ".pyspelling.yml", ".pyspelling.yaml", ".spell-dict", ".wordlist.txt"});
 }
 
 bool lint_name(std::string_view name) {

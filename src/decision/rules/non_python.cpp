@@ -336,6 +336,7 @@ NonPythonEffect NonPythonRules::data_file(const RepoPath& path) {
     for (const auto& m : m_in.non_python.mentions) {
       if (m.names != named[i].first) continue;
       if (std::any_of(named.begin(), named.end(), [&](const auto& n) { return n.first == m.path; })) continue;
+      if (m.path.filename() == "MANIFEST.in") continue; // an sdist's file list: read when packaging, not in tests
       if (is_config_file(m.path) || sectioned_config(m.path)) return unbounded(fmt::format("{} names it", m.path));
       if (auto quiet = quiet_kind(m.path)) { // prose or tool settings read no file, unless pytest collects them
         auto why = unbounded_reason(m.path, file_kind_of(*quiet));
