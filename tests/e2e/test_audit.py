@@ -89,7 +89,7 @@ class TestCleanAudit:
     def test_run_all_cannot_miss(self, shop):
         edit_stock(shop)
         shop.commit("break stock")  # the breakage is in HEAD now: no change reaches it
-        shop.write("src/shop/rates.csv", "sku,rate\n")  # a data file: it runs everything
+        shop.write("src/shop/_speedups.c", "int speed(void) { return 1; }\n")  # built into code: it runs everything
         run, doc = audit_json(shop)
         assert run.returncode == 0
         assert doc["selection"]["decision"] == "run_all"

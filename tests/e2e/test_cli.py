@@ -62,10 +62,10 @@ class TestRunningPytest:
 
     def test_run_all_runs_the_whole_suite(self, tmp_path):
         repo = shop(tmp_path)
-        repo.write("src/shop/rates.csv", "sku,rate\n")  # a data file: it runs everything
+        repo.write("src/shop/_speedups.c", "int speed(void) { return 1; }\n")  # built into code: it runs everything
         run = repo.impact()
         assert run.returncode == 0, run.stdout
-        assert "impact: full suite: non_python_changed (src/shop/rates.csv changed)" in run.stderr
+        assert "impact: full suite: non_python_changed (src/shop/_speedups.c changed: a .c file" in run.stderr
         assert "10 passed" in run.stdout
 
     def test_arguments_after_double_dash_go_to_pytest(self, tmp_path):

@@ -134,7 +134,7 @@ class TestReplay:
 
     def test_replayed_run_all_runs_the_whole_suite(self, shop, tmp_path):
         script, record = fake_pytest(tmp_path)
-        shop.write("src/shop/rates.csv", "sku,rate\n")  # a data file: it runs everything
+        shop.write("src/shop/_speedups.c", "int speed(void) { return 1; }\n")  # built into code: it runs everything
         _, doc = save(shop)
         assert doc["decision"] == "run_all"
         run = shop.impact("--impact", "saved/impact.json", env={"IMPACT_PYTEST": str(script)})
