@@ -356,7 +356,9 @@ NonPythonEffect NonPythonRules::data_file(const RepoPath& path) {
   e.what = NonPythonEffect::What::readers;
   e.kind = FileKind::non_python;
   for (const auto& r : tables().reads) {
-    for (const auto& [file, via] : named) {
+    for (const auto& entry : named) { // not a structured binding: the lambda below captures the path (clang 14)
+      const RepoPath& file = entry.first;
+      const std::vector<Hop>& via = entry.second;
       if (r.paths.reads_anything) {
         e.readers.push_back(Reader{r.node, Relation::reads_file, 0, via});
         break;
