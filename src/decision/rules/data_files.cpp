@@ -2,6 +2,7 @@
 #include "decision/rules/data_files.hpp"
 
 #include "decision/rules/file_readers.hpp"
+#include "decision/rules/path_words.hpp"
 
 #include <fmt/format.h>
 
@@ -12,20 +13,9 @@ namespace impact {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool one_of(std::string_view s, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), s) != list.end();
-}
-
-std::string_view extension_of(std::string_view name) {
-  auto dot = name.rfind('.');
-  return dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot + 1);
-}
+using path_words::extension_of;
+using path_words::lower;
+using path_words::one_of;
 
 // Sources a build compiles into an importable extension, and the compiled forms the interpreter
 // imports: what they change is code, reached through imports of a module no Python file defines.

@@ -1,4 +1,5 @@
 #include "decision/rules/file_readers.hpp"
+#include "decision/rules/path_words.hpp"
 
 #include "util/glob.hpp"
 
@@ -11,26 +12,15 @@ namespace impact {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+using path_words::extension_of;
+using path_words::lower;
+using path_words::one_of;
 
 std::string_view first_component(std::string_view path) { return path.substr(0, path.find('/')); }
-
-std::string_view extension_of(std::string_view name) {
-  auto dot = name.rfind('.');
-  return dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot + 1);
-}
 
 std::string_view stem_of(std::string_view name) {
   auto dot = name.rfind('.');
   return dot == std::string_view::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
-bool one_of(std::string_view s, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), s) != list.end();
 }
 
 // Top-level folders of documentation and of news fragments (towncrier).
