@@ -17,9 +17,18 @@ struct Distribution {
   std::string name;                      // normalized (PEP 503)
   std::string version;
   std::vector<std::string> import_names; // top-level modules and packages it installs
-  std::vector<std::string> requirements;     // normalized names of what it requires (every extra included)
+  std::vector<std::string> requirements;       // normalized names of what it always requires
+  std::vector<std::string> extra_requirements; // what its optional features (extras) require, but not
+                                               // its development extras (docs, tests, lint: see
+                                               // development_extra())
   bool pytest_plugin = false;            // it registers a pytest11 entry point
 };
+
+// True for an extra that serves work on the distribution itself rather than a feature of its code:
+// `test`, `testing`, `dev`, `docs`, `lint`, `typing` and the like (a `tests-*` or `docs_*` prefix too).
+// Installed code does not import its own test or documentation tools, so their requirements are not
+// the distribution's dependencies.
+bool development_extra(std::string_view extra);
 
 struct Environment {
   std::vector<std::filesystem::path> site_dirs; // where it was read

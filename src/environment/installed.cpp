@@ -6,6 +6,7 @@
 #include "util/subprocess.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -87,11 +88,57 @@ bool has_pytest11(std::string_view entry_points) {
   return false;
 }
 
+// Where one requirement goes by the extras that ask for it: none (always required), only development
+// extras (dropped), or some feature extra.
+enum class Need { always, development, feature };
+
+Need need_of(const std::vector<std::string>& extras) {
+  if (extras.empty()) return Need::always;
+  for (const auto& e : extras) {
+    if (!development_extra(e)) return Need::feature;
+  }
+  return Need::development;
+}
+
+void add_requirement(Distribution& d, std::string name, Need need) {
+  if (name.empty() || need == Need::development) return;
+  (need == Need::always ? d.requirements : d.extra_requirements).push_back(std::move(name));
+}
+
+// The extras a Requires-Dist marker names (`; extra == "test"`, `; python_version < "3.8" and
+// (extra == 'a' or extra == 'b')`); none for a requirement with no extra in its marker.
+std::vector<std::string> extras_of_marker(std::string_view requirement) {
+  std::vector<std::string> out;
+  size_t semi = requirement.find(';');
+  if (semi == std::string_view::npos) return out;
+  std::string_view marker = requirement.substr(semi + 1);
+  for (size_t at = marker.find("extra"); at != std::string_view::npos; at = marker.find("extra", at + 5)) {
+    bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(marker[at - 1])) || marker[at - 1] == '_');
+    size_t i = at + 5;
+    while (i < marker.size() && marker[i] == ' ') ++i;
+    if (!word_start || marker.substr(i, 2) != "==") continue;
+    i += 2;
+    while (i < marker.size() && marker[i] == ' ') ++i;
+    if (i >= marker.size() || (marker[i] != '"' && marker[i] != '\'')) continue;
+    size_t end = marker.find(marker[i], i + 1);
+    if (end == std::string_view::npos) continue;
+    out.emplace_back(marker.substr(i + 1, end - i - 1));
+  }
+  return out;
+}
+
+// requires.txt (egg-info): requirements, then `[extra]`, `[extra:marker]` or `[:marker]` sections.
 void read_requires_txt(std::string_view text, Distribution& d) {
+  std::vector<std::string> extras;
   for (auto line : lines_of(text)) {
-    if (line.starts_with("[")) continue; // an extra's or a marker's section: its requirements count too
-    std::string name = requirement_name(line);
-    if (!name.empty()) d.requirements.push_back(name);
+    if (line.starts_with("[")) {
+      std::string_view section = line.substr(1, line.find(']') - 1);
+      std::string_view extra = section.substr(0, section.find(':'));
+      extras.clear();
+      if (!extra.empty()) extras.emplace_back(extra);
+      continue;
+    }
+    add_requirement(d, requirement_name(line), need_of(extras));
   }
 }
 
@@ -109,8 +156,7 @@ std::optional<Distribution> read_distribution(const fs::path& info) {
   if (!versions.empty()) d.version = versions.front();
   if (d.name.empty()) return std::nullopt;
   for (const auto& r : header_values(metadata, "Requires-Dist")) {
-    std::string name = requirement_name(r);
-    if (!name.empty()) d.requirements.push_back(name);
+    add_requirement(d, requirement_name(r), need_of(extras_of_marker(r)));
   }
   std::set<std::string> imports;
   if (folder) {
@@ -127,12 +173,29 @@ std::optional<Distribution> read_distribution(const fs::path& info) {
     d.pytest_plugin = has_pytest11(read_small(info / "entry_points.txt"));
   }
   d.import_names.assign(imports.begin(), imports.end());
-  std::sort(d.requirements.begin(), d.requirements.end());
-  d.requirements.erase(std::unique(d.requirements.begin(), d.requirements.end()), d.requirements.end());
+  for (auto* list : {&d.requirements, &d.extra_requirements}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
   return d;
 }
 
 } // namespace
+
+bool development_extra(std::string_view extra) {
+  std::string name;
+  for (char c : extra) name += c == '_' || c == '.' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static constexpr std::string_view k_words[] = {
+      "test",   "tests",  "testing", "dev",    "devel",  "develop", "development", "doc",   "docs",
+      "documentation", "lint", "linting", "linters", "typing", "types", "mypy",  "check", "checks",
+      "style",  "qa",      "bench",  "benchmark", "benchmarks", "coverage", "cov", "release",
+      "pre-commit", "tox", "ci"};
+  for (auto word : k_words) {
+    if (name == word) return true;
+    if (name.size() > word.size() && name.starts_with(word) && name[word.size()] == '-') return true;
+  }
+  return false;
+}
 
 Environment read_environment(const std::vector<fs::path>& site_dirs) {
   Environment env;

@@ -9,7 +9,8 @@ namespace impact::decision {
 
 namespace {
 
-// pytest itself and what it requires: a change to any of them changes every session.
+// pytest itself and what it always requires: a change to any of them changes every session. Its extras
+// (`testing`) are its own test tools, which a session does not load.
 bool pytest_core(const std::string& name, const Environment& env) {
   if (name == "pytest") return true;
   auto it = env.distributions.find("pytest");
@@ -28,7 +29,10 @@ std::set<std::string> with_installed_dependents(const std::vector<std::string>& 
     queue.pop_back();
     for (const auto& [name, d] : env.distributions) {
       if (out.contains(name)) continue;
-      if (std::find(d.requirements.begin(), d.requirements.end(), next) != d.requirements.end()) {
+      bool required = std::find(d.requirements.begin(), d.requirements.end(), next) != d.requirements.end() ||
+                      std::find(d.extra_requirements.begin(), d.extra_requirements.end(), next) !=
+                          d.extra_requirements.end();
+      if (required) {
         out.insert(name);
         queue.push_back(name);
       }
@@ -64,9 +68,13 @@ PinAnswer pinned_modules(const std::vector<PinChange>& changes, const Environmen
       for (const auto& name : closure) {
         auto it = env->distributions.find(name);
         if (pytest_core(name, *env) || (it != env->distributions.end() && it->second.pytest_plugin)) {
-          answer.run_all = fmt::format("{}: {} changes every pytest session (pytest, what it requires, or a "
-                                       "pytest plugin)",
-                                       change.path, name);
+          answer.run_all = name == direct
+                               ? fmt::format("{}: {} changes every pytest session (pytest, what it requires, or a "
+                                             "pytest plugin)",
+                                             change.path, name)
+                               : fmt::format("{}: {} moves {}, which changes every pytest session (pytest, what it "
+                                             "requires, or a pytest plugin)",
+                                             change.path, direct, name);
           return answer;
         }
         if (it == env->distributions.end()) continue;

@@ -61,8 +61,40 @@ TEST_CASE("environment: Debian's egg-info folders and files") {
   auto env = read_environment({site.dir, site.dir / "missing"});
   const auto& r = env.distributions.at("requests");
   CHECK(r.import_names == std::vector<std::string>{"requests"});
-  CHECK(r.requirements == std::vector<std::string>{"charset-normalizer", "idna", "pysocks"});
+  CHECK(r.requirements == std::vector<std::string>{"charset-normalizer", "idna"});
+  CHECK(r.extra_requirements == std::vector<std::string>{"pysocks"}); // the socks feature
   CHECK(env.distributions.at("oldlib").import_names.empty()); // unknown modules: the caller is uncertain
+}
+
+TEST_CASE("environment: requirements by extra; a development extra's are not dependencies") {
+  Site site;
+  site.write("pytest-7.2.1.dist-info/METADATA",
+             "Name: pytest\nVersion: 7.2.1\nRequires-Dist: pluggy (<2.0,>=0.12)\n"
+             "Requires-Dist: colorama ; sys_platform == \"win32\"\n"
+             "Requires-Dist: argcomplete ; extra == \"testing\"\n"
+             "Requires-Dist: hypothesis (>=3.56) ; extra == 'testing'\n"
+             "Requires-Dist: sphinx ; (python_version >= \"3.8\") and extra == \"docs\"\n"
+             "Requires-Dist: pysocks ; extra == \"socks\"\n"
+             "Requires-Dist: shared ; extra == \"dev\" or extra == \"speedups\"\n"
+             "Requires-Dist: nextra ; python_version < \"3.8\"\n");
+  site.write("oldreq-1.0.egg-info/PKG-INFO", "Name: oldreq\nVersion: 1.0\n");
+  site.write("oldreq-1.0.egg-info/requires.txt",
+             "six\n\n[:python_version < \"3.8\"]\nimportlib-metadata\n\n[tests]\npytest\n\n"
+             "[docs:python_version >= \"3.8\"]\nsphinx\n\n[yaml]\npyyaml\n");
+  auto env = read_environment({site.dir});
+  const auto& pytest = env.distributions.at("pytest");
+  CHECK(pytest.requirements == std::vector<std::string>{"colorama", "nextra", "pluggy"});
+  CHECK(pytest.extra_requirements == std::vector<std::string>{"pysocks", "shared"});
+  const auto& old = env.distributions.at("oldreq");
+  CHECK(old.requirements == std::vector<std::string>{"importlib-metadata", "six"});
+  CHECK(old.extra_requirements == std::vector<std::string>{"pyyaml"});
+  CHECK(development_extra("testing"));
+  CHECK(development_extra("Docs"));
+  CHECK(development_extra("tests_extra"));
+  CHECK(development_extra("pre_commit"));
+  CHECK_FALSE(development_extra("socks"));
+  CHECK_FALSE(development_extra("testingtools")); // a word, not a prefix with a separator
+  CHECK_FALSE(development_extra("yaml"));
 }
 
 TEST_CASE("environment: the interpreter behind a pytest argv") {
