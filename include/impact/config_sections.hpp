@@ -38,6 +38,17 @@ std::optional<std::vector<std::pair<std::string, std::vector<std::string>>>> dep
 // `{ file = }`), `license = { file = }`, and `license-files` patterns as written.
 std::vector<std::string> packaging_files(std::string_view pyproject);
 
+// tox.ini: the sections among `changed` that start no test run on either side: a [testenv:NAME]
+// whose every command runs a documentation, lint, format, type-check, packaging or pinning program
+// (sphinx-build, flake8, mypy, pre-commit, twine, pip-compile, `python -m build`, ...) and that no other
+// section refers to, or [tox] when only the keys that list environments (envlist, labels) differ.
+// Empty when a side cannot be parsed.
+std::vector<std::string> sections_running_no_tests(std::string_view before, std::string_view after,
+                                                   const std::vector<std::string>& changed);
+
+// tox.ini: true when `section` of this text is such an environment.
+bool section_runs_no_tests(std::string_view tox_ini, const std::string& section);
+
 // True for a section that only lint, format, type-check and release tools read ([tool.ruff],
 // [flake8], [mypy], [tool.towncrier], ...): it changes how code is checked, not what a test does.
 bool lint_section(std::string_view section);

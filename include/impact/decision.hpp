@@ -168,6 +168,7 @@ struct SyntaxProblem {
 struct ConfigSections {
   RepoPath path;
   std::optional<std::vector<std::string>> sections;
+  std::vector<std::string> runs_no_tests; // of those, tox environments that start no test run
 };
 
 // A non-Python file of the state under test whose text names another file (a template that extends

@@ -1,4 +1,5 @@
 #include "app/file_mentions.hpp"
+#include "impact/config_sections.hpp"
 
 #include <fmt/format.h>
 
@@ -37,10 +38,39 @@ bool binary_format(std::string_view name) {
 struct Text {
   const SourceFile* file;
   std::string lowered;
+  std::string original; // kept for pyproject.toml, setup.cfg and tox.ini only: read by section
 };
 
 uint32_t line_at(std::string_view text, size_t offset) {
   return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1);
+}
+
+// The section a line of an INI or TOML file belongs to: "testenv:docs", "flake8", "tool.codespell"
+// (a TOML table under [tool] is known by the tool's own table); "" before the first header.
+std::string section_at(std::string_view text, size_t offset) {
+  std::string section;
+  for (size_t pos = 0; pos < text.size() && pos <= offset;) {
+    size_t end = std::min(text.find('\n', pos), text.size());
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    if (!line.starts_with("[")) continue;
+    while (line.starts_with("[")) line.remove_prefix(1);
+    std::string_view name = line.substr(0, line.find(']'));
+    if (name.starts_with("tool.")) name = name.substr(0, name.find('.', 5));
+    section = std::string(name);
+  }
+  return section;
+}
+
+// A mention in a config file's lint section ([tool.codespell] ignore-words) or in a tox environment
+// that starts no test run is read by that tool only: no test reads the file through it.
+bool tool_section_mention(const Text& text, size_t at) {
+  if (text.original.empty()) return false;
+  std::string section = section_at(text.original, at);
+  if (section.empty()) return false;
+  if (lint_section(section)) return true;
+  return text.file->path.filename() == "tox.ini" && section_runs_no_tests(text.original, section);
 }
 
 } // namespace
@@ -78,7 +108,7 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
       out.unknown = fmt::format("the repository has more than {} MiB of text to search for its name", k_max_bytes >> 20);
       return out;
     }
-    texts.push_back(Text{&file, lower(*content)});
+    texts.push_back(Text{&file, lower(*content), sectioned_config(file.path) ? *content : std::string()});
   }
   for (size_t t = 0; t < targets.size(); ++t) {
     if (t >= k_max_targets) {
@@ -89,6 +119,7 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
     for (const auto& text : texts) {
       if (text.file->path == targets[t]) continue;
       size_t at = text.lowered.find(name);
+      while (at != std::string::npos && tool_section_mention(text, at)) at = text.lowered.find(name, at + 1);
       if (at == std::string::npos) continue;
       out.mentions.push_back(FileMention{text.file->path, targets[t], line_at(text.lowered, at)});
       if (is_data_file(text.file->path) && std::find(targets.begin(), targets.end(), text.file->path) == targets.end()) {

@@ -97,7 +97,9 @@ NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, cons
     if (sectioned_config(path)) {
       Sides s = sides_of(repo, changes, inventory, change);
       auto sections = s.unread ? std::nullopt : changed_sections(path, s.before, s.after);
-      in.sections.push_back(ConfigSections{path, sections});
+      std::vector<std::string> no_tests;
+      if (path.filename() == "tox.ini" && sections) no_tests = sections_running_no_tests(s.before, s.after, *sections);
+      in.sections.push_back(ConfigSections{path, sections, std::move(no_tests)});
       if (path.filename() == "pyproject.toml" && sections &&
           std::any_of(sections->begin(), sections->end(), [](const std::string& x) { return dependency_section(x); })) {
         in.pins.push_back(s.unread ? PinChange{path, std::nullopt} : dependency_lists_change(path, s));

@@ -189,10 +189,12 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
   }
   bool linters = tables().linters;
   bool pins = false;
-  std::vector<std::string> lint, other;
+  std::vector<std::string> lint, tox, other;
+  const auto& no_tests = it->runs_no_tests;
   for (const auto& s : *it->sections) {
     if (path.filename() == "pyproject.toml" && dependency_section(s)) pins = true;
     else if (lint_section(s) && !linters) lint.push_back(s);
+    else if (std::find(no_tests.begin(), no_tests.end(), s) != no_tests.end()) tox.push_back(s);
     else other.push_back(s);
   }
   if (!other.empty()) return run_all(Reason::config_changed, FileKind::config, fmt::format("{}: {}", changed, joined(other)));
@@ -201,8 +203,14 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
     auto pin = std::find_if(list.begin(), list.end(), [&](const PinChange& p) { return p.path == path; });
     return pin_file(path, pin == list.end() ? nullptr : &*pin);
   }
-  if (lint.empty()) return quiet(FileKind::config, "nothing: only comments or layout changed");
-  return quiet(FileKind::config, fmt::format("nothing: only lint and format sections changed ({})", joined(lint)));
+  if (lint.empty() && tox.empty()) return quiet(FileKind::config, "nothing: only comments or layout changed");
+  if (tox.empty()) {
+    return quiet(FileKind::config, fmt::format("nothing: only lint and format sections changed ({})", joined(lint)));
+  }
+  lint.insert(lint.end(), tox.begin(), tox.end());
+  return quiet(FileKind::config, fmt::format("nothing: only lint and format sections and tox environments that run "
+                                             "no tests changed ({})",
+                                             joined(lint)));
 }
 
 // Rule `dependency-pins`: the files that import what moved.
