@@ -32,7 +32,10 @@ bool documentation_folder(std::string_view top) {
 bool documentation_stem(std::string_view stem) {
   return one_of(stem, {"readme", "changes", "changelog", "history", "news", "authors", "contributors", "license",
                        "licence", "copying", "notice", "contributing", "code_of_conduct", "security", "support",
-                       "maintainers", "citation", "governance", "releasing", "release", "todo", "thanks"});
+                       "maintainers", "citation", "governance", "releasing", "release", "todo", "thanks",
+                       "credits", "roadmap", "hacking", "upgrading", "migrating", "patents", "styleguide",
+                       // instructions for coding assistants: AGENTS.md, CLAUDE.md, GEMINI.md
+                       "agents", "claude", "gemini"});
 }
 
 bool documentation_extension(std::string_view ext) {
@@ -42,7 +45,7 @@ bool documentation_extension(std::string_view ext) {
 // CI and editor folders at the root.
 bool tooling_folder(std::string_view top) {
   return one_of(top, {".github", ".gitlab", ".circleci", ".buildkite", ".azure-pipelines", ".devcontainer", ".vscode",
-                      ".idea", ".hgsigs"});
+                      ".idea", ".hgsigs", ".cursor", ".claude"});
 }
 
 bool tooling_name(std::string_view name) {
@@ -55,7 +58,8 @@ bool tooling_name(std::string_view name) {
                        ".markdownlint.yml", ".yamllint", ".yamllint.yaml", ".yamllint.yml", ".codespellrc",
                        ".typos.toml", "_typos.toml", "codeowners", ".bumpversion.cfg", ".cruft.json",
                        ".copier-answers.yml", ".all-contributorsrc", ".zenodo.json", "funding.yml", "mkdocs.yml",
-                       "mkdocs.yaml", ".pyspelling.yml", ".pyspelling.yaml", ".spell-dict", ".wordlist.txt"});
+                       "mkdocs.yaml", ".pyspelling.yml", ".pyspelling.yaml", ".spell-dict", ".wordlist.txt",
+                       ".cursorrules"});
 }
 
 bool lint_name(std::string_view name) {

@@ -22,6 +22,15 @@ namespace impact::decision {
 
 namespace {
 
+// [project] keys that describe the package on an index (PyPI) and nothing else.
+bool index_metadata_key(std::string_view section) {
+  for (std::string_view key : {"classifiers", "keywords", "urls", "authors", "maintainers", "description"}) {
+    if (section.starts_with("project.") && section.substr(8) == key) return true;
+  }
+  return false;
+}
+
+
 NonPythonEffect run_all(Reason reason, FileKind kind, std::string detail) {
   NonPythonEffect e;
   e.what = NonPythonEffect::What::run_all;
@@ -70,6 +79,7 @@ struct NonPythonRules::Tables {
   bool linters = false;
   bool documentation = false;
   std::optional<bool> django; // some file imports django (read on first use)
+  std::optional<std::string> metadata_reader; // the first file that imports a reader of installed metadata, or ""
 };
 
 std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const ImportGraph& graph,
@@ -189,13 +199,20 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
   }
   bool linters = tables().linters;
   bool pins = false;
-  std::vector<std::string> lint, tox, other;
+  std::vector<std::string> lint, tox, metadata, other;
   const auto& no_tests = it->runs_no_tests;
   for (const auto& s : *it->sections) {
     if (path.filename() == "pyproject.toml" && dependency_section(s)) pins = true;
     else if (lint_section(s) && !linters) lint.push_back(s);
     else if (std::find(no_tests.begin(), no_tests.end(), s) != no_tests.end()) tox.push_back(s);
+    else if (path.filename() == "pyproject.toml" && index_metadata_key(s)) metadata.push_back(s);
     else other.push_back(s);
+  }
+  // Keys only a package index shows: a test sees them only through the installed metadata.
+  if (!metadata.empty() && facts() != nullptr && metadata_reader().empty()) {
+    lint.insert(lint.end(), metadata.begin(), metadata.end());
+  } else {
+    other.insert(other.end(), metadata.begin(), metadata.end());
   }
   if (!other.empty()) return run_all(Reason::config_changed, FileKind::config, fmt::format("{}: {}", changed, joined(other)));
   if (pins) {
@@ -204,12 +221,12 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
     return pin_file(path, pin == list.end() ? nullptr : &*pin);
   }
   if (lint.empty() && tox.empty()) return quiet(FileKind::config, "nothing: only comments or layout changed");
-  if (tox.empty()) {
+  if (tox.empty() && metadata.empty()) {
     return quiet(FileKind::config, fmt::format("nothing: only lint and format sections changed ({})", joined(lint)));
   }
   lint.insert(lint.end(), tox.begin(), tox.end());
-  return quiet(FileKind::config, fmt::format("nothing: only lint and format sections and tox environments that run "
-                                             "no tests changed ({})",
+  return quiet(FileKind::config, fmt::format("nothing: only lint and format sections, package index metadata and "
+                                             "tox environments that run no tests changed ({})",
                                              joined(lint)));
 }
 
@@ -307,6 +324,32 @@ NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
   }
   if (e.readers.empty()) return quiet(name, fmt::format("nothing: {} that no code reads", to_string(name)));
   return e;
+}
+
+// The first file that imports what reads installed packages' metadata (importlib.metadata,
+// importlib_metadata, pkg_resources), or "".
+const std::string& NonPythonRules::metadata_reader() {
+  Tables& t = tables();
+  if (t.metadata_reader) return *t.metadata_reader;
+  t.metadata_reader = std::string();
+  const ProjectFacts* all = facts();
+  ImportScratch scratch;
+  for (size_t i = 0; all != nullptr && i < all->size() && t.metadata_reader->empty(); ++i) {
+    all->imports(i, scratch);
+    for (const auto& imp : scratch.imports) {
+      std::string_view m = imp.module;
+      bool reads = m == "importlib.metadata" || m.starts_with("importlib.metadata.") || m == "importlib_metadata" ||
+                   m.starts_with("importlib_metadata.") || m == "pkg_resources" || m.starts_with("pkg_resources.") ||
+                   (m == "importlib" && std::find(scratch.names.begin() + static_cast<std::ptrdiff_t>(imp.names_begin),
+                                                  scratch.names.begin() + static_cast<std::ptrdiff_t>(imp.names_end),
+                                                  "metadata") != scratch.names.begin() + static_cast<std::ptrdiff_t>(imp.names_end));
+      if (imp.level == 0 && reads) {
+        t.metadata_reader = all->files[i].path.str;
+        break;
+      }
+    }
+  }
+  return *t.metadata_reader;
 }
 
 bool NonPythonRules::imports_django() {

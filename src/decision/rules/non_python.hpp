@@ -82,6 +82,7 @@ private:
   NonPythonEffect data_file(const RepoPath& path);
   std::optional<std::string> unbounded_reason(const RepoPath& path, FileKind kind);
   bool imports_django();
+  const std::string& metadata_reader();
 };
 
 } // namespace impact::decision
