@@ -298,6 +298,9 @@ OPERATORS = {
     "signature": "add a required positional parameter to a function or method",
     "fixture": "insert the raise into a pytest fixture (conftest.py or test module) or a conftest hook",
     "helper": "insert the raise into a function of a test-support module (conftest.py helpers, tests/**/helpers)",
+    "data": "change one character of a file that is not Python and that code or tests may read (JSON, text, "
+            "templates, SQL, YAML, CSV, ... under the package or the tests; documentation and configuration excluded)",
+    "pin": "bump one pinned version (==X.Y) in a requirements file (requirements*.txt, requirements/*.txt)",
 }
 
 
@@ -399,7 +402,85 @@ def decorator_names(fn) -> list[str]:
     return out
 
 
+# Operators that edit files that are not Python; precision.py leaves them out of "all" (its oracle reads
+# Python lines only).
+TEXT_OPERATORS = ("data", "pin")
+DATA_EXTENSIONS = (".json", ".txt", ".html", ".htm", ".xml", ".yaml", ".yml", ".csv", ".tsv", ".sql", ".j2",
+                   ".jinja", ".jinja2", ".tmpl", ".tpl", ".ini", ".cfg", ".md", ".rst", ".toml", ".svg", ".css",
+                   ".js", ".po", ".diff", ".patch", ".in", ".out", ".expected", ".golden")
+NOT_DATA_PREFIXES = ("docs/", "doc/", "documentation/", ".github/", ".gitlab/", "changelog.d/", "changes/",
+                     "newsfragments/", "news/", "requirements/", ".circleci/")
+
+
+def text_files(repo: Path, includes: list[str], excludes: list[str], op: str) -> list[str]:
+    """Files the `data` operator edits (non-Python files below the root, outside documentation and CI folders)
+    and the `pin` operator edits (requirements files)."""
+    out = subprocess.run(["git", "ls-files", "-z"], cwd=repo, capture_output=True, check=True).stdout
+    files = []
+    for path in sorted(p for p in out.decode("utf-8", "surrogateescape").split("\0") if p):
+        name = path.rsplit("/", 1)[-1]
+        if op == "pin":
+            if not (fnmatch.fnmatch(name, "requirements*.txt") or path.startswith("requirements/") and
+                    name.endswith(".txt")):
+                continue
+        else:
+            if "/" not in path or path.startswith(NOT_DATA_PREFIXES) or not name.lower().endswith(DATA_EXTENSIONS):
+                continue
+            if name in ("setup.cfg", "tox.ini", "pyproject.toml", "MANIFEST.in") or name.startswith("requirements"):
+                continue
+        if includes and not any(fnmatch.fnmatch(path, g) for g in includes):
+            continue
+        if any(fnmatch.fnmatch(path, g) for g in excludes):
+            continue
+        full = repo / path
+        if full.is_symlink() or not full.is_file() or full.stat().st_size > 1 << 20:
+            continue
+        try:
+            full.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        files.append(path)
+    return files
+
+
+def text_mutants(op: str, path: str, text: str) -> list[Mutant]:
+    """`data`: per non-blank line, its first digit moved by one, else an `X` in its middle. `pin`: per
+    `name==X.Y` line, the last number of the version moved by one."""
+    out: list[Mutant] = []
+    offset = 0
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        body = line.rstrip("\r\n")
+        start = offset
+        offset += len(line)
+        if not body.strip():
+            continue
+        if op == "pin":
+            m = re.match(r"^\s*([A-Za-z0-9_.\-\[\],]+)\s*==\s*([0-9][0-9.]*)", body)
+            if not m:
+                continue
+            version = m.group(2)
+            digits = re.search(r"(\d+)(?!.*\d)", version)
+            at = start + m.start(2) + digits.start(1)
+            new = str(int(digits.group(1)) + 1)
+            out.append(Mutant(path, "<pins>", number, "", number, op=op, start=at, end=at + len(digits.group(1)),
+                              new=new, desc=f"{m.group(1)}: {version} -> a newer pin"))
+            continue
+        digit = re.search(r"\d", body)
+        if digit:
+            at = start + digit.start()
+            new = str((int(body[digit.start()]) + 1) % 10)
+            out.append(Mutant(path, "<data>", number, "", number, op=op, start=at, end=at + 1, new=new,
+                              desc=f"line {number}: a digit changed"))
+        else:
+            at = start + len(body) // 2
+            out.append(Mutant(path, "<data>", number, "", number, op=op, start=at, end=at, new="X",
+                              desc=f"line {number}: an X inserted"))
+    return out
+
+
 def op_mutants(op: str, path: str, text: str) -> list[Mutant]:
+    if op in TEXT_OPERATORS:
+        return text_mutants(op, path, text)
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -916,7 +997,8 @@ def main() -> int:
         if op == "raise":
             pools[op] = [m for p in files for m in function_mutants(p, texts[p])]
             continue
-        op_files = test_support_files(repo, args.include, args.exclude, op) if op in ("fixture", "helper") else files
+        op_files = test_support_files(repo, args.include, args.exclude, op) if op in ("fixture", "helper") else \
+            text_files(repo, args.include, args.exclude, op) if op in TEXT_OPERATORS else files
         for p in op_files:
             if p not in texts:
                 texts[p] = (repo / p).read_text(encoding="utf-8")

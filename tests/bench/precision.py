@@ -499,10 +499,12 @@ def main() -> int:
         return 0
     if args.repo is None:
         ap.error("the repository is required")
-    operators = list(mp.OPERATORS) if args.operators.strip() == "all" else \
+    # The oracle reads Python lines: the edits of files that are not Python are mutate_project.py's alone.
+    python_operators = [o for o in mp.OPERATORS if o not in mp.TEXT_OPERATORS]
+    operators = python_operators if args.operators.strip() == "all" else \
         [o.strip() for o in args.operators.split(",") if o.strip()]
-    if not operators or any(o not in mp.OPERATORS for o in operators):
-        ap.error(f"operators: choose among {', '.join(mp.OPERATORS)}")
+    if not operators or any(o not in python_operators for o in operators):
+        ap.error(f"operators: choose among {', '.join(python_operators)}")
     repo = args.repo.resolve()
     if not (repo / ".git").exists():
         ap.error(f"{repo} is not a git work tree")
