@@ -60,6 +60,10 @@ struct IndexMeta {
   // then does a function body that no test ran select no test.
   bool whole_suite = false;
   std::string partial; // why not, for people ("-k was given"); "" when whole_suite or unknown
+  // The installed distributions' versions where the suite ran (name -> version); nullopt when not
+  // recorded (an index read from a coverage file, or one written before it was recorded). A later
+  // run selects the importers of what moved since (docs/coverage.md, "The installed environment").
+  std::optional<std::map<std::string, std::string>> environment;
 };
 
 // A whole index in memory, as built or merged (lookups read the store file instead).

@@ -99,6 +99,7 @@ enum class Reason : uint8_t {
   syntax_error,                // a changed file that may not compile is loaded by every session (rule syntax-error)
   import_only_test_files,      // the change reaches only collected files that define no tests
   triggered,                   // a [tool.impact] triggers rule with run = "all" matched a changed file (rule triggers)
+  environment_changed,         // the installed environment moved since the coverage index recorded it (rule environment-drift)
   no_changes,                  // nothing: no file changed
   no_tests_reached,            // nothing: no test file can load the changed files
   only_quiet_files,            // nothing: every changed file is one nothing reads (rules quiet-files, config-sections)
@@ -210,6 +211,9 @@ struct DecisionInput {
   NonPythonInput non_python{};
   std::vector<std::string> always_run{}; // [tool.impact] always-run: node ids, test files, globs
   std::vector<TriggerRule> triggers{};   // [tool.impact] triggers
+  // What moved in the installed environment since the coverage index recorded it; the environment now
+  // is non_python.environment.
+  std::vector<MovedDistribution> environment_drift{};
 };
 
 Decision decide(const DecisionInput& input);

@@ -5,6 +5,8 @@
 // The installed environment pytest runs in: which distributions are installed, the top-level modules
 // each provides, what each requires, and which are pytest plugins. Read only when a dependency pin
 // changed (docs/selection.md, `dependency-pins`): a pin names distributions, code imports modules.
+#include "impact/vocabulary.hpp"
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -47,5 +49,19 @@ std::optional<std::vector<std::filesystem::path>> site_dirs_of(const std::string
 // The Python interpreter behind a pytest argv: argv[0] itself when it is a python, else the
 // interpreter its #! line names (a `pytest` console script). nullopt when neither can be told.
 std::optional<std::string> interpreter_of(const std::vector<std::string>& pytest_argv);
+
+// Reads the environment of `interpreter` as read_environment(site_dirs_of(...)) does, and keeps it in
+// `cache_file`: a later call reuses it while the interpreter, PYTHONPATH and the modification time of
+// every folder it was read from are unchanged (an install, upgrade or removal changes the folder that
+// holds the *.dist-info). nullopt when the interpreter cannot be asked.
+std::optional<Environment> read_environment_cached(const std::string& interpreter, const std::filesystem::path& cwd,
+                                                   const std::filesystem::path& cache_file, const std::string& pythonpath);
+
+// Every installed distribution's version, by normalized name: what a coverage index records.
+std::map<std::string, std::string> versions_of(const Environment& env);
+
+// The distributions installed, removed or of another version in `now` than in `recorded`, by name.
+std::vector<MovedDistribution> environment_drift(const std::map<std::string, std::string>& recorded,
+                                                 const std::map<std::string, std::string>& now);
 
 } // namespace impact

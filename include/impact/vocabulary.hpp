@@ -98,6 +98,18 @@ enum class Mode { fast, balanced, safe };
 std::string_view to_string(Mode mode);
 std::optional<Mode> parse_mode(std::string_view text);
 
+// A distribution whose installed version differs between the coverage index's record of the
+// environment and the environment now ("" where it is absent): docs/selection.md, `environment-drift`.
+struct MovedDistribution {
+  std::string name;
+  std::string before;
+  std::string after;
+};
+
+// The path under which the decision shows the installed environment when it moved since the coverage
+// index recorded it: not a file of the repository.
+inline constexpr std::string_view k_environment_path = "(installed environment)";
+
 // A declared edge no analysis can see ([tool.impact] triggers, docs/selection.md `triggers`): a change
 // to a file matching one of `paths` runs everything, or the tests `run` names.
 struct TriggerRule {

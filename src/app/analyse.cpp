@@ -1,8 +1,8 @@
 #include "app/analyse.hpp"
 
 #include "app/non_python_input.hpp"
-#include "impact/environment.hpp"
 #include "app/pytest_command.hpp"
+#include "impact/environment.hpp"
 #include "impact/ci.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
@@ -274,9 +274,28 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   BackgroundSave saving;
   // -j: threads for parsing and for linking imports.
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // The coverage index, opened first: the environment it recorded may have moved since.
+  std::unique_ptr<IndexReader> index;
+  std::string index_problem; // an index that cannot be read: said on stderr and in the decision
+  auto index_path = util::cache_dir(repo.root(), env) / index_file_name();
+  if (config.use_index.value && !options.file_level && std::filesystem::exists(index_path)) {
+    try {
+      index = std::make_unique<IndexReader>(index_path);
+    } catch (const Error& e) {
+      index_problem = fmt::format("{}; selecting without the coverage index", e.what());
+      out.warnings.push_back(index_problem);
+    }
+  }
+  std::optional<Environment> environment; // read when a pin moved or the index recorded one; the input points into it
+  std::vector<MovedDistribution> drift;
+  if (index && index->meta().environment) {
+    environment = pytest_environment(config, env, repo.root());
+    if (environment) drift = environment_drift(*index->meta().environment, versions_of(*environment));
+  }
   // [tool.impact] always-run and triggers name tests, which only the graph's test files resolve.
   bool declared = !out.changes.files.empty() && (!config.always_run.value.empty() || !config.triggers.value.empty());
-  if (needs_graph(out.changes) || declared || (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
+  if (needs_graph(out.changes) || declared || !drift.empty() ||
+      (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
     inventory = repo.inventory(out.changes);
     clock.lap("inventory");
     std::vector<SourceFile> python_files;
@@ -310,8 +329,11 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     input.semantics = &semantics;
   }
   input.text_doctests = text_doctests(repo, layout, pytest, inventory);
-  std::optional<Environment> environment; // read when a dependency pin moved; the input points into it
   input.non_python = non_python_input(repo, out.changes, inventory, pytest, config, env, environment);
+  if (!drift.empty()) {
+    input.environment_drift = std::move(drift);
+    input.non_python.environment = &*environment;
+  }
   input.non_python.facts = &facts;
   input.always_run = config.always_run.value;
   input.triggers = config.triggers.value;
@@ -322,32 +344,27 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   input.budget_ms = options.budget_ms;
   // 4. coverage index, when there is one
   CoverageInput coverage;
-  std::string index_problem; // an index that cannot be read: said on stderr and in the decision
-  if (config.use_index.value && !options.file_level) { // --file-level: the import graph alone
-    auto path = util::cache_dir(repo.root(), env) / index_file_name();
-    if (std::filesystem::exists(path)) {
-      // Only a bad index falls back to the analysis without it: a read of the repository that fails
-      // is git's error, and stops the run as it would anywhere else (it is not "no index").
-      bool read_failed = false;
-      auto noted = [&read_failed](FileRead read) {
-        read_failed = read_failed || read.is_error();
-        return read;
-      };
-      CoverageReads reads{[&](const RepoPath& p) { return noted(repo.read_base(out.changes, p)); },
-                          [&](const SourceFile& f) { return noted(repo.read_current(f)); }};
-      try {
-        IndexReader index(path);
-        coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, index, reads);
-        input.coverage = &coverage;
-        out.index = index.meta();
-        out.index_path = path.string();
-      } catch (const Error& e) {
-        if (read_failed) throw;
-        index_problem = fmt::format("{}; selecting without the coverage index", e.what());
-        out.warnings.push_back(index_problem);
-      }
-      clock.lap("coverage");
+  if (index) { // --file-level: the import graph alone
+    // Only a bad index falls back to the analysis without it: a read of the repository that fails
+    // is git's error, and stops the run as it would anywhere else (it is not "no index").
+    bool read_failed = false;
+    auto noted = [&read_failed](FileRead read) {
+      read_failed = read_failed || read.is_error();
+      return read;
+    };
+    CoverageReads reads{[&](const RepoPath& p) { return noted(repo.read_base(out.changes, p)); },
+                        [&](const SourceFile& f) { return noted(repo.read_current(f)); }};
+    try {
+      coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, *index, reads);
+      input.coverage = &coverage;
+      out.index = index->meta();
+      out.index_path = index_path.string();
+    } catch (const Error& e) {
+      if (read_failed) throw;
+      index_problem = fmt::format("{}; selecting without the coverage index", e.what());
+      out.warnings.push_back(index_problem);
     }
+    clock.lap("coverage");
   }
   out.decision = decide(input);
   if (!index_problem.empty()) out.decision.warnings.push_back(index_problem);

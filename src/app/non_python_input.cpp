@@ -8,6 +8,7 @@
 #include "impact/error.hpp"
 #include "impact/pins.hpp"
 #include "impact/run.hpp"
+#include "util/cache_dir.hpp"
 
 #include <algorithm>
 #include <set>
@@ -66,18 +67,17 @@ PinChange dependency_lists_change(const RepoPath& path, const Sides& s) {
   return PinChange{path, total};
 }
 
-std::optional<Environment> installed_environment(const ImpactConfig& config, const EnvLookup& env,
-                                                 const std::filesystem::path& root) {
+} // namespace
+
+std::optional<Environment> pytest_environment(const ImpactConfig& config, const EnvLookup& env,
+                                              const std::filesystem::path& root) {
   auto pytest = find_configured_pytest(config, env, root);
   if (!pytest) return std::nullopt;
   auto interpreter = interpreter_of(pytest->argv);
   if (!interpreter) return std::nullopt;
-  auto dirs = site_dirs_of(*interpreter, root);
-  if (!dirs) return std::nullopt;
-  return read_environment(*dirs);
+  auto cache = util::cache_dir(root, env) / "environment.json";
+  return read_environment_cached(*interpreter, root, cache, env("PYTHONPATH").value_or(""));
 }
-
-} // namespace
 
 bool needs_facts_for_non_python(const ChangeSet& changes) {
   return std::any_of(changes.files.begin(), changes.files.end(), [](const ChangedFile& f) {
@@ -110,7 +110,7 @@ NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, cons
     }
   }
   if (std::any_of(in.pins.begin(), in.pins.end(), [](const PinChange& p) { return p.diff.has_value(); })) {
-    environment = installed_environment(config, env, repo.root());
+    environment = pytest_environment(config, env, repo.root());
     if (environment) in.environment = &*environment;
   }
   // Read only when a file that may be quiet changed: the readme and license rule is the only reader.

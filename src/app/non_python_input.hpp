@@ -18,6 +18,11 @@ namespace impact::app {
 // (documentation, tooling and lint files, pins, sectioned config files).
 bool needs_facts_for_non_python(const ChangeSet& changes);
 
+// The installed environment of the interpreter that runs pytest (the configured pytest command's),
+// read through the cache folder's environment.json; nullopt when that interpreter cannot be found or asked.
+std::optional<Environment> pytest_environment(const ImpactConfig& config, const EnvLookup& env,
+                                              const std::filesystem::path& root);
+
 // `environment` receives the installed environment when a pin moved; the result points into it.
 NonPythonInput non_python_input(Repository& repo, const ChangeSet& changes, const std::vector<SourceFile>& inventory,
                                 const PytestConfig& pytest, const ImpactConfig& config, const EnvLookup& env,

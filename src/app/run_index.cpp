@@ -2,6 +2,7 @@
 // write the index; `status` and `merge`.
 #include "app/commands.hpp"
 #include "app/index_trust.hpp"
+#include "app/non_python_input.hpp"
 #include "app/pytest_command.hpp"
 #include "app/suite_probe.hpp"
 #include "impact/ci.hpp"
@@ -177,6 +178,7 @@ int run_index(const cli::Options& options) {
     auto files = project_files(*repo);
     CoverageIndex index = ingest_coverage(data, repo->root(), pytest.rootdir, python_paths(files), stats);
     index.meta.source = "pytest";
+    if (auto installed = pytest_environment(config, env, repo->root())) index.meta.environment = versions_of(*installed);
     std::tie(index.meta.whole_suite, index.meta.partial) = probe.verdict();
     if (!probed) index.meta.partial = "the whole-suite probe did not load";
     finish(index, *repo, files, path, stats, start, trust);

@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -144,6 +145,16 @@ void check_store(util::Database& db) {
   }
 }
 
+// The recorded environment (a JSON object of name -> version); nullopt for one that cannot be read,
+// which is then treated as not recorded.
+std::optional<std::map<std::string, std::string>> environment_of(const std::string& value) {
+  try {
+    return nlohmann::json::parse(value).get<std::map<std::string, std::string>>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
 IndexMeta read_meta(util::Database& db) {
   IndexMeta meta;
   auto s = db.prepare("SELECT key, value FROM meta");
@@ -160,6 +171,7 @@ IndexMeta read_meta(util::Database& db) {
     else if (key == "files") meta.files = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "hashed") meta.hashed = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "untrusted") meta.untrusted = static_cast<size_t>(std::atoll(value.c_str()));
+    else if (key == "environment") meta.environment = environment_of(value);
   }
   return meta;
 }
@@ -224,6 +236,7 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       // Absent in an index written before it was recorded: read as not whole, which only selects more.
       put("whole_suite", index.meta.whole_suite ? "1" : "0");
       put("partial", index.meta.partial);
+      if (index.meta.environment) put("environment", nlohmann::json(*index.meta.environment).dump());
       put("tests", std::to_string(index.tests.size()));
       size_t hashed = static_cast<size_t>(
           std::count_if(index.files.begin(), index.files.end(), [](const MeasuredFile& f) { return !f.measured; }));

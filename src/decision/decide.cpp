@@ -30,8 +30,6 @@ struct Trigger {
   std::string detail;
 };
 
-bool is_python(const RepoPath& path) { return path.ends_with(".py"); }
-
 // A changed Python file as the decision sees it.
 struct PythonChange {
   size_t verdict = 0;              // index in Decision::files
@@ -62,6 +60,11 @@ public:
   Decision run() {
     m_decision.mode_requested = m_decision.mode_effective = m_in.mode;
     for (const auto& change : m_in.changes.files) classify(change);
+    if (!m_in.environment_drift.empty()) { // rule environment-drift: no file shows what moved
+      FileVerdict v;
+      v.path = RepoPath(std::string(k_environment_path));
+      record(v, m_non_python.drift(m_in.environment_drift));
+    }
     m_walk.run();
     deleted_conftests();
     uncertain_imports();
@@ -127,7 +130,7 @@ private:
     std::vector<const RepoPath*> sides;
     if (new_side) sides.push_back(&change.new_path);
     if (old_side) sides.push_back(&change.old_path);
-    auto plain_python = [](const RepoPath* p) { return is_python(*p) && !is_config_file(*p); };
+    auto plain_python = [](const RepoPath* p) { return p->ends_with(".py") && !is_config_file(*p); };
     if (!std::all_of(sides.begin(), sides.end(), plain_python)) {
       non_python(verdict, change, sides, std::any_of(sides.begin(), sides.end(), plain_python));
       return;
@@ -175,7 +178,10 @@ private:
   // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp.
   void non_python(FileVerdict& verdict, const ChangedFile& change, const std::vector<const RepoPath*>& sides,
                   bool mixed) {
-    auto judged = m_non_python.judge(sides, mixed, verdict.path, change.status);
+    record(verdict, m_non_python.judge(sides, mixed, verdict.path, change.status));
+  }
+
+  void record(FileVerdict& verdict, decision::NonPythonVerdict judged) {
     verdict.kind = judged.kind;
     verdict.effect = std::move(judged.effect);
     if (judged.trigger) m_triggers.push_back(Trigger{judged.trigger->first, judged.trigger->second});

@@ -178,7 +178,7 @@ def load_cases():
 def apply_case(repo, spec):
     """Applies a case's edits: replace (path -> [[old, new], ...]), write (path -> text), delete,
     rename ([[old, new], ...]), symlink ([[link, target], ...]), then optional git steps (stage /
-    commit / git)."""
+    commit / git), then impact runs (impact = [[args...]], with the step's env)."""
     for rel, pairs in spec.get("replace", {}).items():
         for old, new in pairs:
             repo.replace(rel, old, new)
@@ -198,6 +198,9 @@ def apply_case(repo, spec):
         repo.commit("case")
     for args in spec.get("git", []):
         repo.git(*args)
+    for args in spec.get("impact", []):
+        run = repo.impact(*args, env=spec.get("env"))
+        assert run.returncode == 0, f"impact {' '.join(args)} failed ({run.returncode}): {run.stderr}"
 
 
 def check_expectations(decision, expect):

@@ -236,11 +236,18 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
   if (m_in.mode == Mode::safe || change == nullptr) return run_all(Reason::config_changed, FileKind::pins, changed);
   PinAnswer answer = pinned_modules({*change}, m_in.non_python.environment, m_in.mode == Mode::fast);
   if (!answer.run_all.empty()) return run_all(Reason::config_changed, FileKind::pins, answer.run_all);
+  if (facts() == nullptr) return run_all(Reason::config_changed, FileKind::pins, changed);
+  return importers(path, std::move(answer), m_in.mode != Mode::fast);
+}
+
+// The files that import a module of each group's distributions. A group no file imports runs
+// everything when `unimported_runs_all` (a pin: the distribution may be a tool run as a program), else
+// it is left with a warning.
+NonPythonEffect NonPythonRules::importers(const RepoPath& path, PinAnswer answer, bool unimported_runs_all) {
   NonPythonEffect e;
   e.what = NonPythonEffect::What::readers;
   e.kind = FileKind::pins;
   e.warnings = std::move(answer.warnings);
-  if (facts() == nullptr) return run_all(Reason::config_changed, FileKind::pins, changed);
   const ProjectFacts& facts = *this->facts();
   ImportScratch scratch;
   std::vector<bool> group_imported(answer.groups.size(), false);
@@ -267,8 +274,8 @@ NonPythonEffect NonPythonRules::pin_file(const RepoPath& path, const PinChange* 
     std::string why = fmt::format("{}: no file of the repository imports {} or what depends on it (it may be a "
                                   "tool run as a program, or reached in a way no import shows)",
                                   path, answer.groups[g].distribution);
-    if (m_in.mode != Mode::fast) return run_all(Reason::config_changed, FileKind::pins, why);
-    e.warnings.push_back(why + "; fast mode selects nothing for it");
+    if (unimported_runs_all) return run_all(Reason::config_changed, FileKind::pins, why);
+    if (m_in.mode == Mode::fast) e.warnings.push_back(why + "; fast mode selects nothing for it");
   }
   if (e.readers.empty()) {
     NonPythonEffect q = quiet(FileKind::pins, "nothing: no file imports what moved");

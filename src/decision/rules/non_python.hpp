@@ -5,6 +5,7 @@
 #include "decision/rules/dependency_pins.hpp"
 #include "impact/vocabulary.hpp"
 #include "impact/decision.hpp"
+#include "impact/environment.hpp"
 
 #include <memory>
 #include <optional>
@@ -65,6 +66,9 @@ public:
   NonPythonRules& operator=(const NonPythonRules&) = delete;
 
   NonPythonEffect effect(const RepoPath& path);
+  // The installed environment moved since the coverage index recorded it (rule `environment-drift`,
+  // decision/rules/environment_drift.cpp): the importers of what moved, or everything.
+  NonPythonVerdict drift(const std::vector<MovedDistribution>& moved);
   // Both sides of one change (`mixed`: one of them is a Python module, so the file became or stopped
   // being one: its importers see a module come or go, and everything runs).
   NonPythonVerdict judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
@@ -78,6 +82,7 @@ private:
   const ProjectFacts* facts() const; // the decision's, or, at file level, the ones read for these rules
   NonPythonEffect config_file(const RepoPath& path);
   NonPythonEffect pin_file(const RepoPath& path, const PinChange* change);
+  NonPythonEffect importers(const RepoPath& path, PinAnswer answer, bool unimported_runs_all);
   NonPythonEffect quiet_file(const RepoPath& path);
   NonPythonEffect data_file(const RepoPath& path);
   std::optional<std::string> unbounded_reason(const RepoPath& path, FileKind kind);
