@@ -1,0 +1,165 @@
+"""Monorepo mode (docs/monorepo.md): a repository whose root does not configure pytest, with projects
+below it that do. Discovery and `impact projects`, the decision per project (changed, depends on a
+changed project, outside every project, skipped), and running each project as its own pytest."""
+import json
+
+import pytest
+
+from harness import make_repo
+
+PYTEST = json.dumps(["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider"])
+
+# libs/a: a library; libs/b declares libs-a; services/api imports libb without declaring it (its
+# pytest finds it through pythonpath); libs/c stands alone. Each uses another kind of pytest file.
+FILES = {
+    "README.md": "# a monorepo\n",
+    "libs/a/pyproject.toml": (
+        '[project]\nname = "libs-a"\nversion = "1"\n\n'
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'),
+    "libs/a/src/liba/__init__.py": "",
+    "libs/a/src/liba/core.py": "def add(a, b):\n    return a + b\n",
+    "libs/a/tests/test_core.py": "from liba.core import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    "libs/b/pyproject.toml": (
+        '[project]\nname = "libs_b"\nversion = "1"\ndependencies = ["libs-a>=1"]\n\n'
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src", "../a/src"]\n'),
+    "libs/b/src/libb/__init__.py": "",
+    "libs/b/src/libb/calc.py": "from liba.core import add\n\n\ndef double(x):\n    return add(x, x)\n",
+    "libs/b/tests/test_calc.py": "from libb.calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n",
+    "libs/c/pytest.ini": "[pytest]\ntestpaths = tests\n",
+    "libs/c/tests/test_alone.py": "def test_alone():\n    assert True\n",
+    "services/api/setup.cfg": "[metadata]\nname = api\n\n[tool:pytest]\npythonpath = . ../../libs/b/src ../../libs/a/src\n",
+    "services/api/api/__init__.py": "",
+    "services/api/api/handlers.py": "from libb.calc import double\n\n\ndef handle(x):\n    return double(x)\n",
+    "services/api/tests/test_handlers.py": "from api.handlers import handle\n\n\ndef test_handle():\n    assert handle(3) == 6\n",
+    "tools/tox/tox.ini": "[tox]\nenvlist = py3\n\n[pytest]\naddopts = -q\n",
+    "tools/tox/tests/test_tox.py": "def test_tox():\n    assert True\n",
+}
+
+PROJECTS = ["libs/a", "libs/b", "libs/c", "services/api", "tools/tox"]
+
+
+@pytest.fixture
+def mono(tmp_path):
+    return make_repo(tmp_path, files=FILES)
+
+
+def by_path(doc):
+    return {p["path"]: p for p in doc["projects"]}
+
+
+def test_projects_lists_every_project_and_where_it_was_found(mono):
+    doc = mono.impact("projects", "--format", "json").json
+    assert (doc["schema"], doc["version"], doc["monorepo"]) == ("impact.projects", 1, True)
+    assert [p["path"] for p in doc["projects"]] == PROJECTS
+    assert [p["config"] for p in doc["projects"]] == [
+        "libs/a/pyproject.toml", "libs/b/pyproject.toml", "libs/c/pytest.ini", "services/api/setup.cfg",
+        "tools/tox/tox.ini"]
+    assert {p["found_by"] for p in doc["projects"]} == {"discovered"}
+    text = mono.impact("projects")
+    assert text.returncode == 0, text.stderr
+    assert "5 of 5 project(s)" in text.stdout
+    assert "services/api  services/api/setup.cfg" in text.stdout
+
+
+def test_projects_says_when_the_root_configures_pytest(tmp_path):
+    repo = make_repo(tmp_path, files={"pytest.ini": "[pytest]\n", "sub/pytest.ini": "[pytest]\n"})
+    doc = repo.impact("projects", "--format", "json").json
+    assert doc["monorepo"] is False and doc["root_config"] == "pytest.ini" and doc["projects"] == []
+    assert "not a monorepo: pytest.ini configures pytest" in repo.impact("projects").stdout
+
+
+def test_projects_globs_pin_the_set(mono):
+    mono.write("pyproject.toml", '[tool.impact]\nprojects = ["libs/*", "nowhere/*"]\n')
+    run = mono.impact("projects", "--format", "json")
+    assert [p["path"] for p in run.json["projects"]] == ["libs/a", "libs/b", "libs/c"]
+    assert {p["found_by"] for p in run.json["projects"]} == {"projects in pyproject.toml"}
+    assert "projects glob 'nowhere/*'" in run.stderr
+
+
+def test_project_flag_and_C_restrict_one_run(mono):
+    doc = mono.impact("projects", "--project", "libs/c", "--project", "tools/tox", "--format", "json").json
+    assert [(p["path"], p["found_by"]) for p in doc["projects"]] == [("libs/c", "--project"), ("tools/tox", "--project")]
+    doc = mono.impact("projects", "-C", "libs/b/src", "--format", "json").json
+    assert [(p["path"], p["found_by"]) for p in doc["projects"]] == [("libs/b", "-C")]
+    doc = mono.impact("projects", "--format", "json", cwd=mono.path / "libs").json
+    assert [p["path"] for p in doc["projects"]] == ["libs/a", "libs/b", "libs/c"]
+    bad = mono.impact("projects", "--project", "libs")
+    assert bad.returncode == 2 and "--project libs: not a project" in bad.stderr
+
+
+def test_a_change_runs_its_project_selection_and_its_dependents_whole(mono):
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return b + a")
+    run = mono.impact("--dry-run", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    doc = run.json
+    assert (doc["schema"], doc["version"]) == ("impact.monorepo", 1)
+    projects = by_path(doc)
+    assert (projects["libs/a"]["run"], projects["libs/a"]["why"]) == ("selection", "changed")
+    assert projects["libs/a"]["selected"] == ["libs/a/tests/test_core.py::test_add"]
+    assert projects["libs/a"]["decision"]["selected"][0]["node_id"] == "tests/test_core.py::test_add"
+    assert projects["libs/a"]["argv"][-1] == "tests/test_core.py::test_add"
+    assert (projects["libs/b"]["run"], projects["libs/b"]["why"]) == ("all", "depends_on_changed")
+    assert "declares libs-a" in projects["libs/b"]["detail"]
+    # services/api imports libb without declaring it: seen in imports, said, and run whole
+    assert (projects["services/api"]["run"], projects["services/api"]["why"]) == ("all", "depends_on_changed")
+    assert "services/api -> libs/b -> libs/a" in projects["services/api"]["detail"]
+    assert any("services/api imports libs/b but does not declare it" in w for w in doc["warnings"])
+    assert "services/api imports libs/b but does not declare it" in run.stderr
+    for skipped in ("libs/c", "tools/tox"):
+        assert (projects[skipped]["run"], projects[skipped]["why"]) == ("none", "unchanged")
+        assert projects[skipped]["argv"] is None
+
+
+def test_a_comment_in_a_library_reaches_no_dependent(mono):
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return a + b  # sum")
+    projects = by_path(mono.impact("--dry-run", "--format", "json").json)
+    assert {p: projects[p]["run"] for p in PROJECTS} == {p: "none" for p in PROJECTS}
+    assert projects["libs/a"]["why"] == "changed"
+
+
+def test_a_change_outside_every_project(mono):
+    mono.replace("README.md", "a monorepo", "our monorepo")
+    doc = mono.impact("--dry-run", "--format", "json").json
+    assert doc["outside"] == ["README.md"] and doc["outside_effect"].startswith("cannot affect a test")
+    assert {p["run"] for p in doc["projects"]} == {"none"}
+    mono.write("scripts/release.py", "print('release')\n")
+    doc = mono.impact("--dry-run", "--format", "json").json
+    assert doc["decision"] == "run_all"
+    assert {(p["run"], p["why"]) for p in doc["projects"]} == {("all", "outside_change")}
+    assert "scripts/release.py" in doc["outside_effect"]
+
+
+def test_dry_run_text_names_every_project(mono):
+    mono.replace("libs/c/tests/test_alone.py", "assert True", "assert 1")
+    run = mono.impact("--dry-run")
+    assert run.returncode == 0, run.stderr
+    assert "libs/c: selection (1 test(s)) [changed]" in run.stdout
+    assert "libs/c/tests/test_alone.py::test_alone" in run.stdout
+    assert "libs/a: skipped [unchanged]" in run.stdout
+    assert "argv (in libs/c):" in run.stdout
+
+
+def test_each_project_runs_as_its_own_pytest_and_the_codes_merge(mono):
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return b + a")
+    run = mono.impact("--pytest-command", PYTEST, "--jobs-projects", "2")
+    assert run.returncode == 0, run.stdout + run.stderr
+    for project in ("libs/a", "libs/b", "services/api"):
+        assert f"==== {project} (" in run.stdout
+    assert "libs/c" not in run.stdout
+    assert "3 project(s) ran (3 passed, 0 failed, 0 interrupted), 2 skipped" in run.stderr
+    # a failure in one project: the merged exit is 1, and the others still ran
+    mono.replace("services/api/api/handlers.py", "return double(x)", "return double(x) + 1")
+    run = mono.impact("--pytest-command", PYTEST)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "==== services/api (all depends_on_changed): failed" in run.stdout
+    assert "==== libs/b (all depends_on_changed): passed" in run.stdout
+
+
+def test_one_project_to_run_is_execd_as_today(mono):
+    mono.replace("libs/c/tests/test_alone.py", "assert True", "assert False")
+    run = mono.impact("--pytest-command", PYTEST)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "==== libs/c (" not in run.stdout  # pytest's own output, no header of impact's
+    assert "1 failed" in run.stdout
+    run = mono.impact("--pytest-command", PYTEST, "-C", "libs/c")
+    assert run.returncode == 1 and "tests/test_alone.py::test_alone" in run.stdout
