@@ -141,6 +141,15 @@ RunPlan whole_suite(const ImpactConfig& config, const cli::Options& options, con
   return plan;
 }
 
+// --junitxml PATH for `project`: the project's slug before PATH's extension, anchored at the folder
+// impact runs in (junit.xml gives <there>/junit.libs-core.xml).
+std::string junit_path(const cli::Options& options, const monorepo::Project& project) {
+  std::filesystem::path path(options.junitxml);
+  if (path.is_relative()) path = std::filesystem::absolute(options.directory) / path;
+  std::string name = path.stem().string() + "." + monorepo::slug(project.dir) + path.extension().string();
+  return (path.parent_path() / name).lexically_normal().string();
+}
+
 } // namespace
 
 std::string_view to_string(ProjectRun run) {
@@ -256,6 +265,13 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
       p.plan = whole_suite(config, options, env, repo.root() / project.dir);
     }
     plan.projects.push_back(std::move(p));
+  }
+  if (!options.junitxml.empty()) {
+    for (auto& p : plan.projects) {
+      if (p.run != ProjectRun::none && p.plan.command && !p.plan.fallback) {
+        p.plan.argv.push_back("--junitxml=" + junit_path(options, p.project));
+      }
+    }
   }
   return plan;
 }

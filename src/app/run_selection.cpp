@@ -100,6 +100,11 @@ int run_selection(const cli::Options& options) {
   if (std::optional<ProjectSet> set = find_project_set(repo->root(), options, config)) {
     return run_monorepo(*repo, config, *set, options, env);
   }
+  if (!options.junitxml.empty()) {
+    throw Error("--junitxml {}: impact writes one file per project in a monorepo only; for one project pass "
+                "pytest's own after --: impact -- --junitxml={}",
+                util::quote_name(options.junitxml), util::quote_name(options.junitxml));
+  }
   // --impact: a saved decision is replayed as it was made, with no diff and no analysis (docs/json.md).
   std::optional<SavedReport> saved = read_saved_decision(options, *repo);
   std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> impact.json`

@@ -93,6 +93,10 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
                  "Monorepo: stop a project's pytest after SECONDS; it counts as interrupted (default: none)")
       ->type_name("SECONDS")
       ->group("Monorepo");
+  app.add_option("--junitxml", o.junitxml,
+                 "Monorepo: each project's JUnit XML, its folder's slug before the extension (junit.libs-a.xml)")
+      ->type_name("PATH")
+      ->group("Monorepo");
   app.add_option("-C", o.directory, "Run as if started in DIR")->type_name("DIR")->group("Tuning");
 }
 
@@ -176,6 +180,7 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
   if (given(app, "--force") && o.impact_file.empty() && o.verb != Verb::install_hook) {
     usage_error("--force applies to --impact (a decision made on another commit) and install-hook; drop it");
   }
+  if (given(app, "--junitxml") && o.junitxml.empty()) usage_error("--junitxml '' names no file; pass a path such as junit.xml");
   if (given(app, "--jobs-projects") && o.jobs_projects == 0) {
     usage_error("--jobs-projects 0: expected 1 or more pytest processes at once");
   }

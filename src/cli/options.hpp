@@ -48,6 +48,7 @@ struct Options {
   std::vector<std::string> projects;      // --project PATH, repeatable: monorepo mode, these projects only
   unsigned jobs_projects = 0;             // --jobs-projects N: pytest children at once (0: one per core)
   double project_timeout = 0;             // --project-timeout SECONDS (0: none)
+  std::string junitxml;                   // --junitxml PATH: monorepo mode, one JUnit file per project
 };
 
 // Thrown after CLI11 printed help, the version or a usage error; main returns `code`.

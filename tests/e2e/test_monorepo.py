@@ -163,3 +163,126 @@ def test_one_project_to_run_is_execd_as_today(mono):
     assert "1 failed" in run.stdout
     run = mono.impact("--pytest-command", PYTEST, "-C", "libs/c")
     assert run.returncode == 1 and "tests/test_alone.py::test_alone" in run.stdout
+
+
+# Each project's conftest counts the pytest sessions running at once in one file shared by all of
+# them (under a lock), and keeps the highest count: the children themselves say how many ran together.
+COUNTER_CONFTEST = '''
+import fcntl, os, time
+
+COUNTER = os.environ["IMPACT_TEST_COUNTER"]
+
+
+def _bump(delta):
+    with open(COUNTER, "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        now, high = (int(x) for x in (f.read().split() or ["0", "0"]))
+        now += delta
+        high = max(high, now)
+        f.seek(0)
+        f.truncate()
+        f.write(f"{now} {high}")
+
+
+def pytest_sessionstart(session):
+    _bump(1)
+    time.sleep(0.6)  # long enough for the others allowed to start meanwhile
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _bump(-1)
+'''
+
+
+def generated(tmp_path, count):
+    files = {"README.md": "generated\n"}
+    for i in range(count):
+        files[f"projects/p{i}/pytest.ini"] = "[pytest]\n"
+        files[f"projects/p{i}/conftest.py"] = COUNTER_CONFTEST
+        files[f"projects/p{i}/tests/test_p.py"] = f"def test_p():\n    assert {i} == {i}\n"
+    return make_repo(tmp_path, files=files)
+
+
+@pytest.mark.parametrize("jobs,expect", [(1, {1}), (3, {2, 3})])
+def test_at_most_jobs_projects_pytest_children_run_at_once(tmp_path, jobs, expect):
+    repo = generated(tmp_path, 6)
+    for i in range(6):  # every project changed: each runs its selection
+        repo.replace(f"projects/p{i}/tests/test_p.py", f"== {i}", f"== {i} + 0")
+    counter = tmp_path / "counter"
+    run = repo.impact("--pytest-command", PYTEST, "--jobs-projects", str(jobs),
+                      env={"IMPACT_TEST_COUNTER": str(counter)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "6 project(s) ran (6 passed" in run.stderr
+    now, high = (int(x) for x in counter.read_text().split())
+    assert now == 0 and high in expect
+
+
+def test_a_uv_workspace(tmp_path):
+    repo = make_repo(tmp_path, files={
+        "pyproject.toml": '[project]\nname = "root"\nversion = "0"\n\n[tool.uv.workspace]\nmembers = ["packages/*"]\n',
+        "packages/core/pyproject.toml": (
+            '[project]\nname = "core"\nversion = "1"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\n'),
+        "packages/core/src/core/__init__.py": "VALUE = 1\n",
+        "packages/core/tests/test_core.py": "from core import VALUE\n\n\ndef test_value():\n    assert VALUE == 1\n",
+        "packages/app/pyproject.toml": (
+            '[project]\nname = "app"\nversion = "1"\ndependencies = ["core"]\n\n'
+            '[tool.uv.sources]\ncore = { workspace = true }\n\n'
+            '[tool.pytest.ini_options]\npythonpath = ["src", "../core/src"]\n'),
+        "packages/app/src/app/__init__.py": "from core import VALUE\n\nDOUBLE = VALUE * 2\n",
+        "packages/app/tests/test_app.py": "from app import DOUBLE\n\n\ndef test_double():\n    assert DOUBLE == 2\n",
+        "packages/docs/pyproject.toml": '[project]\nname = "docs"\nversion = "1"\n\n[tool.pytest.ini_options]\n',
+        "packages/docs/tests/test_docs.py": "def test_docs():\n    assert True\n",
+    })
+    assert [p["path"] for p in repo.impact("projects", "--format", "json").json["projects"]] == [
+        "packages/app", "packages/core", "packages/docs"]
+    repo.replace("packages/core/src/core/__init__.py", "VALUE = 1", "VALUE = 1 * 1")
+    projects = by_path(repo.impact("--dry-run", "--format", "json").json)
+    assert {p: (v["run"], v["why"]) for p, v in projects.items()} == {
+        "packages/app": ("all", "depends_on_changed"),
+        "packages/core": ("selection", "changed"),
+        "packages/docs": ("none", "unchanged")}
+    run = repo.impact("--pytest-command", PYTEST)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # the workspace root's pyproject.toml configures every member's environment: everything runs
+    repo.git("checkout", "--", ".")
+    repo.replace("pyproject.toml", 'version = "0"', 'version = "0"\nrequires-python = ">=3.9"')
+    doc = repo.impact("--dry-run", "--format", "json").json
+    assert doc["outside"] == ["pyproject.toml"]
+    assert {(p["run"], p["why"]) for p in doc["projects"]} == {("all", "outside_change")}
+
+
+def test_libs_and_services(tmp_path):
+    files = {}
+    for lib in ("auth", "db"):
+        files[f"libs/{lib}/pyproject.toml"] = (
+            f'[project]\nname = "acme-{lib}"\nversion = "1"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\n')
+        files[f"libs/{lib}/src/acme_{lib}/__init__.py"] = "def ok():\n    return True\n"
+        files[f"libs/{lib}/tests/test_{lib}.py"] = f"from acme_{lib} import ok\n\n\ndef test_ok():\n    assert ok()\n"
+    for svc, deps in (("web", ["acme-auth", "acme-db"]), ("worker", ["acme-db"]), ("cron", [])):
+        files[f"services/{svc}/pyproject.toml"] = (
+            f'[project]\nname = "{svc}"\nversion = "1"\ndependencies = {json.dumps(deps)}\n\n'
+            '[tool.pytest.ini_options]\npythonpath = [".", "../../libs/auth/src", "../../libs/db/src"]\n')
+        files[f"services/{svc}/tests/test_{svc}.py"] = "def test_up():\n    assert True\n"
+    repo = make_repo(tmp_path, files=files)
+    repo.replace("libs/db/src/acme_db/__init__.py", "return True", "return 1 == 1")
+    projects = by_path(repo.impact("--dry-run", "--format", "json").json)
+    assert {p: v["run"] for p, v in projects.items()} == {
+        "libs/auth": "none", "libs/db": "selection", "services/cron": "none", "services/web": "all",
+        "services/worker": "all"}
+    doc = repo.impact("--project", "services/cron", "--project", "services/web", "--dry-run", "--format", "json").json
+    assert [(p["path"], p["run"]) for p in doc["projects"]] == [("services/cron", "none"), ("services/web", "all")]
+
+
+def test_junitxml_is_written_per_project_with_its_slug(mono, tmp_path):
+    import xml.etree.ElementTree as ET
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return b + a")
+    run = mono.impact("--pytest-command", PYTEST, "--junitxml", "reports/junit.xml")
+    assert run.returncode == 0, run.stdout + run.stderr
+    written = sorted(p.name for p in (mono.path / "reports").iterdir())
+    assert written == ["junit.libs-a.xml", "junit.libs-b.xml", "junit.services-api.xml"]  # skipped: none
+    suite = ET.parse(mono.path / "reports" / "junit.libs-a.xml").getroot().find("testsuite")
+    assert suite.get("tests") == "1" and suite.get("failures") == "0"
+    one = make_repo(tmp_path / "one", files={"pytest.ini": "[pytest]\n", "test_x.py": "def test_x():\n    pass\n"})
+    refused = one.impact("--junitxml", "junit.xml")
+    assert refused.returncode == 2 and "impact -- --junitxml=junit.xml" in refused.stderr
