@@ -286,3 +286,35 @@ def test_junitxml_is_written_per_project_with_its_slug(mono, tmp_path):
     one = make_repo(tmp_path / "one", files={"pytest.ini": "[pytest]\n", "test_x.py": "def test_x():\n    pass\n"})
     refused = one.impact("--junitxml", "junit.xml")
     assert refused.returncode == 2 and "impact -- --junitxml=junit.xml" in refused.stderr
+
+
+def test_each_project_finds_its_own_pytest(tmp_path):
+    """libs/v has its own virtualenv (found first, from its folder); libs/w names its pytest-command in
+    its own [tool.impact]; neither the root nor the other project's setting reaches them."""
+    import os
+    repo = make_repo(tmp_path, files={
+        ".gitignore": "__pycache__/\n.impact_cache/\n.venv/\n",
+        "libs/v/pytest.ini": "[pytest]\n",
+        "libs/v/tests/test_v.py": "def test_v():\n    assert 1\n",
+        "libs/w/pyproject.toml": (
+            '[tool.pytest.ini_options]\n\n[tool.impact]\n'
+            'pytest-command = ["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider"]\n'),
+        "libs/w/tests/test_w.py": "def test_w():\n    assert 1\n",
+    })
+    venv = repo.path / "libs/v/.venv/bin"
+    venv.mkdir(parents=True)
+    (repo.path / "libs/v/.venv/pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "pytest").write_text("#!/bin/sh\nexit 3\n")
+    (venv / "python").write_text('#!/bin/sh\necho "the virtualenv of libs/v runs"\nexec /usr/bin/python3 "$@"\n')
+    for tool in ("pytest", "python"):
+        os.chmod(venv / tool, 0o755)
+    repo.replace("libs/v/tests/test_v.py", "assert 1", "assert 2")
+    repo.replace("libs/w/tests/test_w.py", "assert 1", "assert 2")
+    projects = by_path(repo.impact("--dry-run", "--format", "json").json)
+    assert projects["libs/v"]["argv"][:3] == [str(venv / "python"), "-m", "pytest"]
+    assert projects["libs/v"]["decision"]["command"]["source"] == "the project's virtualenv .venv/"
+    assert projects["libs/w"]["argv"][:2] == ["/usr/bin/python3", "-m"]
+    run = repo.impact("--", "-p", "no:cacheprovider")
+    assert run.returncode == 0, run.stdout + run.stderr
+    block_v = run.stdout[run.stdout.index("==== libs/v"):]
+    assert "the virtualenv of libs/v runs" in block_v.split("==== libs/w")[0]
