@@ -217,6 +217,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
     monorepo::ProjectView view(repo, project.dir, plan.snapshot);
     ImpactConfig config = load_impact_config(view.root(), env, options.config);
     Analysis analysis = analyse(view, config, options, env);
+    for (const auto& w : analysis.warnings) plan.warnings.push_back(fmt::format("{}: {}", project.dir, w));
     if (reaches_dependents(analysis.decision)) reaching.push_back(project.dir);
     if (!selected) continue; // analysed only for its dependents
     ProjectPlan p;

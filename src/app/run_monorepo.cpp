@@ -4,14 +4,17 @@
 #include "app/run_monorepo.hpp"
 
 #include "app/monorepo_render.hpp"
+#include "app/project_times.hpp"
 #include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/run.hpp"
+#include "util/cache_dir.hpp"
 #include "util/process_pool.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -81,6 +84,17 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
   }
   if (to_run.size() == 1) exec_one(*to_run.front(), plan, strict);
 
+  // The longest first (by the last run's time; a project never timed counts as longest), so that the
+  // run ends about when the longest project does.
+  std::filesystem::path cache = util::cache_dir(repo.root(), env);
+  std::map<std::string, double> times = options.no_cache ? std::map<std::string, double>{}
+                                                         : read_project_times(project_times_file(cache));
+  auto time_of = [&](const ProjectPlan* p) {
+    auto it = times.find(p->project.dir);
+    return it == times.end() ? 1e300 : it->second;
+  };
+  std::stable_sort(to_run.begin(), to_run.end(),
+                   [&](const ProjectPlan* a, const ProjectPlan* b) { return time_of(a) > time_of(b); });
   std::vector<util::PoolJob> jobs;
   for (const auto* p : to_run) jobs.push_back({p->plan.argv, plan.root / p->project.dir, options.project_timeout});
   unsigned width = options.jobs_projects > 0 ? options.jobs_projects : std::max(1u, std::thread::hardware_concurrency());
@@ -96,7 +110,17 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
                outcome_word(r.code, r.timed_out, r.interrupted), r.seconds, r.output);
     if (!r.output.empty() && !r.output.ends_with('\n')) fmt::print("\n");
     std::fflush(stdout);
+    // Only a whole run says how long the project takes: a selection, a stopped run say less.
+    if (p.run == ProjectRun::all && !r.timed_out && !r.interrupted) times[p.project.dir] = r.seconds;
   });
+  if (!options.no_cache) {
+    try {
+      util::ensure_cache_dir(cache);
+      write_project_times(project_times_file(cache), times);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "impact: warning: {}; the projects' times are not saved\n", util::one_line(e.what()));
+    }
+  }
   int merged = monorepo::merge_exit_codes(codes);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(stderr, "impact: monorepo: {} project(s) ran ({} passed, {} failed, {} interrupted), {} skipped in {:.1f} s; "

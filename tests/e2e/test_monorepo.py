@@ -318,3 +318,21 @@ def test_each_project_finds_its_own_pytest(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     block_v = run.stdout[run.stdout.index("==== libs/v"):]
     assert "the virtualenv of libs/v runs" in block_v.split("==== libs/w")[0]
+
+
+def test_the_longest_project_starts_first_and_each_whole_run_is_timed(tmp_path):
+    repo = generated(tmp_path, 4)
+    repo.write("scripts/tool.py", "print('a shared script')\n")  # outside every project: all run whole
+    cache = repo.path / ".impact_cache"
+    cache.mkdir()
+    (cache / "project-times.json").write_text(json.dumps(
+        {"schema": "impact.project-times", "version": 1,
+         "seconds": {"projects/p0": 1, "projects/p1": 2, "projects/p2": 4, "projects/p3": 3}}))
+    run = repo.impact("--pytest-command", PYTEST, "--jobs-projects", "1",
+                      env={"IMPACT_TEST_COUNTER": str(tmp_path / "counter")})
+    assert run.returncode == 0, run.stdout + run.stderr
+    order = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("==== ")]
+    assert order == ["projects/p2", "projects/p3", "projects/p1", "projects/p0"]
+    times = json.loads((cache / "project-times.json").read_text())["seconds"]
+    assert sorted(times) == ["projects/p0", "projects/p1", "projects/p2", "projects/p3"]
+    assert all(0 < t < 60 for t in times.values())
