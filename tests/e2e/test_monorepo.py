@@ -336,3 +336,70 @@ def test_the_longest_project_starts_first_and_each_whole_run_is_timed(tmp_path):
     times = json.loads((cache / "project-times.json").read_text())["seconds"]
     assert sorted(times) == ["projects/p0", "projects/p1", "projects/p2", "projects/p3"]
     assert all(0 < t < 60 for t in times.values())
+
+
+def forty(tmp_path):
+    """40 projects: p01 declares p00, p02 declares p01, p03 imports pkg00 without declaring it, p04
+    runs its own pytest command (a wrapper in the project, as a virtualenv's would be), p05 declares
+    p00 and has a failing test; the other 34 depend on nothing."""
+    files = {"README.md": "forty\n"}
+    deps = {1: [0], 2: [1], 3: [], 4: [0], 5: [0]}
+    paths = {3: [0]}
+    for i in range(40):
+        d = f"projects/p{i:02}"
+        declared = [f"p{j:02}" for j in deps.get(i, [])]
+        roots = ["src"] + [f"../p{j:02}/src" for j in deps.get(i, []) + paths.get(i, [])]
+        impact = ""
+        if i == 4:
+            impact = '\n[tool.impact]\npytest-command = ["bin/pytest"]\n'
+            files[f"{d}/bin/pytest"] = ('#!/bin/sh\necho "p04 ran its own pytest"\n'
+                                        'exec /usr/bin/python3 -m pytest -p no:cacheprovider "$@"\n')
+        files[f"{d}/pyproject.toml"] = (
+            f'[project]\nname = "p{i:02}"\nversion = "1"\ndependencies = {json.dumps(declared)}\n\n'
+            f'[tool.pytest.ini_options]\npythonpath = {json.dumps(roots)}\n{impact}')
+        files[f"{d}/conftest.py"] = COUNTER_CONFTEST
+        files[f"{d}/src/pkg{i:02}/__init__.py"] = f"def value():\n    return {i}\n"
+        body = f"from pkg{i:02} import value\n"
+        for j in deps.get(i, []) + paths.get(i, []):
+            body += f"from pkg{j:02} import value as value_{j:02}\n"
+        body += f"\n\ndef test_value():\n    assert value() == {i}\n"
+        if i == 5:
+            body += "\n\ndef test_broken():\n    assert value_00() == 1\n"
+        files[f"{d}/tests/test_p{i:02}.py"] = body
+    repo = make_repo(tmp_path, files=files)
+    import os
+    os.chmod(repo.path / "projects/p04/bin/pytest", 0o755)
+    return repo
+
+
+def test_a_generated_monorepo_of_forty_projects(tmp_path):
+    import time
+    import xml.etree.ElementTree as ET
+    repo = forty(tmp_path)
+    assert len(repo.impact("projects", "--format", "json").json["projects"]) == 40
+    repo.replace("projects/p00/src/pkg00/__init__.py", "return 0", "return 0 * 1")
+    started = time.monotonic()
+    doc = repo.impact("--dry-run", "--format", "json").json
+    decided_in = time.monotonic() - started
+    runs = {p["path"].split("/")[1]: (p["run"], p["why"]) for p in doc["projects"]}
+    assert runs.pop("p00") == ("selection", "changed")
+    for dependent in ("p01", "p02", "p03", "p04", "p05"):
+        assert runs.pop(dependent) == ("all", "depends_on_changed"), dependent
+    assert set(runs.values()) == {("none", "unchanged")} and len(runs) == 34
+    assert any("projects/p03 imports projects/p00 but does not declare it" in w for w in doc["warnings"])
+    assert decided_in < 60
+    counter = tmp_path / "counter"
+    # no --pytest-command (it would win over p04's own): the others run pytest on PATH
+    run = repo.impact("--jobs-projects", "2", "--junitxml", "junit/junit.xml", "--", "-p", "no:cacheprovider",
+                      env={"IMPACT_TEST_COUNTER": str(counter)})
+    assert run.returncode == 1, run.stdout + run.stderr  # p05's failure
+    assert "6 project(s) ran (5 passed, 1 failed, 0 interrupted), 34 skipped" in run.stderr
+    assert "p04 ran its own pytest" in run.stdout.split("==== projects/p04")[1].split("\n==== ")[0]
+    now, high = (int(x) for x in counter.read_text().split())
+    assert now == 0 and high == 2  # never more than --jobs-projects, and more than one when allowed
+    junit = sorted(p.name for p in (repo.path / "junit").iterdir())
+    assert junit == [f"junit.projects-p{i:02}.xml" for i in range(6)]
+    for name in junit:
+        ET.parse(repo.path / "junit" / name)  # valid XML
+    failing = ET.parse(repo.path / "junit" / "junit.projects-p05.xml").getroot().find("testsuite")
+    assert failing.get("failures") == "1"
