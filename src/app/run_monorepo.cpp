@@ -69,6 +69,10 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
     fmt::print("{}", render_monorepo_text(plan));
     return 0;
   }
+  if (options.annotations == cli::Output::github) {
+    fmt::print(stderr, "impact: warning: --output github is not written in monorepo mode yet; the decision is on "
+                       "stderr, one line per project\n");
+  }
   std::vector<const ProjectPlan*> to_run;
   for (const auto& p : plan.projects) {
     fmt::print(stderr, "impact: {}\n", util::one_line(project_line(p)));

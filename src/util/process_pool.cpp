@@ -142,7 +142,7 @@ void run_pool(const std::vector<PoolJob>& jobs, unsigned width, const std::funct
       PoolResult result;
       result.index = r.index;
       result.code = code_of(status);
-      result.timed_out = r.term_sent;
+      result.timed_out = r.term_sent && result.code != 0; // one that ended well as it was stopped ended well
       result.interrupted = g_interrupted != 0;
       result.output = read_all(r.fd);
       result.seconds = seconds_since(r.started);

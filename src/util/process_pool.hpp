@@ -19,7 +19,7 @@ struct PoolJob {
 struct PoolResult {
   size_t index = 0;       // into the jobs given
   int code = 0;           // its exit code; 128 + signal when it was killed; 127 when it could not start
-  bool timed_out = false; // it ran past its timeout and was stopped
+  bool timed_out = false; // it ran past its timeout and was stopped (an exit 0 as it stopped is not)
   bool interrupted = false; // Ctrl-C reached impact while it ran
   std::string output;     // everything it wrote, stdout and stderr interleaved as written
   double seconds = 0;     // its wall time

@@ -403,3 +403,13 @@ def test_a_generated_monorepo_of_forty_projects(tmp_path):
         ET.parse(repo.path / "junit" / name)  # valid XML
     failing = ET.parse(repo.path / "junit" / "junit.projects-p05.xml").getroot().find("testsuite")
     assert failing.get("failures") == "1"
+
+
+def test_project_timeout_stops_a_hung_project_which_counts_as_interrupted(mono):
+    mono.replace("libs/c/tests/test_alone.py", "assert True", "import time\n    time.sleep(60)")
+    mono.replace("tools/tox/tests/test_tox.py", "assert True", "assert 1")
+    run = mono.impact("--pytest-command", PYTEST, "--project-timeout", "8", timeout=90)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "==== libs/c (selection changed): timed out in" in run.stdout
+    assert "==== tools/tox (selection changed): passed" in run.stdout
+    assert "2 project(s) ran (1 passed, 0 failed, 1 interrupted)" in run.stderr
