@@ -50,6 +50,9 @@ struct ImpactConfig {
   Setting<std::vector<std::string>> ignore;
   Setting<std::vector<std::string>> always_run; // tests that run with every selection (file only)
   Setting<std::vector<TriggerRule>> triggers;   // declared edges from paths to tests (file only)
+  // Monorepo mode: globs of the project folders to run, at the repository root (file only;
+  // docs/monorepo.md). Unset: every project discovery finds.
+  Setting<std::vector<std::string>> projects;
   Setting<Mode> mode{Mode::balanced};
   Setting<bool> strict{false};
   Setting<bool> use_index{true};

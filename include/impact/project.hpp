@@ -71,6 +71,13 @@ PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const Py
 PytestConfig read_pytest_config(const std::filesystem::path& repo_root, const std::string& env_addopts,
                                 const std::string& env_plugins = "");
 
+// The file pytest would read its configuration from in folder `dir` (root-relative, "" the root) and
+// only there, in pytest's order (pytest.ini, .pytest.ini, pyproject.toml with [tool.pytest.ini_options],
+// tox.ini with [pytest], setup.cfg with [tool:pytest]): its root-relative path, or "" when the folder
+// has none. Throws impact::Error on a malformed file, naming it. (Monorepo discovery asks it of each
+// folder it visits.)
+std::string pytest_config_file(const std::filesystem::path& root, const std::string& dir);
+
 // Node kinds of the layout, per Python file.
 enum FileRole : uint8_t {
   k_role_module = 0,

@@ -23,3 +23,27 @@ std::optional<std::map<std::string, std::vector<std::string>>> pytest_ini_option
 std::vector<std::string> pytest_entry_points(const std::filesystem::path& path, const std::string& display_name);
 
 } // namespace impact::config
+
+namespace impact::config {
+
+// What a pyproject.toml says about its distribution and what it depends on, for the edges between
+// the projects of a monorepo (docs/monorepo.md).
+struct Distribution {
+  std::string name; // [project] name (or [tool.poetry] name), normalised as PEP 503 does; "" when none
+  // Every distribution it names as a dependency, normalised: [project] dependencies and
+  // optional-dependencies, [dependency-groups], [tool.poetry] dependencies and its groups'.
+  std::vector<std::string> requirements;
+  // Path dependencies as written, relative to the file's folder: a `path` in [tool.uv.sources] or in
+  // [tool.poetry] dependencies, and a "name @ file:..." requirement's path.
+  std::vector<std::string> paths;
+  std::vector<std::string> workspace_members; // [tool.uv.workspace] members (globs)
+};
+
+// The distribution declared by the pyproject.toml at `path`, or nullopt when there is no such file.
+// Throws impact::Error on a syntax error, as pytest_ini_options.
+std::optional<Distribution> read_distribution(const std::filesystem::path& path, const std::string& display_name);
+
+// A distribution name as PEP 503 compares them: lowercase, each run of '-', '_' and '.' one '-'.
+std::string normalise_distribution(std::string_view name);
+
+} // namespace impact::config

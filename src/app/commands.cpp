@@ -21,6 +21,7 @@ int run_index(const cli::Options& options);
 int run_index_status(const cli::Options& options);
 int run_index_merge(const cli::Options& options);
 int run_install_hook(const cli::Options& options);
+int run_projects(const cli::Options& options);
 
 namespace {
 
@@ -31,7 +32,7 @@ using cli::Verb;
 std::vector<std::string_view> analysis_and(std::initializer_list<std::string_view> more) {
   std::vector<std::string_view> out{"--changed",   "--staged",    "--mode",      "--strict",   "--no-strict",
                                     "--file-level", "--no-index", "--use-index", "--ignore",   "--max-depth",
-                                    "--budget-ms",  "--no-cache", "--jobs",      "-C"};
+                                    "--budget-ms",  "--no-cache", "--jobs",      "-C",       "--project"};
   out.insert(out.end(), more);
   return out;
 }
@@ -63,6 +64,8 @@ const std::vector<cli::Subcommand>& table() {
       {Verb::index_status, "index", "status", "Say when and at which commit the index was built, and what drifted",
        {"--format", "-C"}, run_index_status},
       {Verb::index_merge, "index", "merge", "Union the indexes of the shards of one run", {"-C"}, run_index_merge},
+      {Verb::projects, "", "projects", "List the pytest projects of a monorepo and where each was found",
+       {"--format", "--project", "-C"}, run_projects},
   };
   return k_table;
 }

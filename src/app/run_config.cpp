@@ -39,7 +39,8 @@ std::vector<Row> rows_of(const ImpactConfig& config) {
           {"triggers", triggers_json(config.triggers.value), to_string(config.triggers.source)},
           {"mode", std::string(to_string(config.mode.value)), to_string(config.mode.source)},
           {"strict", config.strict.value, to_string(config.strict.source)},
-          {"use-index", config.use_index.value, to_string(config.use_index.source)}};
+          {"use-index", config.use_index.value, to_string(config.use_index.source)},
+          {"projects", argv(config.projects), to_string(config.projects.source)}};
 }
 
 std::string text_of(const json& value) {

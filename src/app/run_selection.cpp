@@ -3,6 +3,8 @@
 #include "app/own_output.hpp"
 #include "app/pytest_command.hpp"
 #include "app/replay.hpp"
+#include "app/run_monorepo.hpp"
+#include "app/run_plan.hpp"
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
@@ -45,22 +47,6 @@ RunPlan fallback_plan(const ImpactConfig& config, const EnvLookup& env, const st
   return plan;
 }
 
-RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli::Options& options,
-                 const EnvLookup& env, const std::filesystem::path& root) {
-  RunPlan plan;
-  if (decision.outcome == Outcome::nothing) return plan;
-  if (decision.outcome == Outcome::run_all && config.fallback_command.is_set()) {
-    return fallback_plan(config, env, root);
-  }
-  plan.command = find_configured_pytest(config, env, root);
-  if (!plan.command) {
-    plan.problem = k_pytest_not_found;
-    return plan;
-  }
-  plan.argv = assemble_argv(*plan.command, decision, options.passthrough);
-  return plan;
-}
-
 // What the dry run adds for a fallback: the environment and the standard input it would get.
 std::string describe_fallback_input(const Report& report, const std::string& payload) {
   const Decision& decision = *report.decision;
@@ -89,11 +75,36 @@ void print_timings(const Report& report) {
 
 } // namespace
 
+RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli::Options& options,
+                 const EnvLookup& env, const std::filesystem::path& root) {
+  RunPlan plan;
+  if (decision.outcome == Outcome::nothing) return plan;
+  if (decision.outcome == Outcome::run_all && config.fallback_command.is_set()) {
+    return fallback_plan(config, env, root);
+  }
+  plan.command = find_configured_pytest(config, env, root);
+  if (!plan.command) {
+    plan.problem = k_pytest_not_found;
+    return plan;
+  }
+  plan.argv = assemble_argv(*plan.command, decision, options.passthrough);
+  return plan;
+}
+
 int run_selection(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  // A root that does not configure pytest, with projects below it that do: each is its own session.
+  if (std::optional<ProjectSet> set = find_project_set(repo->root(), options, config)) {
+    return run_monorepo(*repo, config, *set, options, env);
+  }
+  if (!options.junitxml.empty()) {
+    throw Error("--junitxml {}: impact writes one file per project in a monorepo only; for one project pass "
+                "pytest's own after --: impact -- --junitxml={}",
+                util::quote_name(options.junitxml), util::quote_name(options.junitxml));
+  }
   // --impact: a saved decision is replayed as it was made, with no diff and no analysis (docs/json.md).
   std::optional<SavedReport> saved = read_saved_decision(options, *repo);
   std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> impact.json`

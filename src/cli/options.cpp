@@ -79,6 +79,24 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
   app.add_flag("--timings", o.timings, "Print how long each stage took, on stderr")->group("Output");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the facts cache (.impact_cache/)")->group("Tuning");
   app.add_option("-j,--jobs", o.jobs, "Parse files and link their imports with this many threads (default: one per core)")->group("Tuning");
+  app.add_option("--project", o.projects,
+                 "Monorepo: work on this project folder only; repeatable (impact projects lists them)")
+      ->allow_extra_args(false)
+      ->take_all()
+      ->type_name("<path>")
+      ->group("Monorepo");
+  app.add_option("--jobs-projects", o.jobs_projects,
+                 "Monorepo: run at most N projects' pytest at once (default: one per core)")
+      ->type_name("N")
+      ->group("Monorepo");
+  app.add_option("--project-timeout", o.project_timeout,
+                 "Monorepo: stop a project's pytest after SECONDS; it counts as interrupted (default: none)")
+      ->type_name("SECONDS")
+      ->group("Monorepo");
+  app.add_option("--junitxml", o.junitxml,
+                 "Monorepo: each project's JUnit XML, its folder's slug before the extension (junit.libs-a.xml)")
+      ->type_name("PATH")
+      ->group("Monorepo");
   app.add_option("-C", o.directory, "Run as if started in DIR")->type_name("DIR")->group("Tuning");
 }
 
@@ -161,6 +179,14 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
   }
   if (given(app, "--force") && o.impact_file.empty() && o.verb != Verb::install_hook) {
     usage_error("--force applies to --impact (a decision made on another commit) and install-hook; drop it");
+  }
+  if (given(app, "--junitxml") && o.junitxml.empty()) usage_error("--junitxml '' names no file; pass a path such as junit.xml");
+  if (given(app, "--jobs-projects") && o.jobs_projects == 0) {
+    usage_error("--jobs-projects 0: expected 1 or more pytest processes at once");
+  }
+  if (!std::isfinite(o.project_timeout) || o.project_timeout < 0) {
+    usage_error(fmt::format("--project-timeout {}: expected a number of seconds, 0 or more (0: none)",
+                            app.get_option("--project-timeout")->as<std::string>()));
   }
   if (!given(app, "-C")) return;
   std::error_code ec;

@@ -13,7 +13,8 @@ namespace impact::cli {
 // Which subcommand a command line names (run: none, `impact` alone). Each is declared once, with its
 // name, help and handler, in app's table (app/commands.cpp).
 enum class Verb {
-  run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit, doctor
+  run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit, doctor,
+  projects
 };
 
 enum class Format { text, json };
@@ -44,6 +45,10 @@ struct Options {
   Output annotations = Output::plain;     // --output github
   bool force = false;                     // install-hook --force
   std::string target;                     // explain TEST_OR_FILE
+  std::vector<std::string> projects;      // --project PATH, repeatable: monorepo mode, these projects only
+  unsigned jobs_projects = 0;             // --jobs-projects N: pytest children at once (0: one per core)
+  double project_timeout = 0;             // --project-timeout SECONDS (0: none)
+  std::string junitxml;                   // --junitxml PATH: monorepo mode, one JUnit file per project
 };
 
 // Thrown after CLI11 printed help, the version or a usage error; main returns `code`.

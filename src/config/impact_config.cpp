@@ -130,6 +130,8 @@ void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
       config.always_run = {config::read_always_run(value, file), SettingSource::from_file(file)};
     } else if (key == "triggers") {
       config.triggers = {config::read_triggers(value, file), SettingSource::from_file(file)};
+    } else if (key == "projects") {
+      config.projects = {read_strings(value, key, R"(["libs/*", "services/api"])"), SettingSource::from_file(file)};
     } else if (key == "mode") {
       auto text = value.value<std::string>();
       if (!text) throw Error("{}: [tool.impact] mode must be a string: \"fast\", \"balanced\" or \"safe\"", file);
@@ -185,7 +187,8 @@ void apply_flags(ImpactConfig& config, const ConfigFlags& flags) {
 
 const std::vector<std::string>& impact_config_keys() {
   static const std::vector<std::string> k_keys = {"pytest-command", "fallback-command", "ignore", "always-run",
-                                                  "triggers",       "mode",             "strict", "use-index"};
+                                                  "triggers",       "mode",             "strict", "use-index",
+                                                  "projects"};
   return k_keys;
 }
 

@@ -1,5 +1,6 @@
 // Finding and reading pytest's ini section, as pytest 7 does from the repository root.
 #include "impact/error.hpp"
+#include "impact/project.hpp"
 #include "impact/pyproject.hpp"
 #include "project/ini_section.hpp"
 #include "util/files.hpp"
@@ -89,6 +90,11 @@ bool find_in(const std::filesystem::path& repo_root, const std::string& dir, Ini
 }
 
 } // namespace
+
+std::string pytest_config_file(const std::filesystem::path& root, const std::string& dir) {
+  IniSection section;
+  return find_in(root, dir, section) ? section.inifile : std::string();
+}
 
 IniSection find_ini_section(const std::filesystem::path& repo_root, const std::string& start) {
   IniSection out;

@@ -36,7 +36,7 @@ def settings(repo, *args, env=None):
     doc = run.json
     assert (doc["schema"], doc["version"]) == ("impact.config", 1)
     assert set(doc["settings"]) == {"pytest-command", "fallback-command", "ignore", "always-run", "triggers", "mode",
-                                    "strict", "use-index"}
+                                    "strict", "use-index", "projects"}
     return {key: (entry["value"], entry["source"]) for key, entry in doc["settings"].items()}
 
 
@@ -214,7 +214,8 @@ def test_config_text_output_names_the_source_of_each_value(repo_factory):
     assert lines["use-index"] == ["true", "default"]
     assert lines["fallback-command"] == ["(not set)", "default"]
     assert lines["always-run"] == ["[]", "default"]
-    assert len(lines) == 8
+    assert lines["projects"] == ["(not set)", "default"]
+    assert len(lines) == 9
     assert str(repo.path / "pyproject.toml") in run.stdout.splitlines()[0]
     doc = repo.impact("config", "--format", "json").json
     assert doc["file"] == str(repo.path / "pyproject.toml")

@@ -26,6 +26,7 @@ HELP = [
     (["index", "status"], ["--format"]),
     (["index", "merge"], ["--output"]),
     (["install-hook"], ["--force"]),
+    (["projects"], ["--format", "--project", "-C"]),
 ]
 
 
@@ -45,6 +46,7 @@ JSON = [
     (["explain", "tests/test_cart.py::test_total"], "impact.explain"),
     (["explain", "tests/inventory/test_stock.py"], "impact.explain"),
     (["config"], "impact.config"),
+    (["projects"], "impact.projects"),
 ]
 
 

@@ -1,0 +1,136 @@
+// impact in monorepo mode (docs/monorepo.md): one decision per project, then each project that has
+// something to run as its own pytest in its own folder, under one limit of processes, each one's
+// output printed whole as it ends, and one exit code merged from theirs.
+#include "app/run_monorepo.hpp"
+
+#include "app/monorepo_render.hpp"
+#include "app/project_times.hpp"
+#include "impact/error.hpp"
+#include "impact/report.hpp"
+#include "impact/run.hpp"
+#include "util/cache_dir.hpp"
+#include "util/process_pool.hpp"
+#include "util/quote.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace impact::app {
+
+namespace {
+
+// The one project that runs, exec'd as impact execs pytest for a single project: its colours,
+// signals and exit code are pytest's own. Returns only by throwing.
+[[noreturn]] void exec_one(const ProjectPlan& p, const MonorepoPlan& plan, bool strict) {
+  std::filesystem::path cwd = plan.root / p.project.dir;
+  if (p.plan.fallback && p.analysis) {
+    std::string payload = fallback_payload(p.analysis->decision, &p.analysis->changes, strict, p.plan.argv, cwd);
+    fmt::print(stderr, "impact: {}: delegating to the fallback (from {})\n", p.project.dir,
+               util::one_line(p.plan.command->source));
+    exec_command(p.plan.argv, cwd,
+                 {{"IMPACT_FALLBACK_REASON", std::string(to_string(p.analysis->decision.reason))}},
+                 unlinked_temp_fd(payload), p.plan.command->source);
+  }
+  exec_command(p.plan.argv, cwd, {}, -1, p.plan.command->source);
+}
+
+std::string outcome_word(int code, bool timed_out, bool interrupted) {
+  if (timed_out) return "timed out";
+  if (interrupted && code != 0) return "interrupted";
+  switch (code) {
+  case 0: return "passed";
+  case 1: return "failed";
+  case 5: return "no tests collected";
+  default: return fmt::format("exit {}", code);
+  }
+}
+
+} // namespace
+
+int run_monorepo(Repository& repo, const ImpactConfig& root_config, const ProjectSet& set,
+                 const cli::Options& options, const EnvLookup& env) {
+  auto start = std::chrono::steady_clock::now();
+  if (!options.impact_file.empty()) {
+    throw Error("--impact replays one project's decision: run it inside that project (-C <project>), as it was saved");
+  }
+  MonorepoPlan plan = plan_monorepo(repo, root_config, set, options, env);
+  bool strict = root_config.strict.value;
+  if (options.format == cli::Format::json) {
+    for (const auto& w : plan.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+    fmt::print("{}", render_monorepo_json(plan, strict));
+    return 0;
+  }
+  if (options.dry_run) {
+    for (const auto& w : plan.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+    fmt::print("{}", render_monorepo_text(plan));
+    return 0;
+  }
+  if (options.annotations == cli::Output::github) {
+    fmt::print(stderr, "impact: warning: --output github is not written in monorepo mode yet; the decision is on "
+                       "stderr, one line per project\n");
+  }
+  std::vector<const ProjectPlan*> to_run;
+  for (const auto& p : plan.projects) {
+    fmt::print(stderr, "impact: {}\n", util::one_line(project_line(p)));
+    if (p.run == ProjectRun::none) continue;
+    if (!p.plan.command) throw Error("{}: {}", p.project.dir, p.plan.problem);
+    to_run.push_back(&p);
+  }
+  for (const auto& w : plan.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  if (!plan.outside.empty()) fmt::print(stderr, "impact: outside every project: {}\n", util::one_line(plan.outside_effect));
+  if (to_run.empty()) {
+    fmt::print(stderr, "impact: monorepo: nothing to run in {} project(s)\n", plan.projects.size());
+    return 0;
+  }
+  if (to_run.size() == 1) exec_one(*to_run.front(), plan, strict);
+
+  // The longest first (by the last run's time; a project never timed counts as longest), so that the
+  // run ends about when the longest project does.
+  std::filesystem::path cache = util::cache_dir(repo.root(), env);
+  std::map<std::string, double> times = options.no_cache ? std::map<std::string, double>{}
+                                                         : read_project_times(project_times_file(cache));
+  auto time_of = [&](const ProjectPlan* p) {
+    auto it = times.find(p->project.dir);
+    return it == times.end() ? 1e300 : it->second;
+  };
+  std::stable_sort(to_run.begin(), to_run.end(),
+                   [&](const ProjectPlan* a, const ProjectPlan* b) { return time_of(a) > time_of(b); });
+  std::vector<util::PoolJob> jobs;
+  for (const auto* p : to_run) jobs.push_back({p->plan.argv, plan.root / p->project.dir, options.project_timeout});
+  unsigned width = options.jobs_projects > 0 ? options.jobs_projects : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<int> codes;
+  size_t failed = 0, passed = 0, stopped = 0;
+  std::fflush(stdout);
+  util::run_pool(jobs, width, [&](const util::PoolResult& r) {
+    const ProjectPlan& p = *to_run[r.index];
+    int code = r.timed_out || (r.interrupted && r.code != 0) ? 2 : r.code; // stopped: counts as interrupted
+    codes.push_back(code);
+    (code == 0 || code == 5 ? passed : r.timed_out || r.interrupted ? stopped : failed) += 1;
+    fmt::print("==== {} ({} {}): {} in {:.1f} s ====\n{}", p.project.dir, to_string(p.run), to_string(p.why),
+               outcome_word(r.code, r.timed_out, r.interrupted), r.seconds, r.output);
+    if (!r.output.empty() && !r.output.ends_with('\n')) fmt::print("\n");
+    std::fflush(stdout);
+    // Only a whole run says how long the project takes: a selection, a stopped run say less.
+    if (p.run == ProjectRun::all && !r.timed_out && !r.interrupted) times[p.project.dir] = r.seconds;
+  });
+  if (!options.no_cache) {
+    try {
+      util::ensure_cache_dir(cache);
+      write_project_times(project_times_file(cache), times);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "impact: warning: {}; the projects' times are not saved\n", util::one_line(e.what()));
+    }
+  }
+  int merged = monorepo::merge_exit_codes(codes);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(stderr, "impact: monorepo: {} project(s) ran ({} passed, {} failed, {} interrupted), {} skipped in {:.1f} s; "
+                     "exit {}\n",
+             to_run.size(), passed, failed, stopped, plan.projects.size() - to_run.size(), seconds, merged);
+  return merged;
+}
+
+} // namespace impact::app

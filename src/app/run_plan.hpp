@@ -1,0 +1,18 @@
+#pragma once
+// What the run path execs for a decision: pytest with the selection, the fallback on run_all when one
+// is configured, or nothing (run_selection.cpp).
+#include "cli/options.hpp"
+#include "impact/config.hpp"
+#include "impact/decision.hpp"
+#include "impact/report.hpp"
+
+#include <filesystem>
+
+namespace impact::app {
+
+// The plan for `decision` in the project at `root` (its pytest is found from there): a problem
+// instead of a command when pytest, or the fallback's program, cannot be found.
+RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli::Options& options,
+                 const EnvLookup& env, const std::filesystem::path& root);
+
+} // namespace impact::app

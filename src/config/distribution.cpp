@@ -1,0 +1,118 @@
+// A pyproject.toml's distribution name and what it depends on (pyproject.hpp, read_distribution): the
+// declared edges between the projects of a monorepo.
+#include "config/pyproject.hpp"
+#include "impact/pyproject.hpp"
+
+#include <cctype>
+
+namespace impact::config {
+
+namespace {
+
+// The distribution a PEP 508 requirement names ("libs-a[extra]>=1; python_version>'3'" gives
+// "libs-a"), and its path when it is "name @ file:..." or "name @ ./path".
+void add_requirement(std::string_view text, Distribution& out) {
+  size_t start = 0;
+  while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+  size_t end = start;
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; };
+  while (end < text.size() && name_char(text[end])) ++end;
+  if (end > start) out.requirements.push_back(normalise_distribution(text.substr(start, end - start)));
+  size_t at = text.find('@', end);
+  if (at == std::string_view::npos) return;
+  std::string_view url = text.substr(at + 1);
+  while (!url.empty() && std::isspace(static_cast<unsigned char>(url.front()))) url.remove_prefix(1);
+  url = url.substr(0, url.find_first_of(" ;"));
+  if (url.starts_with("file://")) {
+    url.remove_prefix(7);
+    if (url.starts_with("localhost/")) url.remove_prefix(9);
+  }
+  // ${PROJECT_ROOT}/../a (uv, hatch) is relative to the file's folder, as a bare relative path is.
+  if (url.starts_with("/${PROJECT_ROOT}/")) url.remove_prefix(1);
+  if (url.starts_with("${PROJECT_ROOT}/")) url.remove_prefix(16);
+  if (!url.empty() && url.find("://") == std::string_view::npos) out.paths.emplace_back(url);
+}
+
+void add_requirements(const toml::node* node, Distribution& out) {
+  const toml::array* list = node != nullptr ? node->as_array() : nullptr;
+  if (list == nullptr) return;
+  for (const auto& item : *list) {
+    if (auto text = item.value<std::string>()) add_requirement(*text, out);
+    // [dependency-groups] may include another group ({include-group = "x"}): its names are read there.
+  }
+}
+
+// A table of tables of requirement lists ([project.optional-dependencies], [dependency-groups]).
+void add_requirement_lists(const toml::node* node, Distribution& out) {
+  const toml::table* table = node != nullptr ? node->as_table() : nullptr;
+  if (table == nullptr) return;
+  for (const auto& [key, list] : *table) add_requirements(&list, out);
+}
+
+// Poetry's dependency tables: a name, then a version string or a table that may hold a path.
+void add_poetry_dependencies(const toml::node* node, Distribution& out) {
+  const toml::table* table = node != nullptr ? node->as_table() : nullptr;
+  if (table == nullptr) return;
+  for (const auto& [key, spec] : *table) {
+    if (key.str() == "python") continue;
+    out.requirements.push_back(normalise_distribution(key.str()));
+    if (const toml::table* t = spec.as_table()) {
+      if (auto path = (*t)["path"].value<std::string>()) out.paths.push_back(*path);
+    }
+  }
+}
+
+// Tables of sources by name whose entries may hold a path ([tool.uv.sources]).
+void add_source_paths(const toml::node* node, Distribution& out) {
+  const toml::table* table = node != nullptr ? node->as_table() : nullptr;
+  if (table == nullptr) return;
+  for (const auto& [key, spec] : *table) {
+    if (const toml::table* t = spec.as_table()) {
+      if (auto path = (*t)["path"].value<std::string>()) out.paths.push_back(*path);
+    }
+  }
+}
+
+} // namespace
+
+std::string normalise_distribution(std::string_view name) {
+  std::string out;
+  bool separator = false;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      separator = true;
+      continue;
+    }
+    if (separator && !out.empty()) out += '-';
+    separator = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+std::optional<Distribution> read_distribution(const std::filesystem::path& path, const std::string& display_name) {
+  auto doc = read_pyproject(path, display_name);
+  if (!doc) return std::nullopt;
+  Distribution out;
+  if (auto name = doc->at_path("project.name").value<std::string>()) out.name = normalise_distribution(*name);
+  else if (auto poetry = doc->at_path("tool.poetry.name").value<std::string>()) out.name = normalise_distribution(*poetry);
+  add_requirements(doc->at_path("project.dependencies").node(), out);
+  add_requirement_lists(doc->at_path("project.optional-dependencies").node(), out);
+  add_requirement_lists(doc->at_path("dependency-groups").node(), out);
+  add_poetry_dependencies(doc->at_path("tool.poetry.dependencies").node(), out);
+  add_poetry_dependencies(doc->at_path("tool.poetry.dev-dependencies").node(), out);
+  if (const toml::table* groups = doc->at_path("tool.poetry.group").as_table()) {
+    for (const auto& [group, table] : *groups) {
+      if (const toml::table* t = table.as_table()) add_poetry_dependencies((*t)["dependencies"].node(), out);
+    }
+  }
+  add_source_paths(doc->at_path("tool.uv.sources").node(), out);
+  if (const toml::array* members = doc->at_path("tool.uv.workspace.members").as_array()) {
+    for (const auto& m : *members) {
+      if (auto text = m.value<std::string>()) out.workspace_members.push_back(*text);
+    }
+  }
+  return out;
+}
+
+} // namespace impact::config
