@@ -5,6 +5,7 @@
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
 #include "decision/rules/declared.hpp"
+#include "decision/rules/docstrings.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
@@ -440,6 +441,7 @@ private:
       m_budget->budget_ms = m_in.budget_ms;
     }
     decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget, m_in.mode);
+    decision::rules::drop_unread_docstrings(walk, symbol_seeds); // docs/selection.md `docstrings`
     decision::SymbolResult result = walk.run(symbol_seeds);
     // A file too large to parse has no symbols to follow: once an import reaches it, its importers
     // are reached whole, and as a test file it runs whole (docs/selection.md#files-impact-does-not-read-whole).
