@@ -63,6 +63,8 @@ public:
   Covered covered(const SymbolResult& result);
   // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
   void select_both(const Covered& users, const Covered& readers, WalkKey self);
+  // The class's side of class `class_key` (a walk from the class) if this decision computed it.
+  const Covered* class_users(WalkKey class_key) const { return m_class_users.find(class_key); }
 
 private:
   bool is_property(const Key& key); // a property's getter (or a decorated member a lookup may run)

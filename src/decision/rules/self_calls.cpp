@@ -34,7 +34,11 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
   DynamicAccessRules& intersection = m_walk.dynamic_access();
   if (!intersection.intersects(self)) return false;
   uint32_t line = owner_info->at(cls).def_line;
-  const DynamicAccessRules::Covered& users = m_class_users.get(m_walk.key_of(key.node, owner), [&] {
+  // The same walk from the class as `dynamic_member`'s, when that rule made it already (its chains
+  // then say `dynamic_member`).
+  WalkKey class_key = m_walk.key_of(key.node, owner);
+  const DynamicAccessRules::Covered* shared = intersection.class_users(class_key);
+  const DynamicAccessRules::Covered& users = shared != nullptr ? *shared : m_class_users.get(class_key, [&] {
     return intersection.covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::self_call, line}}));
   });
   DynamicAccessRules::Covered readers =
