@@ -288,11 +288,9 @@ private:
     m_prev = t.kind;
     m_prev_text_star = t.kind == Tok::other && (text(t) == "*" || text(t) == "**");
     // `super().m`: the tokens `super`, `(`, `)`, `.` in a row (stage 4 before the member's name).
-    m_super_stage = t.kind == Tok::name     ? (text(t) == "super" && m_prev_before != Tok::dot ? 1 : 0)
-                    : t.kind == Tok::lparen ? (m_super_stage == 1 ? 2 : 0)
-                    : t.kind == Tok::rparen ? (m_super_stage == 2 ? 3 : 0)
-                    : t.kind == Tok::dot    ? (m_super_stage == 3 ? 4 : 0)
-                                            : 0;
+    bool next = (t.kind == Tok::lparen && m_super_stage == 1) || (t.kind == Tok::rparen && m_super_stage == 2) ||
+                (t.kind == Tok::dot && m_super_stage == 3);
+    m_super_stage = t.kind == Tok::name ? (text(t) == "super" && m_prev_before != Tok::dot ? 1 : 0) : next ? m_super_stage + 1 : 0;
     m_prev_before = t.kind;
   }
 
@@ -442,11 +440,8 @@ private:
         extend_chain(t);
       } else {
         finish_chain();
-        if (m_super_stage == 4) {
-          // `super().m` reads `m` of the class's MRO: kept as `super.m`, whose root resolves to
-          // nothing known (docs/selection.md `self-calls`).
-          m_chain.copy.assign("super.");
-          m_chain.copy.append(n);
+        if (m_super_stage == 4) { // `super().m`, a member of the class's MRO (selection.md `self-calls`)
+          m_chain.copy.assign("super.").append(n);
           m_chain.copied = true;
         } else if (t.begin > 0 && m_src[t.begin - 1] == '.') {
           start_chain(t.begin - 1, t.end);
