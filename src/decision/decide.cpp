@@ -5,6 +5,7 @@
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
 #include "decision/rules/declared.hpp"
+#include "decision/rules/docstrings.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/syntax_rules.hpp"
@@ -60,11 +61,7 @@ public:
   Decision run() {
     m_decision.mode_requested = m_decision.mode_effective = m_in.mode;
     for (const auto& change : m_in.changes.files) classify(change);
-    if (!m_in.environment_drift.empty()) { // rule environment-drift: no file shows what moved
-      FileVerdict v;
-      v.path = RepoPath(std::string(k_environment_path));
-      record(v, m_non_python.drift(m_in.environment_drift));
-    }
+    if (!m_in.environment_drift.empty()) record(decision::environment_verdict(), m_non_python.drift(m_in.environment_drift));
     m_walk.run();
     deleted_conftests();
     uncertain_imports();
@@ -178,10 +175,11 @@ private:
   // A change whose sides are not both Python: the rules of decision/rules/non_python.cpp.
   void non_python(FileVerdict& verdict, const ChangedFile& change, const std::vector<const RepoPath*>& sides,
                   bool mixed) {
-    record(verdict, m_non_python.judge(sides, mixed, verdict.path, change.status));
+    auto judged = m_non_python.judge(sides, mixed, verdict.path, change.status);
+    record(std::move(verdict), std::move(judged));
   }
 
-  void record(FileVerdict& verdict, decision::NonPythonVerdict judged) {
+  void record(FileVerdict verdict, decision::NonPythonVerdict judged) {
     verdict.kind = judged.kind;
     verdict.effect = std::move(judged.effect);
     if (judged.trigger) m_triggers.push_back(Trigger{judged.trigger->first, judged.trigger->second});
@@ -446,6 +444,7 @@ private:
       m_budget->budget_ms = m_in.budget_ms;
     }
     decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget, m_in.mode);
+    decision::rules::drop_unread_docstrings(walk, symbol_seeds); // docs/selection.md `docstrings`
     decision::SymbolResult result = walk.run(symbol_seeds);
     // A file too large to parse has no symbols to follow: once an import reaches it, its importers
     // are reached whole, and as a test file it runs whole (docs/selection.md#files-impact-does-not-read-whole).

@@ -51,4 +51,10 @@ std::pair<Reason, std::string> nothing_reason(const std::vector<FileVerdict>& fi
   return {Reason::no_tests_reached, "no test reaches the changed code"};
 }
 
+FileVerdict environment_verdict() {
+  FileVerdict v;
+  v.path = RepoPath(std::string(k_environment_path));
+  return v;
+}
+
 } // namespace impact::decision

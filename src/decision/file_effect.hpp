@@ -22,4 +22,7 @@ std::string file_effect(const FileVerdict& v, long tests, const std::vector<Synt
 std::pair<Reason, std::string> nothing_reason(const std::vector<FileVerdict>& files,
                                                    const std::set<std::string>& quiet, bool no_changes, bool cosmetic);
 
+// The entry of the decision's files that stands for the installed environment (rule environment-drift).
+FileVerdict environment_verdict();
+
 } // namespace impact::decision

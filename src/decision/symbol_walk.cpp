@@ -18,12 +18,12 @@ SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, cons
     : m_graph(graph), m_facts(facts), m_layout(layout), m_own_index(std::make_unique<resolve::FileIndex>(graph, facts)),
       m_own_tables(std::make_unique<ProjectTables>(graph, facts)), m_index(*m_own_index), m_tables(*m_own_tables),
       m_budget(budget), m_mode(mode), m_nested(false), m_fixtures(*this), m_registration(*this), m_classes(*this),
-      m_dynamic_access(*this), m_references(*this) {}
+      m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {}
 
 SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)
     : m_graph(parent.m_graph), m_facts(parent.m_facts), m_layout(parent.m_layout), m_index(parent.m_index),
       m_tables(parent.m_tables), m_budget(budget), m_mode(parent.m_mode), m_nested(true), m_fixtures(*this),
-      m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_references(*this) {}
+      m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {}
 
 WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
   auto it = m_qualname_ids.find(qualname);

@@ -10,6 +10,7 @@
 #include "decision/rules/fixtures.hpp"
 #include "decision/rules/references.hpp"
 #include "decision/rules/registration.hpp"
+#include "decision/rules/self_calls.hpp"
 #include "decision/rules/rule_family.hpp"
 #include "impact/decision.hpp"
 #include "impact/project.hpp"
@@ -71,6 +72,7 @@ public:
   ProjectTables& tables() { return m_tables; }
   rules::DynamicAccessRules& dynamic_access() { return m_dynamic_access; }
   rules::ClassRules& classes() { return m_classes; }
+  rules::SelfCallRules& self_calls() { return m_self_calls; }
 
   // What the rules say. Each records how the walk got there (`relation`, on `line` of the file).
   WalkKey key_of(uint32_t node, std::string_view qualname); // interns the name
@@ -136,6 +138,7 @@ private:
   rules::RegistrationRules m_registration;
   rules::ClassRules m_classes;
   rules::DynamicAccessRules m_dynamic_access;
+  rules::SelfCallRules m_self_calls;
   rules::ReferenceRules m_references;
 };
 

@@ -287,6 +287,11 @@ private:
     if (t.kind != Tok::name) o.statement.start_name = false;
     m_prev = t.kind;
     m_prev_text_star = t.kind == Tok::other && (text(t) == "*" || text(t) == "**");
+    // `super().m`: the tokens `super`, `(`, `)`, `.` in a row (stage 4 before the member's name).
+    bool next = (t.kind == Tok::lparen && m_super_stage == 1) || (t.kind == Tok::rparen && m_super_stage == 2) ||
+                (t.kind == Tok::dot && m_super_stage == 3);
+    m_super_stage = t.kind == Tok::name ? (text(t) == "super" && m_prev_before != Tok::dot ? 1 : 0) : next ? m_super_stage + 1 : 0;
+    m_prev_before = t.kind;
   }
 
   // Calls that name attributes or fixtures with strings: getattr(obj, "name") and its siblings read an
@@ -435,7 +440,10 @@ private:
         extend_chain(t);
       } else {
         finish_chain();
-        if (t.begin > 0 && m_src[t.begin - 1] == '.') {
+        if (m_super_stage == 4) { // `super().m`, a member of the class's MRO (selection.md `self-calls`)
+          m_chain.copy.assign("super.").append(n);
+          m_chain.copied = true;
+        } else if (t.begin > 0 && m_src[t.begin - 1] == '.') {
           start_chain(t.begin - 1, t.end);
         } else {
           m_chain.copy.assign(1, '.');
@@ -532,7 +540,8 @@ private:
         if (!root.empty() && function) {
           bool local = (m_scratch.locals.contains(OwnedName{o.id, root}) || is_param(sym, root)) &&
                        !m_scratch.globals.contains(OwnedName{o.id, root});
-          if (local || (is_builtin(root) && !m_scratch.bound.contains(root))) {
+          bool super_member = root == "super" && root.size() < chain.size(); // `super().m`, kept whole
+          if (local || (is_builtin(root) && !m_scratch.bound.contains(root) && !super_member)) {
             // The root is a local value (or a builtin), but its attributes are still read: keep them
             // as attributes of an unknown value (`cart.total()` reads `.total`).
             if (root.size() == chain.size()) continue;
@@ -562,6 +571,8 @@ private:
   OpenChain m_chain;
   Headers m_headers;
   bool m_prev_text_star = false;
+  int m_super_stage = 0;           // how much of `super().` was just read (see token())
+  Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
   bool m_pending_dynamic = false; // the last name reads anything if it is called
 };
 

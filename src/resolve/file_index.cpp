@@ -346,7 +346,7 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
       if (ref->find(name) == std::string_view::npos) continue;
       auto parts = split_chain(*ref);
       for (size_t i = 0; i < parts.size(); ++i) {
-        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i)});
+        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, i == 1 && (parts[0] == "self" || parts[0] == "super")});
       }
     }
   };

@@ -42,6 +42,7 @@ struct Read {
   int32_t symbol = -1;
   const Target* target = nullptr;
   bool class_like = false; // namespace_reads(): the namespace of a class (`cls.__dict__`, `x.__class__.__dict__`)
+  bool on_self = false;    // reads(): the name is read as `self.<name>` or `super().<name>` (docs/selection.md `self-calls`)
 };
 
 struct FileInfo {

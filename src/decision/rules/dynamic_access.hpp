@@ -51,20 +51,26 @@ public:
   // tests are selected (whole), not whatever calls a method of that name.
   void test_class_reader(uint32_t h, const resolve::FileInfo& info, int32_t index, WalkKey self);
 
-private:
+  // The intersection of two nested walks, which `self-calls` (rules/self_calls.cpp) shares.
   // What a walk selects, with file-level answers made whole test files: test ids and whole test files,
   // each with its chain.
   struct Covered {
     std::vector<std::pair<std::string, std::vector<Hop>>> tests;
     std::vector<std::pair<uint32_t, std::vector<Hop>>> files;
   };
+  // Whether the rule at `self` may run its two sides as nested walks and intersect them (counted).
+  bool intersects(WalkKey self);
+  Covered covered(const SymbolResult& result);
+  // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
+  void select_both(const Covered& users, const Covered& readers, WalkKey self);
+  // The class's side of class `class_key` (a walk from the class) if this decision computed it.
+  const Covered* class_users(WalkKey class_key) const { return m_class_users.find(class_key); }
 
+private:
   bool is_property(const Key& key); // a property's getter (or a decorated member a lookup may run)
   bool is_setter(const Key& key);   // a property's setter or deleter (@x.setter, @x.deleter)
   // Whether a definition of `key` carries a decorator `wanted` accepts (true for a symbol gone).
   bool has_decorator(const Key& key, const std::function<bool(std::string_view)>& wanted);
-  // Whether the rule at `self` may run its two sides as nested walks and intersect them (counted).
-  bool intersects(WalkKey self);
   static constexpr uint32_t k_intersect_depth = 0; // hops from a changed symbol
   static constexpr uint32_t k_max_subwalks = 4;    // intersections per decision
   uint32_t m_subwalks = 0;
@@ -76,9 +82,6 @@ private:
   Covered callers_of(std::span<const std::string_view> names, Relation relation);
   // fn(file, its info, the reading symbol or -1) for every read of one of `names` in the project.
   void for_each_read(std::span<const std::string_view> names, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& fn);
-  Covered covered(const SymbolResult& result);
-  // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
-  void select_both(const Covered& users, const Covered& readers, WalkKey self);
   void member(const Key& key, const resolve::FileInfo& info, std::string_view owner, WalkKey self);
   void module_name(const Key& key, WalkKey self);
   // The code of file `h` that holds a module as a value (a reference that is the module itself, `mod`

@@ -77,7 +77,8 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     } else if (s.dynamic_access && h != key.node && m_graph.nodes[h].test && s.parent != -1 &&
                info.at(s.parent).kind == SymbolKind::class_ && m_walk.mode() != Mode::safe) {
       m_walk.dynamic_access().test_class_reader(h, info, i, search.self);
-    } else {
+    } else if (!std::binary_search(m_self_only.begin(), m_self_only.end(), i) ||
+               !m_walk.self_calls().bounded(key, h, info, i, search.self)) {
       m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? Relation::dynamic_access : Relation::references, s.def_line);
     }
   }
@@ -92,7 +93,11 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   const Key& key = search.key;
   std::vector<int32_t>& reading = m_reading;
   reading.clear();
+  m_self_only.clear();
   auto mark = [&](const Read& r) { reading.push_back(r.symbol); };
+  // `self.<name>` of a changed member of a class, read where the member is defined: `self-calls` may
+  // bound the code that reads it so and in no other way.
+  bool self_calls = search.member && !search.constructor && search.scan == Scan::all;
   for (size_t k = 0; k < search.markers.size(); ++k) {
     for (const Read& r : m_index.reads(h, search.marker_ids[k], search.markers[k])) mark(r);
   }
@@ -104,7 +109,8 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
       } else if (m_index.may_denote(*r.target, key.node, key.qualname) &&
                  (r.target->kind != resolve::Target::unknown || !search.constructor ||
                   m_walk.classes().may_call_constructor(h, r.symbol, key.node, parent_part(key.qualname)))) {
-        mark(r);
+        if (self_calls && r.on_self && r.target->kind == resolve::Target::unknown) m_self_only.push_back(r.symbol);
+        else mark(r);
       }
     }
   }
@@ -117,6 +123,13 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   reading.insert(reading.end(), info.dynamic_symbols.begin(), info.dynamic_symbols.end());
   std::sort(reading.begin(), reading.end());
   reading.erase(std::unique(reading.begin(), reading.end()), reading.end());
+  if (m_self_only.empty()) return;
+  // Self-only: the symbols no other read marked; then every reader, in source order.
+  std::sort(m_self_only.begin(), m_self_only.end());
+  m_self_only.erase(std::unique(m_self_only.begin(), m_self_only.end()), m_self_only.end());
+  std::erase_if(m_self_only, [&](int32_t i) { return std::binary_search(reading.begin(), reading.end(), i); });
+  reading.insert(reading.end(), m_self_only.begin(), m_self_only.end());
+  std::sort(reading.begin(), reading.end());
 }
 
 bool collects_by_import(resolve::FileIndex& index, const ProjectLayout& layout, uint32_t h, const FileInfo& info,

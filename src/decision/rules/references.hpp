@@ -60,6 +60,7 @@ private:
   LazyMap<uint32_t, std::vector<uint32_t>> m_module_candidates; // candidates() of a module-level name
   NodeSet m_seen;                 // candidates()' visited set, reused
   std::vector<int32_t> m_reading; // reading_code()'s answer, reused
+  std::vector<int32_t> m_self_only; // ... the symbols of it that read the member only as `self.<name>`, ascending
 };
 
 } // namespace impact::decision::rules

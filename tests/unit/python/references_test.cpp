@@ -53,6 +53,16 @@ TEST_CASE("a dotted chain reads the same whether or not its tokens abut", "[refe
   CHECK(std::count(s.refs.begin(), s.refs.end(), "models.Order.create") == 1); // read twice, kept once
 }
 
+TEST_CASE("super().m reads m as super.m; another call's result stays .m", "[references]") {
+  // docs/selection.md `self-calls`: super() runs a member of the class's MRO, as self.m does.
+  auto facts = extract("class B(A):\n    def f(self):\n        return super().convert(1) + super(B, self).other() + make().third\n");
+  const Symbol& s = symbol(facts, "B.f");
+  CHECK(reads(s, "super.convert"));
+  CHECK(reads(s, ".other")); // super(B, self): left as any call's result
+  CHECK(reads(s, ".third"));
+  CHECK_FALSE(reads(s, ".convert"));
+}
+
 TEST_CASE("the reference pass reads names that builtins take as strings", "[references]") {
   SECTION("getattr with a literal reads that attribute") {
     CHECK(reads(symbol(extract("def f(o):\n    return getattr(o, 'size')\n"), "f"), ".size"));

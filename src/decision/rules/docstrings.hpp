@@ -1,0 +1,22 @@
+#pragma once
+// docs/selection.md `docstrings`: a docstring-only change of a function, method or class changes
+// nothing a test can observe when nothing in the project reads docstrings and no code from outside
+// the project (a decorator, a base class, a metaclass) is handed the symbol to read it.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace impact::decision {
+class SymbolWalk;
+struct SymbolSeed;
+} // namespace impact::decision
+
+namespace impact::decision::rules {
+
+// Whether the docstring of symbol `qualname` of file `node` is read by nothing the tests run (outside
+// `--mode safe`, where every docstring change counts: the caller checks the mode).
+bool docstring_unread(SymbolWalk& walk, uint32_t node, std::string_view qualname);
+// Drops the docstring-only changes among `seeds` whose docstrings nothing reads (not in safe mode).
+void drop_unread_docstrings(SymbolWalk& walk, std::vector<SymbolSeed>& seeds);
+
+} // namespace impact::decision::rules

@@ -1,0 +1,50 @@
+// docs/selection.md `self-calls`: `self.m(...)` in a method of class B, for a changed member C.m of
+// another class C (an override in a subclass, a mixin's method), selects the tests that reach both C
+// and the method of B, instead of whatever reaches the method of B. The read finds C.m only on an
+// object whose class has C in its MRO; such an object was made by code that names C or a subclass of
+// it (the argument of `special-methods` and of `dynamic-access`'s `dynamic_member`).
+#include "decision/rules/self_calls.hpp"
+
+#include "decision/symbol_walk.hpp"
+
+namespace impact::decision::rules {
+
+using resolve::FileInfo;
+
+bool SelfCallRules::plain_method(uint32_t h, const FileInfo& info, int32_t reader) const {
+  if (m_graph.nodes[h].test) return false;
+  const SymbolView& s = info.at(reader);
+  if (s.kind != SymbolKind::method || s.parent == -1 || info.at(s.parent).kind != SymbolKind::class_) return false;
+  for (auto d = info.facts.begin(s.decorators); d != info.facts.end(s.decorators); ++d) {
+    std::string_view name = last_part(*d);
+    if (name == "staticmethod" || name == "classmethod") return false;
+  }
+  return true;
+}
+
+bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, int32_t reader, WalkKey self) {
+  if (m_walk.mode() == Mode::safe || !plain_method(h, info, reader)) return false;
+  std::string_view owner = parent_part(key.qualname);
+  const FileInfo* owner_info = m_index.get(key.node);
+  int32_t cls = owner_info == nullptr ? -1 : owner_info->symbol(owner);
+  if (cls < 0 || owner_info->at(cls).kind != SymbolKind::class_) return false;
+  // `self.m` in C's own methods (or a subclass's) is the usual call of one's own method: left as it is.
+  const SymbolView& method = info.at(reader);
+  if (h == key.node && info.at(method.parent).qualname == owner) return false;
+  DynamicAccessRules& intersection = m_walk.dynamic_access();
+  if (!intersection.intersects(self)) return false;
+  uint32_t line = owner_info->at(cls).def_line;
+  // The same walk from the class as `dynamic_member`'s, when that rule made it already (its chains
+  // then say `dynamic_member`).
+  WalkKey class_key = m_walk.key_of(key.node, owner);
+  const DynamicAccessRules::Covered* shared = intersection.class_users(class_key);
+  const DynamicAccessRules::Covered& users = shared != nullptr ? *shared : m_class_users.get(class_key, [&] {
+    return intersection.covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::self_call, line}}));
+  });
+  DynamicAccessRules::Covered readers =
+      intersection.covered(m_walk.subwalk({SymbolSeed{h, std::string(method.qualname), Relation::references, method.def_line}}));
+  intersection.select_both(users, readers, self);
+  return true;
+}
+
+} // namespace impact::decision::rules

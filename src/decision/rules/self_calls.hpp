@@ -1,0 +1,33 @@
+#pragma once
+// The self-call rule of the symbol walk (docs/selection.md `self-calls`): `self.m(...)` in a method of
+// class B runs a changed member C.m of another class only for an object whose class has C among its
+// bases (a subclass of C, or a class deriving from both B and C). The tests that run it are among those
+// that reach C (which make or hold such an object) and among those that reach the method of B: the
+// intersection of two nested walks, as `dynamic-access` computes it for a computed getattr.
+#include "decision/lazy.hpp"
+#include "decision/rules/dynamic_access.hpp"
+#include "decision/rules/rule_family.hpp"
+#include "impact/resolve/file_index.hpp"
+
+#include <cstdint>
+
+namespace impact::decision::rules {
+
+class SelfCallRules : RuleFamily {
+public:
+  explicit SelfCallRules(SymbolWalk& walk) : RuleFamily(walk) {}
+
+  // Changed member `key` is read by symbol `reader` of file `h` as `self.<name>` and in no other way:
+  // selects the tests that reach both the member's class and the reader and returns true; false when
+  // the rule does not apply (the caller then reaches the reader as any other reference).
+  bool bounded(const Key& key, uint32_t h, const resolve::FileInfo& info, int32_t reader, WalkKey self);
+
+private:
+  // Whether `reader` is a plain method of a class (not a static or class method, whose `self` is no
+  // instance), defined in a source file (a test class's method is left to `test-node-ids`).
+  bool plain_method(uint32_t h, const resolve::FileInfo& info, int32_t reader) const;
+
+  LazyMap<WalkKey, DynamicAccessRules::Covered> m_class_users; // per class: a walk from the class
+};
+
+} // namespace impact::decision::rules
