@@ -444,8 +444,9 @@ def text_files(repo: Path, includes: list[str], excludes: list[str], op: str) ->
 
 
 def text_mutants(op: str, path: str, text: str) -> list[Mutant]:
-    """`data`: per non-blank line, its first digit moved by one, else an `X` in its middle. `pin`: per
-    `name==X.Y` line, the last number of the version moved by one."""
+    """`data`: up to three lines of the file (spread over it, lines with a digit first), each with its first
+    digit moved by one, else an `X` in its middle, so that a sample picks files, not lines of the longest
+    file. `pin`: per `name==X.Y` line, the last number of the version moved by one."""
     out: list[Mutant] = []
     offset = 0
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
@@ -475,6 +476,10 @@ def text_mutants(op: str, path: str, text: str) -> list[Mutant]:
             at = start + len(body) // 2
             out.append(Mutant(path, "<data>", number, "", number, op=op, start=at, end=at, new="X",
                               desc=f"line {number}: an X inserted"))
+    if op == "data" and len(out) > 3:
+        digits = [m for m in out if m.new != "X"]
+        pool = digits if len(digits) >= 3 else out
+        out = [pool[0], pool[len(pool) // 2], pool[-1]]
     return out
 
 
