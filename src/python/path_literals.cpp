@@ -190,10 +190,24 @@ struct Collector {
     }
   }
 
+  // A string that is a statement of its own (a docstring, or prose between statements) is read by no
+  // code: the index of the token after it, or `i` for any other string. A docstring with a doctest
+  // (`>>>`) is code that pytest may run (--doctest-modules): it counts.
+  size_t skip_statement_string(size_t i) const {
+    if (!is(i, Tok::string) || (i > 0 && tokens[i - 1].kind != Tok::newline)) return i;
+    size_t j = i;
+    while (is(j, Tok::string)) ++j;
+    if (j < tokens.size() && tokens[j].kind != Tok::newline) return i;
+    for (size_t k = i; k < j; ++k) {
+      if (text(tokens[k]).find(">>>") != std::string_view::npos) return i;
+    }
+    return j;
+  }
+
   void run() {
     annotations();
     for (size_t i = 0; i < tokens.size(); ++i) {
-      i = skip_collect_ignore(i);
+      i = skip_statement_string(skip_collect_ignore(i));
       if (i >= tokens.size()) break;
       const Token& t = tokens[i];
       if (t.kind == Tok::string) string(t);

@@ -53,12 +53,21 @@ TEST_CASE("path literals: f-string fields split fragments, escapes and raw backs
 }
 
 TEST_CASE("path literals: long strings keep only fragments that look like paths") {
-  std::string doc = "def f():\n    \"\"\"" + std::string(220, ' ') + "Reads the config, see docs/usage.rst and CHANGES.rst for more words.\"\"\"\n";
+  std::string doc = "def f():\n    HELP = \"\"\"" + std::string(220, ' ') + "Reads the config, see docs/usage.rst and CHANGES.rst for more words.\"\"\"\n";
   auto reads = reads_of(doc);
   CHECK(has(reads, "docs/usage.rst"));
   CHECK(has(reads, "CHANGES.rst"));
   CHECK_FALSE(has(reads, "Reads"));
   CHECK_FALSE(has(reads, "words."));
+}
+
+TEST_CASE("path literals: a string that is a statement of its own names nothing, unless it holds a doctest") {
+  auto reads = reads_of("\"\"\"Reads data/a.json.\"\"\"\nimport os\n\n\ndef f():\n    \"see \" \"data/b.json\"\n"
+                        "    return open('data/c.json')\n\n\ndef g():\n    \"\"\"\n    >>> open('data/d.json').read()\n    \"\"\"\n");
+  CHECK_FALSE(has(reads, "data/a.json"));
+  CHECK_FALSE(has(reads, "data/b.json"));
+  CHECK(has(reads, "data/c.json"));
+  CHECK(has(reads, "data/d.json"));
 }
 
 TEST_CASE("path literals: collect_ignore names files pytest skips, not files anything reads") {
