@@ -1,5 +1,7 @@
 #include "impact/pins.hpp"
 
+#include "config/logical_lines.hpp"
+
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
@@ -41,7 +43,8 @@ std::string collapse_spaces(std::string_view s) {
   return out;
 }
 
-// The logical lines of a requirements file: continuation backslashes joined, comments dropped.
+} // namespace
+
 std::vector<std::string> logical_lines(std::string_view text) {
   std::vector<std::string> out;
   std::string pending;
@@ -68,6 +71,8 @@ std::vector<std::string> logical_lines(std::string_view text) {
   }
   return out;
 }
+
+namespace {
 
 void add_requirement(Entries& entries, std::string_view line) {
   std::string name = line.starts_with("-") ? std::string() : requirement_name(line);

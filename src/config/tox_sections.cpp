@@ -2,6 +2,7 @@
 // environments (docs/selection.md, `config-sections`).
 #include "impact/config_sections.hpp"
 
+#include "config/logical_lines.hpp"
 #include "util/ini.hpp"
 
 #include <algorithm>
@@ -50,27 +51,6 @@ bool tool_command(std::string_view line) {
   return tool_program(words[0]);
 }
 
-// Lines of a multi-line value, a trailing backslash joining a line to the next.
-std::vector<std::string> command_lines(const std::string& value) {
-  std::vector<std::string> out;
-  std::string current;
-  size_t pos = 0;
-  while (pos <= value.size()) {
-    size_t end = value.find('\n', pos);
-    if (end == std::string::npos) end = value.size();
-    std::string line = value.substr(pos, end - pos);
-    pos = end + 1;
-    if (!line.empty() && line.back() == '\\') {
-      current += line.substr(0, line.size() - 1) + " ";
-      continue;
-    }
-    current += line;
-    out.push_back(current);
-    current.clear();
-  }
-  return out;
-}
-
 // [testenv:NAME] whose every command (commands_pre and commands_post too) runs a tool program, and
 // which no other section refers to (`{[testenv:NAME]deps}`, `base = NAME`): it never starts a test run.
 // An environment without commands of its own runs [testenv]'s, which may be pytest.
@@ -83,7 +63,7 @@ bool tool_environment(const util::IniFile& ini, const std::string& section) {
   for (const char* key : {"commands", "commands_pre", "commands_post"}) {
     auto it = keys->find(key);
     if (it == keys->end()) continue;
-    auto lines = command_lines(it->second);
+    auto lines = logical_lines(it->second);
     if (!std::all_of(lines.begin(), lines.end(), [](const std::string& l) { return tool_command(l); })) return false;
   }
   std::string name = section.substr(std::string_view("testenv:").size());

@@ -22,6 +22,22 @@ namespace impact::decision {
 
 namespace {
 
+bool under(std::string_view module, std::string_view top) {
+  return module == top || (module.starts_with(top) && module.size() > top.size() && module[top.size()] == '.');
+}
+
+bool imports_django_module(const ImportView& imp, const ImportScratch&) { return under(imp.module, "django"); }
+
+bool imports_metadata_reader(const ImportView& imp, const ImportScratch& scratch) {
+  if (imp.module == "importlib") { // from importlib import metadata
+    auto names = scratch.names.begin();
+    return std::find(names + static_cast<std::ptrdiff_t>(imp.names_begin), names + static_cast<std::ptrdiff_t>(imp.names_end),
+                     "metadata") != names + static_cast<std::ptrdiff_t>(imp.names_end);
+  }
+  return under(imp.module, "importlib.metadata") || under(imp.module, "importlib_metadata") ||
+         under(imp.module, "pkg_resources");
+}
+
 // [project] keys that describe the package on an index (PyPI) and nothing else.
 bool index_metadata_key(std::string_view section) {
   for (std::string_view key : {"classifiers", "keywords", "urls", "authors", "maintainers", "description"}) {
@@ -79,7 +95,7 @@ struct NonPythonRules::Tables {
   bool linters = false;
   bool documentation = false;
   std::optional<bool> django; // some file imports django (read on first use)
-  std::optional<std::string> metadata_reader; // the first file that imports a reader of installed metadata, or ""
+  std::optional<bool> metadata; // some file imports a reader of installed metadata (read on first use)
 };
 
 std::vector<std::pair<uint32_t, std::vector<Hop>>> reached_from_readers(const ImportGraph& graph,
@@ -209,7 +225,7 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
     else other.push_back(s);
   }
   // Keys only a package index shows: a test sees them only through the installed metadata.
-  if (!metadata.empty() && facts() != nullptr && metadata_reader().empty()) {
+  if (!metadata.empty() && facts() != nullptr && !reads_metadata()) {
     lint.insert(lint.end(), metadata.begin(), metadata.end());
   } else {
     other.insert(other.end(), metadata.begin(), metadata.end());
@@ -333,44 +349,30 @@ NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
   return e;
 }
 
-// The first file that imports what reads installed packages' metadata (importlib.metadata,
-// importlib_metadata, pkg_resources), or "".
-const std::string& NonPythonRules::metadata_reader() {
-  Tables& t = tables();
-  if (t.metadata_reader) return *t.metadata_reader;
-  t.metadata_reader = std::string();
+// True when some file has an absolute import that `wanted` accepts.
+bool NonPythonRules::any_import(bool (*wanted)(const ImportView&, const ImportScratch&)) {
   const ProjectFacts* all = facts();
   ImportScratch scratch;
-  for (size_t i = 0; all != nullptr && i < all->size() && t.metadata_reader->empty(); ++i) {
+  for (size_t i = 0; all != nullptr && i < all->size(); ++i) {
     all->imports(i, scratch);
     for (const auto& imp : scratch.imports) {
-      std::string_view m = imp.module;
-      bool reads = m == "importlib.metadata" || m.starts_with("importlib.metadata.") || m == "importlib_metadata" ||
-                   m.starts_with("importlib_metadata.") || m == "pkg_resources" || m.starts_with("pkg_resources.") ||
-                   (m == "importlib" && std::find(scratch.names.begin() + static_cast<std::ptrdiff_t>(imp.names_begin),
-                                                  scratch.names.begin() + static_cast<std::ptrdiff_t>(imp.names_end),
-                                                  "metadata") != scratch.names.begin() + static_cast<std::ptrdiff_t>(imp.names_end));
-      if (imp.level == 0 && reads) {
-        t.metadata_reader = all->files[i].path.str;
-        break;
-      }
+      if (imp.level == 0 && wanted(imp, scratch)) return true;
     }
   }
-  return *t.metadata_reader;
+  return false;
+}
+
+// Some file imports what reads installed packages' metadata (importlib.metadata, importlib_metadata,
+// pkg_resources).
+bool NonPythonRules::reads_metadata() {
+  Tables& t = tables();
+  if (!t.metadata) t.metadata = any_import(imports_metadata_reader);
+  return *t.metadata;
 }
 
 bool NonPythonRules::imports_django() {
   Tables& t = tables();
-  if (t.django) return *t.django;
-  t.django = false;
-  const ProjectFacts* all = facts();
-  ImportScratch scratch;
-  for (size_t i = 0; all != nullptr && i < all->size() && !*t.django; ++i) {
-    all->imports(i, scratch);
-    for (const auto& imp : scratch.imports) {
-      if (imp.level == 0 && imp.module.substr(0, imp.module.find('.')) == "django") t.django = true;
-    }
-  }
+  if (!t.django) t.django = any_import(imports_django_module);
   return *t.django;
 }
 

@@ -6,6 +6,7 @@
 #include "impact/vocabulary.hpp"
 #include "impact/decision.hpp"
 #include "impact/environment.hpp"
+#include "impact/python/project_facts.hpp"
 
 #include <memory>
 #include <optional>
@@ -86,8 +87,9 @@ private:
   NonPythonEffect quiet_file(const RepoPath& path);
   NonPythonEffect data_file(const RepoPath& path);
   std::optional<std::string> unbounded_reason(const RepoPath& path, FileKind kind);
+  bool any_import(bool (*wanted)(const ImportView&, const ImportScratch&));
   bool imports_django();
-  const std::string& metadata_reader();
+  bool reads_metadata();
 };
 
 } // namespace impact::decision
