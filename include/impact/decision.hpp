@@ -100,6 +100,7 @@ enum class Reason : uint8_t {
   import_only_test_files,      // the change reaches only collected files that define no tests
   triggered,                   // a [tool.impact] triggers rule with run = "all" matched a changed file (rule triggers)
   environment_changed,         // the installed environment moved since the coverage index recorded it (rule environment-drift)
+  unconnected_change,          // --changed-strict, and no test file can load a changed file (rule changed-strict)
   no_changes,                  // nothing: no file changed
   no_tests_reached,            // nothing: no test file can load the changed files
   only_quiet_files,            // nothing: every changed file is one nothing reads (rules quiet-files, config-sections)
@@ -200,6 +201,7 @@ struct DecisionInput {
   std::vector<std::string> ignore; // [tool.impact] ignore globs
   bool strict = false;
   Mode mode = Mode::balanced;
+  bool changed_strict = false; // --changed-strict: a changed file no test file can load runs everything
   const ProjectFacts* facts = nullptr;
   const ProjectLayout* layout = nullptr;
   const std::vector<FileSemantics>* semantics = nullptr; // one per changed Python file

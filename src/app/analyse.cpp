@@ -323,6 +323,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   clock.lap("graph");
   // 5. decision
   DecisionInput input{out.changes, graph, config.ignore.value, strict, mode};
+  input.changed_strict = options.changed_strict;
   if (!options.file_level) {
     input.facts = &facts;
     input.layout = &layout;

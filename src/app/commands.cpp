@@ -30,7 +30,7 @@ using cli::Verb;
 // The options the analysis of a change reads (analyse.cpp: the change, the mode, the index, the walk),
 // and `more`.
 std::vector<std::string_view> analysis_and(std::initializer_list<std::string_view> more) {
-  std::vector<std::string_view> out{"--changed",   "--staged",    "--mode",      "--strict",   "--no-strict",
+  std::vector<std::string_view> out{"--changed",   "--changed-strict", "--staged",    "--mode",      "--strict",   "--no-strict",
                                     "--file-level", "--no-index", "--use-index", "--ignore",   "--max-depth",
                                     "--budget-ms",  "--no-cache", "--jobs",      "-C",       "--project"};
   out.insert(out.end(), more);

@@ -5,6 +5,7 @@
 
 #include "app/monorepo_render.hpp"
 #include "app/project_times.hpp"
+#include "app/run_plan.hpp"
 #include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/run.hpp"
@@ -84,7 +85,7 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
   if (!plan.outside.empty()) fmt::print(stderr, "impact: outside every project: {}\n", util::one_line(plan.outside_effect));
   if (to_run.empty()) {
     fmt::print(stderr, "impact: monorepo: nothing to run in {} project(s)\n", plan.projects.size());
-    return 0;
+    return options.changed_strict ? nothing_ran_strict() : 0;
   }
   if (to_run.size() == 1) exec_one(*to_run.front(), plan, strict);
 

@@ -15,4 +15,8 @@ namespace impact::app {
 RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli::Options& options,
                  const EnvLookup& env, const std::filesystem::path& root);
 
+// --changed-strict and nothing to run: says so on stderr and returns 5, pytest's "no tests collected",
+// so that a merge queue does not read a run that tested nothing as a pass.
+int nothing_ran_strict();
+
 } // namespace impact::app

@@ -91,6 +91,11 @@ RunPlan plan_for(const Decision& decision, const ImpactConfig& config, const cli
   return plan;
 }
 
+int nothing_ran_strict() {
+  fmt::print(stderr, "impact: --changed-strict: nothing ran; exit 5, as pytest exits when it collects no test\n");
+  return 5;
+}
+
 int run_selection(const cli::Options& options) {
   auto start = std::chrono::steady_clock::now();
   EnvLookup env = process_env();
@@ -147,7 +152,7 @@ int run_selection(const cli::Options& options) {
   }
   fmt::print(stderr, "impact: {}\n", summary_line(report));
   for (const auto& w : analysis.decision.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
-  if (analysis.decision.outcome == Outcome::nothing) return 0;
+  if (analysis.decision.outcome == Outcome::nothing) return options.changed_strict ? nothing_ran_strict() : 0;
   if (!report.plan.command) throw Error("{}", report.plan.problem);
   if (report.plan.fallback) exec_fallback(report, payload, repo->root());
   exec_command(report.plan.argv, repo->root(), {}, -1, report.plan.command->source);

@@ -26,6 +26,7 @@ struct SettingFlags {
   bool no_strict = false, use_index = false, no_index = false, strict = false;
   std::string mode;
   std::string output;
+  std::string changed_strict; // --changed-strict[=REV]
 };
 
 void add_setting_flags(CLI::App& app, SettingFlags& s) {
@@ -54,6 +55,11 @@ void add_setting_flags(CLI::App& app, SettingFlags& s) {
 void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::string& format, SettingFlags& s) {
   app.add_option("--changed", changed,
                  "Compare with HEAD (default), or with the merge-base of REV and HEAD: --changed=origin/main")
+      ->expected(0, 1)
+      ->type_name("[=REV]")
+      ->group("Selecting");
+  app.add_option("--changed-strict", s.changed_strict,
+                 "As --changed, for gating: a changed file no test can load runs everything; nothing to run exits 5")
       ->expected(0, 1)
       ->type_name("[=REV]")
       ->group("Selecting");
@@ -140,7 +146,7 @@ void check_replay_flags(const Options& o, const CLI::App& app) {
     usage_error("--impact applies to the run, select and audit; drop it");
   }
   if (o.verb == Verb::audit) return;
-  for (const char* flag : {"--changed", "--staged", "--mode", "--strict", "--no-strict", "--file-level", "--no-index",
+  for (const char* flag : {"--changed", "--changed-strict", "--staged", "--mode", "--strict", "--no-strict", "--file-level", "--no-index",
                            "--use-index", "--ignore", "--max-depth", "--budget-ms"}) {
     const CLI::Option* option = app.get_option_no_throw(flag);
     if (option == nullptr || option->count() == 0) continue;
@@ -155,10 +161,13 @@ void check_replay_flags(const Options& o, const CLI::App& app) {
 void check_changed_given(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view arg(argv[i]);
-    bool empty_value = arg == "--changed=" || (arg == "--changed" && i + 1 < argc && argv[i + 1][0] == '\0');
-    if (empty_value) {
-      usage_error("--changed= names no revision; pass one (--changed=origin/main), or --changed alone to compare "
-                  "with HEAD");
+    for (std::string_view flag : {"--changed", "--changed-strict"}) {
+      bool empty_value = (arg.size() == flag.size() + 1 && arg.starts_with(flag) && arg.back() == '=') ||
+                         (arg == flag && i + 1 < argc && argv[i + 1][0] == '\0');
+      if (empty_value) {
+        usage_error(fmt::format("{}= names no revision; pass one ({}=origin/main), or {} alone to compare with HEAD",
+                                flag, flag, flag));
+      }
     }
   }
 }
@@ -302,9 +311,14 @@ Options parse(int argc, char** argv, std::span<const Subcommand> subcommands) {
   }
   auto* changed_opt = app.get_option("--changed");
   if (changed_opt->count() > 0 && !changed.empty()) o.changed_rev = changed;
-  if (o.staged && o.changed_rev) {
-    fmt::print(stderr, "impact: error: --staged and --changed=REV compare different things; pass one of them\n");
-    throw Exit{2};
+  if (app.get_option("--changed-strict")->count() > 0) {
+    if (changed_opt->count() > 0) usage_error("--changed-strict is --changed with gating; pass one of them");
+    o.changed_strict = true;
+    if (!settings.changed_strict.empty()) o.changed_rev = settings.changed_strict;
+  }
+  if (o.staged && (o.changed_rev || o.changed_strict)) {
+    usage_error(fmt::format("--staged and {} compare different things; pass one of them",
+                            o.changed_strict ? "--changed-strict" : "--changed=REV"));
   }
   if (format == "json") o.format = Format::json;
   else if (format != "text") {

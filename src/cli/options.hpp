@@ -24,7 +24,8 @@ enum class Output { plain, github };
 
 struct Options {
   Verb verb = Verb::run;
-  std::optional<std::string> changed_rev; // --changed=REV
+  std::optional<std::string> changed_rev; // --changed=REV (or --changed-strict=REV)
+  bool changed_strict = false;            // --changed-strict: unconnected changes run everything; nothing ran exits 5
   bool staged = false;
   bool dry_run = false;
   Format format = Format::text;

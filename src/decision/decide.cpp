@@ -2,8 +2,10 @@
 // bounds the answer from above; when the semantic diff and the facts are there, the symbol walk narrows
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
+#include "decision/decide_parts.hpp"
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
+#include "decision/rules/changed_strict.hpp"
 #include "decision/rules/declared.hpp"
 #include "decision/rules/docstrings.hpp"
 #include "decision/rules/non_python.hpp"
@@ -26,33 +28,9 @@ namespace impact {
 
 namespace {
 
-struct Trigger {
-  Reason reason = Reason::none;
-  std::string detail;
-};
-
-// A changed Python file as the decision sees it.
-struct PythonChange {
-  size_t verdict = 0;              // index in Decision::files
-  std::vector<uint32_t> nodes;     // its graph nodes: the current file, and/or the ghost of the old path
-  std::optional<uint32_t> current; // the node of the current file
-  const FileSemantics* semantics = nullptr;
-  FileStatus status = FileStatus::modified;
-  const CoverageUse* coverage = nullptr; // the index's verdict on it, when there is an index
-};
-
-// Tests found by one part of the analysis, before they are merged into the decision.
-struct Selection {
-  std::map<uint32_t, std::vector<Hop>> whole;       // test files selected whole
-  std::map<std::string, std::vector<Hop>> tests;    // single tests
-  std::map<uint32_t, std::vector<Hop>> import_only; // reached files that define no tests
-
-  void merge(Selection&& other) {
-    whole.merge(other.whole);
-    tests.merge(other.tests);
-    import_only.merge(other.import_only);
-  }
-};
+using decision::PythonChange;
+using decision::Selection;
+using decision::Trigger;
 
 class Decider {
 public:
@@ -82,6 +60,7 @@ public:
     select();
     finish_selection();
     count_per_file();
+    if (m_in.changed_strict) unconnected();
     conclude();
     return std::move(m_decision);
   }
@@ -545,6 +524,23 @@ private:
       for (uint32_t node : py.nodes) tests += by_file[m_in.graph.nodes[node].path.str];
       v.tests = tests;
       v.effect = decision::file_effect(v, tests, m_in.syntax_problems, py.coverage);
+    }
+  }
+
+  // --changed-strict: a changed file that no test file can load runs everything (rule changed-strict).
+  void unconnected() {
+    std::vector<decision::rules::StrictCandidate> candidates;
+    for (const auto& py : m_python) {
+      const FileVerdict& v = m_decision.files[py.verdict];
+      bool cosmetic = m_in.mode != Mode::safe && py.semantics != nullptr &&
+                      (py.semantics->kind == ChangeKind::comment_only || py.semantics->kind == ChangeKind::formatting_only);
+      bool dropped_test = v.status == FileStatus::deleted && v.kind == FileKind::test;
+      if (v.tests == 0 && !cosmetic && !dropped_test) candidates.push_back({v.path.str, py.nodes});
+    }
+    for (const auto& seed : m_reader_seeds) candidates.push_back({seed.tail.back().path, {seed.reader.node}});
+    for (const auto& path : decision::rules::unconnected_changes(m_in.graph, candidates)) {
+      m_triggers.push_back(Trigger{Reason::unconnected_change,
+                                   fmt::format("--changed-strict: no test file can load {}, which changed", path)});
     }
   }
 

@@ -55,6 +55,37 @@ class TestRunningPytest:
         assert run.stderr.startswith("impact: no tests impacted, nothing to run: no_tests_reached")
         assert run.stdout == ""
 
+    def test_changed_strict_exits_5_when_nothing_runs(self, tmp_path):
+        repo = shop(tmp_path)
+        script, record = fake_pytest(tmp_path, exit_code=0)
+        repo.replace("README.md", "# shop", "# shop\n\nMore words.")
+        plain = repo.impact(env={"IMPACT_PYTEST": str(script)})
+        assert plain.returncode == 0, plain.stderr
+        strict = repo.impact("--changed-strict", env={"IMPACT_PYTEST": str(script)})
+        assert strict.returncode == 5, strict.stderr
+        assert "--changed-strict: nothing ran; exit 5" in strict.stderr
+        assert not record.exists()
+        dry = repo.impact("--changed-strict", "--dry-run", env={"IMPACT_PYTEST": str(script)})
+        assert dry.returncode == 0, dry.stderr
+
+    def test_changed_strict_runs_the_whole_suite_for_an_unconnected_module(self, tmp_path):
+        repo = shop(tmp_path)
+        repo.write("src/shop/unused.py", "X = 1\n")
+        run = repo.impact("--changed-strict")
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "unconnected_change" in run.stderr and "src/shop/unused.py" in run.stderr
+        assert "10 passed" in run.stdout
+
+    @pytest.mark.parametrize("args, message", [
+        (["--changed-strict", "--changed"], "--changed-strict is --changed with gating; pass one of them"),
+        (["--changed-strict", "--staged"], "--staged and --changed-strict compare different things"),
+        (["--changed-strict="], "--changed-strict= names no revision"),
+    ])
+    def test_changed_strict_usage_errors(self, tmp_path, args, message):
+        run = shop(tmp_path).impact(*args)
+        assert run.returncode == 2
+        assert message in run.stderr
+
     def test_no_changes_at_all_runs_nothing(self, tmp_path):
         run = shop(tmp_path).impact()
         assert run.returncode == 0

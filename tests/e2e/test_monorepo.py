@@ -413,3 +413,58 @@ def test_project_timeout_stops_a_hung_project_which_counts_as_interrupted(mono):
     assert "==== libs/c (selection changed): timed out in" in run.stdout
     assert "==== tools/tox (selection changed): passed" in run.stdout
     assert "2 project(s) ran (1 passed, 0 failed, 1 interrupted)" in run.stderr
+
+
+def test_changed_strict_in_a_monorepo(mono):
+    # A comment runs nothing anywhere: 0, or 5 under --changed-strict (a gate must not read it as a pass).
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return a + b  # sum")
+    assert mono.impact("--pytest-command", PYTEST).returncode == 0
+    strict = mono.impact("--changed-strict", "--pytest-command", PYTEST)
+    assert strict.returncode == 5, strict.stdout + strict.stderr
+    assert "--changed-strict: nothing ran; exit 5" in strict.stderr
+    # A module of libs/c that no test of libs/c loads: libs/c runs whole under --changed-strict only.
+    mono.write("libs/c/src/libc/extra.py", "X = 1\n")
+    plain = by_path(mono.impact("--dry-run", "--format", "json").json)
+    assert plain["libs/c"]["run"] == "none"
+    strict = by_path(mono.impact("--changed-strict", "--dry-run", "--format", "json").json)
+    assert strict["libs/c"]["run"] == "all"
+    assert strict["libs/c"]["decision"]["reason"] == "unconnected_change"
+
+
+def test_ctrl_c_stops_every_project_and_still_reports_what_finished(mono, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    from harness import IMPACT, clean_env
+    started = tmp_path / "hang-started"
+    mono.replace("libs/c/tests/test_alone.py", "assert True",
+                 f"open({str(started)!r}, 'w').close()\n    import time\n    time.sleep(120)")
+    mono.replace("tools/tox/tests/test_tox.py", "assert True", "assert 1")
+    proc = subprocess.Popen([IMPACT, "--pytest-command", PYTEST, "--jobs-projects", "2"], cwd=str(mono.path),
+                            env=clean_env(mono.env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines, tox_done = [], threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("==== tools/tox"):
+                tox_done.set()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    # Interrupt once the quick project has been reported and the other one hangs in its test.
+    assert tox_done.wait(120), "".join(lines)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not started.exists():
+        time.sleep(0.1)
+    assert started.exists(), "the hanging test never started"
+    os.kill(proc.pid, signal.SIGINT)
+    proc.wait(timeout=30)
+    reader.join(timeout=10)
+    out, err = "".join(lines), proc.stderr.read()
+    assert proc.returncode == 2, out + err
+    assert "==== tools/tox (selection changed): passed" in out
+    assert "==== libs/c (selection changed): interrupted in" in out
+    assert "2 project(s) ran (1 passed, 0 failed, 1 interrupted)" in err
