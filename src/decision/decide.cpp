@@ -10,6 +10,7 @@
 #include "decision/rules/docstrings.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
+#include "decision/test_code.hpp"
 #include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
@@ -192,9 +193,12 @@ private:
 
   // A computed import can load any module: the tests that load it may run the change.
   void uncertain_imports() {
-    if (m_seeds.empty()) return;
+    if (m_seeds.empty() || m_in.graph.unbounded.empty()) return;
+    decision::TestCode test_code(m_in.graph); // code outside the tests cannot name a test module
+    auto only = [&](uint32_t n) { return test_code.test_module_only(n); };
+    bool test_modules = m_in.mode != Mode::safe && std::all_of(m_seeds.begin(), m_seeds.end(), only);
     for (const auto& u : m_in.graph.unbounded) {
-      if (m_walk.reached(u.node)) continue;
+      if (m_walk.reached(u.node) || (test_modules && !test_code.holds(u.node))) continue;
       decision::ReverseWalk side(m_in.graph);
       side.seed(u.node, Relation::uncertain);
       side.run();

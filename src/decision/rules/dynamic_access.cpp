@@ -224,9 +224,18 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   // the commonest edit.)
   if (value_readers().empty() || !m_modules_done.insert(key.node).second) return;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) { reach_code(h, info, symbol, self, Relation::module_value); };
-  static constexpr std::array<std::string_view, 6> k_lookups = {"modules", "import_module", "__import__",
-                                                                "getmodule", "module", "reload"};
-  for_each_read(k_lookups, hold);
+  // pytest imports a test module under a name that depends on its rootdir and import mode, which no
+  // code outside the tests spells: a lookup by name there (sys.modules[...], import_module, __import__,
+  // reload) gets one only if that code imports it. request.module and inspect.getmodule get the module
+  // of a test or function they are handed, so they count wherever they are.
+  const TestCode& tests = m_test_code.get([&] { return TestCode(m_graph); });
+  bool test_only = m_walk.mode() != Mode::safe && tests.test_module_only(key.node);
+  static constexpr std::array<std::string_view, 4> k_by_name = {"modules", "import_module", "__import__", "reload"};
+  static constexpr std::array<std::string_view, 2> k_handed = {"getmodule", "module"};
+  for_each_read(k_by_name, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
+    if (!test_only || tests.holds(h)) hold(h, info, symbol);
+  });
+  for_each_read(k_handed, hold);
   std::vector<uint32_t> modules = module_and_packages(key.node);
   std::vector<uint32_t> files;
   for (uint32_t m : modules) {

@@ -6,6 +6,7 @@
 // the member's class or that holds the module as a value, instead of every computed reader.
 #include "decision/lazy.hpp"
 #include "decision/rules/rule_family.hpp"
+#include "decision/test_code.hpp"
 #include "impact/decision.hpp"
 #include "impact/resolve/file_index.hpp"
 
@@ -99,6 +100,7 @@ private:
   LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects
   LazyMap<uint32_t, std::vector<std::pair<int32_t, std::vector<uint32_t>>>> m_module_values;
   std::unordered_set<uint32_t> m_modules_done; // module_name() ran for this module already
+  Lazy<TestCode> m_test_code; // which files are the tests' own code
 };
 
 } // namespace impact::decision::rules
