@@ -14,6 +14,20 @@
 
 namespace impact::decision::rules {
 
+namespace {
+
+// pytest asks for fixtures on behalf of test functions, test methods and fixtures, all at module level
+// or in a class: a function nested in another (a callback a test defines) requests none, whatever
+// decorates it.
+bool in_function(const resolve::FileInfo& info, const SymbolView& s) {
+  for (int32_t p = s.parent; p != -1; p = info.at(p).parent) {
+    if (info.at(p).kind != SymbolKind::class_) return true;
+  }
+  return false;
+}
+
+} // namespace
+
 using resolve::FileInfo;
 using resolve::Target;
 
@@ -102,7 +116,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
     // so may a decorator of the project's own (a mark kept in a variable: `needs_db = usefixtures("db")`).
     bool mentioned = m_facts.mentions(h, name);
     for (const SymbolView& s : f.symbols) {
-      if (s.kind == SymbolKind::class_) continue;
+      if (s.kind == SymbolKind::class_ || in_function(*info, s)) continue;
       bool by_name = mentioned && (names(s.params) || names(s.usefixtures));
       bool may = s.usefixtures_dynamic || marked_by_project(h, s);
       for (int32_t p = s.parent; p != -1 && !by_name && !may; p = info->at(p).parent) {
