@@ -337,7 +337,15 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
                             : name == k_any_getter_name ? k_any_getter
                             : name == k_any_value_attr_name ? k_any_value_attr
                                                             : std::string_view();
+  // The name a method's instance goes by: its first parameter (`self`, or `__self` as click spells it).
+  auto instance_name = [&](int32_t symbol) -> std::string_view {
+    if (symbol < 0) return "self";
+    const SymbolView& s = facts.symbols[static_cast<size_t>(symbol)];
+    if (s.parent < 0 || facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return "self";
+    return facts.begin(s.params) != facts.end(s.params) ? *facts.begin(s.params) : std::string_view("self");
+  };
   auto scan = [&](ViewRange refs, int32_t symbol) {
+    std::string_view instance = instance_name(symbol);
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       if (!marker.empty()) {
         if (*ref == marker) out.push_back(Read{symbol, &k_any});
@@ -346,7 +354,8 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
       if (ref->find(name) == std::string_view::npos) continue;
       auto parts = split_chain(*ref);
       for (size_t i = 0; i < parts.size(); ++i) {
-        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, i == 1 && (parts[0] == "self" || parts[0] == "super")});
+        bool on_self = i == 1 && (parts[0] == "self" || parts[0] == "super" || parts[0] == instance);
+        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self});
       }
     }
   };

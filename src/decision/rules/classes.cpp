@@ -208,6 +208,13 @@ bool ClassRules::may_call_constructor(uint32_t h, int32_t symbol, uint32_t node,
   return f.open || f.classes.contains({h, cls});
 }
 
+bool ClassRules::may_share_mro(uint32_t a, std::string_view a_qualname, uint32_t b, std::string_view b_qualname) {
+  const Family& fa = family(a, a_qualname);
+  const Family& fb = family(b, b_qualname);
+  if (fa.open || fb.open) return true;
+  return std::any_of(fa.classes.begin(), fa.classes.end(), [&](const auto& c) { return fb.classes.contains(c); });
+}
+
 const ClassRules::Family& ClassRules::family(uint32_t node, std::string_view qualname) {
   return m_families.get(m_walk.key_of(node, qualname), [&] {
     Family out;

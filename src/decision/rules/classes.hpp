@@ -35,6 +35,10 @@ public:
   // (A mixin's super().__init__ runs it for an instance of a class deriving from both, whose makers
   // the `constructors` rule reaches through the subclass.)
   bool may_call_constructor(uint32_t h, int32_t symbol, uint32_t node, std::string_view qualname);
+  // Whether one object's class can have both classes in its method resolution order as the class
+  // statements show it: one derives from the other, or a class derives from both (at any depth). A
+  // class not found, or a search for subclasses cut short, says yes.
+  bool may_share_mro(uint32_t a, std::string_view a_qualname, uint32_t b, std::string_view b_qualname);
 
 private:
   // A class and its subclasses at any depth, whose methods' super() may reach its constructor: (file,

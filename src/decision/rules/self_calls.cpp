@@ -7,6 +7,8 @@
 
 #include "decision/symbol_walk.hpp"
 
+#include <set>
+
 namespace impact::decision::rules {
 
 using resolve::FileInfo;
@@ -31,6 +33,12 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
   // `self.m` in C's own methods (or a subclass's) is the usual call of one's own method: left as it is.
   const SymbolView& method = info.at(reader);
   if (h == key.node && info.at(method.parent).qualname == owner) return false;
+  // No object's class derives from both B and C: `self.m` in B never finds C.m, at any depth of the walk.
+  std::string_view reader_class = info.at(method.parent).qualname;
+  if (!m_walk.classes().may_share_mro(h, reader_class, key.node, owner) &&
+      !made_together(last_part(reader_class), last_part(owner))) {
+    return true;
+  }
   DynamicAccessRules& intersection = m_walk.dynamic_access();
   if (!intersection.intersects(self)) return false;
   uint32_t line = owner_info->at(cls).def_line;
@@ -45,6 +53,26 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
       intersection.covered(m_walk.subwalk({SymbolSeed{h, std::string(method.qualname), Relation::references, method.def_line}}));
   intersection.select_both(users, readers, self);
   return true;
+}
+
+bool SelfCallRules::made_together(std::string_view a, std::string_view b) {
+  uint32_t ia = m_index.intern(a), ib = m_index.intern(b);
+  for (uint32_t h : m_facts.files_mentioning(a)) {
+    if (!m_facts.mentions(h, b)) continue;
+    std::set<int32_t> both; // the symbols (-1: module level) that read both names
+    for (const auto& ra : m_index.reads(h, ia, a)) {
+      for (const auto& rb : m_index.reads(h, ib, b)) {
+        if (ra.symbol == rb.symbol) both.insert(ra.symbol);
+      }
+    }
+    for (std::string_view maker : {std::string_view("type"), std::string_view("new_class")}) {
+      if (both.empty() || !m_facts.mentions(h, maker)) continue;
+      for (const auto& r : m_index.reads(h, m_index.intern(maker), maker)) {
+        if (both.contains(r.symbol)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 } // namespace impact::decision::rules

@@ -26,6 +26,9 @@ private:
   // Whether `reader` is a plain method of a class (not a static or class method, whose `self` is no
   // instance), defined in a source file (a test class's method is left to `test-node-ids`).
   bool plain_method(uint32_t h, const resolve::FileInfo& info, int32_t reader) const;
+  // Whether code that names both classes also calls type() or types.new_class: a class made at run
+  // time may derive from both.
+  bool made_together(std::string_view a, std::string_view b);
 
   LazyMap<WalkKey, DynamicAccessRules::Covered> m_class_users; // per class: a walk from the class
 };
