@@ -53,6 +53,9 @@ struct Report {
   std::vector<StageTiming> timings;
   double total_ms = 0;
   bool strict = false;
+  // Monorepo mode: the project's folder ("libs/a"), which prefixes the paths of --output github so that
+  // they are relative to the repository's root, and names the project in each title. "" otherwise.
+  std::string project_dir;
 };
 
 // "selected 3 test file(s) from 1 changed file(s) in 42 ms" (no "impact: " prefix).

@@ -70,9 +70,14 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
     fmt::print("{}", render_monorepo_text(plan));
     return 0;
   }
-  if (options.annotations == cli::Output::github) {
-    fmt::print(stderr, "impact: warning: --output github is not written in monorepo mode yet; the decision is on "
-                       "stderr, one line per project\n");
+  if (options.annotations == cli::Output::github) { // one set of annotations per project that was analysed
+    for (const auto& p : plan.projects) {
+      if (!p.analysis) continue;
+      Report report = project_report(p, strict);
+      report.project_dir = p.project.dir;
+      fmt::print("{}", render_github(report));
+    }
+    std::fflush(stdout);
   }
   std::vector<const ProjectPlan*> to_run;
   for (const auto& p : plan.projects) {

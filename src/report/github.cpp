@@ -58,6 +58,17 @@ std::string decision_title(const Decision& d) {
   return "impact";
 }
 
+// In monorepo mode a title names the project ("impact (libs/a): full suite").
+std::string titled(const Report& report, std::string_view title) {
+  if (report.project_dir.empty()) return std::string(title);
+  return fmt::format("impact ({}):{}", report.project_dir, title.substr(title.find(':') + 1));
+}
+
+std::string rooted(const Report& report, std::string_view path) {
+  if (report.project_dir.empty() || path.empty()) return std::string(path);
+  return fmt::format("{}/{}", report.project_dir, path);
+}
+
 // The one-line decision, with what will run.
 std::string decision_message(const Report& report) {
   const Decision& d = *report.decision;
@@ -83,17 +94,19 @@ std::string decision_message(const Report& report) {
 
 std::string render_github(const Report& report) {
   const Decision& d = *report.decision;
-  std::string out = annotation("notice", decision_title(d), decision_message(report));
+  std::string out = annotation("notice", titled(report, decision_title(d)), decision_message(report));
   // The files that forced the full suite, on the file itself.
   for (const auto& f : d.files) {
-    if (f.effect.starts_with("run_all")) out += annotation("notice", "impact: full suite", f.effect, f.path.str);
+    if (f.effect.starts_with("run_all")) {
+      out += annotation("notice", titled(report, "impact: full suite"), f.effect, rooted(report, f.path.str));
+    }
   }
   for (const auto& u : d.uncertainties) {
-    out += annotation("warning", "impact: uncertain", u.what, u.path, u.line);
+    out += annotation("warning", titled(report, "impact: uncertain"), u.what, rooted(report, u.path), u.line);
   }
-  for (const auto& w : d.warnings) out += annotation("warning", "impact: warning", w);
+  for (const auto& w : d.warnings) out += annotation("warning", titled(report, "impact: warning"), w);
   if (d.outcome != Outcome::nothing && !report.plan.command && !report.plan.problem.empty()) {
-    out += annotation("error", "impact: cannot run", report.plan.problem);
+    out += annotation("error", titled(report, "impact: cannot run"), report.plan.problem);
   }
   return out;
 }

@@ -468,3 +468,14 @@ def test_ctrl_c_stops_every_project_and_still_reports_what_finished(mono, tmp_pa
     assert "==== tools/tox (selection changed): passed" in out
     assert "==== libs/c (selection changed): interrupted in" in out
     assert "2 project(s) ran (1 passed, 0 failed, 1 interrupted)" in err
+
+
+def test_output_github_annotates_each_project_with_root_relative_paths(mono):
+    mono.write("libs/c/data/table.bin", "x\n")  # a data file no code reads: libs/c runs whole
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return b + a")
+    run = mono.impact("--output", "github", "--pytest-command", PYTEST)
+    notices = [line for line in run.stdout.splitlines() if line.startswith("::")]
+    assert any(line.startswith("::notice title=impact (libs/a)%3A selected tests::") for line in notices), notices
+    assert any(line.startswith("::notice file=libs/c/data/table.bin,title=impact (libs/c)%3A full suite::")
+               for line in notices), notices
+    assert "not written in monorepo mode" not in run.stderr
