@@ -17,11 +17,13 @@ namespace impact {
 
 namespace {
 
-// libgit2 initialises OpenSSL at start-up, which reads the whole system CA bundle (~8 ms). impact never
-// talks to a remote, so the bundle is pointed at /dev/null for the duration of the call and the
-// caller's setting is restored before anything else (pytest) can inherit it. Read with getenv, not
-// through EnvLookup: this edits the process's own environment, which libgit2 and pytest inherit; it
-// is no setting of impact's.
+// libgit2 sets up its TLS backend in git_libgit2_init, and that reads the whole system CA bundle
+// (Debian's 220 KB, 140 certificates, parsed on every run). impact never talks to a remote. Built
+// with OpenSSL, libgit2 reads the file SSL_CERT_FILE names: it is pointed at /dev/null for the
+// duration of the call and the caller's setting is restored before anything else (pytest) can
+// inherit it. Read with getenv, not through EnvLookup: this edits the process's own environment,
+// which libgit2 and pytest inherit; it is no setting of impact's. Built with mbedTLS (Debian's
+// libgit2 1.5), it reads a path fixed at its build: see mbedtls_x509_crt_parse_file below.
 void init_libgit2() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -29,6 +31,7 @@ void init_libgit2() {
     std::optional<std::string> saved = previous != nullptr ? std::optional<std::string>(previous) : std::nullopt;
     ::setenv("SSL_CERT_FILE", "/dev/null", 1);
     git_libgit2_init();
+    git_error_clear(); // mbedTLS: "failed to load CA certificates", which nothing here needs
     if (saved) ::setenv("SSL_CERT_FILE", saved->c_str(), 1);
     else ::unsetenv("SSL_CERT_FILE");
     // impact only reads: skip the checks that matter when objects are written or fetched.
@@ -556,3 +559,14 @@ std::unique_ptr<Repository> open_git_repository(const std::filesystem::path& sta
 }
 
 } // namespace impact
+
+// libgit2 built with mbedTLS loads the CA bundle at a path fixed at its build (GIT_DEFAULT_CERT_LOCATION)
+// through this function of libmbedx509, whatever the environment says: 5-15 ms of PEM decoding on
+// every run (seen with strace -e trace=openat; no libgit2 option comes before git_libgit2_init). A
+// function of that name in the executable comes first in the dynamic linker's search, so libgit2's
+// call lands here and reads nothing: without CA certificates libgit2 initialises as it does on a
+// machine without a bundle. impact never opens a TLS connection (no fetch, no clone, no remote), and
+// pytest runs in a process of its own. Linked with OpenSSL instead, libgit2 never calls it.
+extern "C" int mbedtls_x509_crt_parse_file(void* /*chain*/, const char* /*path*/) {
+  return -0x2900; // MBEDTLS_ERR_X509_FILE_IO_ERROR
+}

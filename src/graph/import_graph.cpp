@@ -475,7 +475,9 @@ void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned max_threa
   Linker implied(*this);
   implied.implied_edges();
   implied.reverse_edges();
-  for (auto& [name, nodes] : m_index.names()) m_graph.modules.emplace(name, std::move(nodes));
+  // The index itself becomes the graph's (it is only looked up, never iterated, from there on): copying
+  // its names into a new table cost as much as linking the imports of the benchmark's 13,000 files.
+  m_graph.modules = std::move(m_index.names());
 }
 
 } // namespace

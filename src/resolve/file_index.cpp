@@ -49,6 +49,11 @@ std::vector<std::string_view> split_chain(std::string_view chain) {
   return parts;
 }
 
+FileIndex::FileIndex(const ImportGraph& graph, const ProjectFacts& facts)
+    : m_graph(graph), m_facts(facts), m_files(graph.nodes.size()) {
+  m_links = std::any_of(facts.files.begin(), facts.files.end(), [](const auto& f) { return !f.link_target.empty(); });
+}
+
 // The process exits right after the decision: freeing every decoded file one by one would cost more
 // than building them, so the index is left for the operating system to reclaim (like compilers do).
 // Under AddressSanitizer they are freed, so that its leak check keeps its meaning.
@@ -263,9 +268,12 @@ Target FileIndex::member(const Target& t, std::string_view name, int depth) {
   return Target{};
 }
 
-// The same code under two names: a symbolic link and the file it points to.
+// The same code under two names: a symbolic link and the file it points to. Most repositories have
+// no linked Python file: then only the numbers are compared (may_denote() asks this for every read
+// of the name it follows; looking at both files' records cost two cache misses each time).
 bool FileIndex::same_file(uint32_t a, uint32_t b) const {
   if (a == b) return true;
+  if (!m_links) return false;
   auto target = [&](uint32_t n) -> std::string_view {
     return n < m_facts.size() ? m_facts.files[n].link_target.view() : std::string_view();
   };

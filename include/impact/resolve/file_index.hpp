@@ -71,7 +71,7 @@ struct FileInfo {
 // Decodes and indexes files on first use.
 class FileIndex {
 public:
-  FileIndex(const ImportGraph& graph, const ProjectFacts& facts) : m_graph(graph), m_facts(facts), m_files(graph.nodes.size()) {}
+  FileIndex(const ImportGraph& graph, const ProjectFacts& facts);
   ~FileIndex();
   FileIndex(const FileIndex&) = delete;
   FileIndex& operator=(const FileIndex&) = delete;
@@ -114,6 +114,7 @@ private:
   std::vector<std::unique_ptr<FileInfo>> m_files;
   std::string m_key; // prefix_target's key, reused
   util::StringMap<uint32_t> m_names; // intern()
+  bool m_links = false; // some file is a symbolic link: same_file() must compare paths
 };
 
 // Splits "a.b.c" (or ".b.c" for an attribute of a computed value, giving "" first).

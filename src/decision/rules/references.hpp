@@ -8,6 +8,8 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace impact::decision::rules {
@@ -55,9 +57,17 @@ private:
   // `markers`: the computed-name readers (k_any_member_name, ...) whose files may run the member.
   std::vector<uint32_t> candidates(const Key& key, bool member, const std::vector<std::string_view>& markers,
                                    const std::vector<std::string>& names);
-  std::vector<std::string> aliases(const std::vector<uint32_t>& files, std::string_view name);
+  std::vector<std::string> aliases(uint32_t module, const std::vector<uint32_t>& files, std::string_view name);
+
+  // The renamed imports (`from x import imported as alias`) of a module's candidates, in file order,
+  // and their positions by imported name.
+  struct Renames {
+    std::vector<std::pair<std::string_view, std::string_view>> pairs;
+    std::unordered_map<std::string_view, std::vector<uint32_t>> by_imported;
+  };
 
   LazyMap<uint32_t, std::vector<uint32_t>> m_module_candidates; // candidates() of a module-level name
+  LazyMap<uint32_t, Renames> m_renames; // aliases()' index, by module
   NodeSet m_seen;                 // candidates()' visited set, reused
   std::vector<int32_t> m_reading; // reading_code()'s answer, reused
   std::vector<int32_t> m_self_only; // ... the symbols of it that read the member only as `self.<name>`, ascending
