@@ -1,0 +1,98 @@
+#include "app/durations_setup.hpp"
+
+#include "impact/error.hpp"
+#include "util/cache_dir.hpp"
+#include "util/files.hpp"
+#include "util/quote.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace impact::app {
+
+bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cache) {
+  if (no_cache) return false;
+  if (auto off = env("IMPACT_NO_DURATIONS"); off && !off->empty() && *off != "0") return false;
+  for (const auto& word : pytest.argv) {
+    if (word.starts_with("PYTHONPATH=")) return false;
+  }
+  return true;
+}
+
+EnvPairs exec_durations_env(const std::filesystem::path& cache, const EnvLookup& env,
+                            std::vector<std::string>& warnings) {
+  try {
+    util::ensure_cache_dir(cache);
+    auto dir = durations_plugin_dir(cache);
+    auto module = dir / (std::string(k_durations_plugin_module) + ".py");
+    if (util::read_file(module) != std::optional<std::string>(durations_plugin_source())) {
+      std::filesystem::create_directories(dir);
+      util::write_file_atomic(module, durations_plugin_source());
+    }
+    return durations_plugin_env(dir, durations_inbox(cache), env("PYTHONPATH").value_or(""),
+                                env("PYTEST_PLUGINS").value_or(""));
+  } catch (const std::exception& e) { // Error, or filesystem_error from create_directories
+    warnings.push_back(fmt::format("test durations are not recorded: {}", e.what()));
+    return {};
+  }
+}
+
+TempDurationsPlugin::TempDurationsPlugin(const std::filesystem::path& cache) : m_inbox(durations_inbox(cache)) {
+  try {
+    m_folder.emplace("impact-durations", k_durations_plugin_module, durations_plugin_source());
+  } catch (const Error& e) {
+    fmt::print(stderr, "impact: warning: test durations are not recorded: {}\n", util::one_line(e.what()));
+  }
+}
+
+EnvPairs TempDurationsPlugin::env(const std::string& pythonpath, const EnvLookup& env) const {
+  if (!m_folder) return {};
+  return durations_plugin_env(m_folder->path(), m_inbox, pythonpath, env("PYTEST_PLUGINS").value_or(""));
+}
+
+std::string value_in(const EnvPairs& pairs, const std::string& name, const std::string& fallback) {
+  for (const auto& [n, v] : pairs) {
+    if (n == name) return v;
+  }
+  return fallback;
+}
+
+void set_in(EnvPairs& pairs, const std::string& name, const std::string& value) {
+  for (auto& [n, v] : pairs) {
+    if (n == name) {
+      v = value;
+      return;
+    }
+  }
+  pairs.emplace_back(name, value);
+}
+
+Durations recorded_durations(const std::filesystem::path& cache) {
+  std::vector<std::string> warnings;
+  Durations out;
+  try {
+    out = load_durations(cache, warnings);
+  } catch (const Error& e) {
+    warnings.push_back(fmt::format("{}; the durations recorded since are kept for the next run", e.what()));
+  }
+  for (const auto& w : warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  return out;
+}
+
+} // namespace impact::app
+
+namespace impact::app {
+
+void merge_pending_durations(const std::filesystem::path& cache) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(durations_inbox(cache), ec)) {
+    auto name = entry.path().filename().string();
+    if (name.starts_with("run-") && name.ends_with(".json")) {
+      recorded_durations(cache);
+      return;
+    }
+  }
+}
+
+} // namespace impact::app
