@@ -11,11 +11,28 @@
 
 namespace impact::app {
 
+namespace {
+
+// Programs known to hand their environment to the pytest they start unchanged: Python and pytest
+// themselves, and the project runners. A wrapper script could export a PYTHONPATH of its own while
+// keeping PYTEST_PLUGINS, and pytest would then fail to import the plugin: such programs go without.
+bool passes_environment(const std::string& program) {
+  std::string name = std::filesystem::path(program).filename().string();
+  if (name.starts_with("python") || name.starts_with("pytest") || name == "py.test") return true;
+  for (const char* runner : {"uv", "uvx", "poetry", "pipenv", "hatch", "pdm", "rye", "coverage", "conda"}) {
+    if (name == runner) return true;
+  }
+  return false;
+}
+
+} // namespace
+
 bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cache) {
-  if (no_cache) return false;
+  if (no_cache || pytest.argv.empty() || !passes_environment(pytest.argv.front())) return false;
   if (auto off = env("IMPACT_NO_DURATIONS"); off && !off->empty() && *off != "0") return false;
   for (const auto& word : pytest.argv) {
-    if (word.starts_with("PYTHONPATH=")) return false;
+    // Its own PYTHONPATH, or an interpreter that ignores PYTHONPATH (-I isolated, -E).
+    if (word.starts_with("PYTHONPATH=") || word == "-I" || word == "-E") return false;
   }
   return true;
 }

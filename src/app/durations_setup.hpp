@@ -17,8 +17,10 @@ namespace impact::app {
 using EnvPairs = std::vector<std::pair<std::string, std::string>>;
 
 // Whether durations are recorded for runs of `pytest`: not with --no-cache (`no_cache`), not when
-// IMPACT_NO_DURATIONS is set (to anything but "" or "0"), and not for a command that sets PYTHONPATH
-// itself (`env PYTHONPATH=src pytest`), which would hide the plugin's folder from the import.
+// IMPACT_NO_DURATIONS is set (to anything but "" or "0"), only for a program known to pass the
+// environment through (python*, pytest*, uv, poetry, ...: not a wrapper script), and not for a command
+// that sets PYTHONPATH itself (`env PYTHONPATH=src pytest`) or a Python that ignores it (-I, -E), which
+// would hide the plugin's folder from the import that PYTEST_PLUGINS asks for.
 bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cache);
 
 // The environment that loads the plugin into the pytest impact execs in the repository at `root`:

@@ -97,13 +97,31 @@ class TestDurations:
         assert calc.impact("--no-cache").returncode == 0
         assert recorded(calc) == {}
 
-    def test_a_command_that_sets_pythonpath_itself_runs_without_the_plugin(self, calc):
+    @pytest.mark.parametrize("command", [
+        ["env", "PYTHONPATH=src", "PYTEST_PLUGINS=", "/usr/bin/python3", "-m", "pytest"],
+        ["/usr/bin/python3", "-I", "-m", "pytest"],
+        ["./run-tests.sh"],  # a wrapper that exports its own PYTHONPATH and keeps PYTEST_PLUGINS
+    ])
+    def test_a_command_that_may_hide_the_plugin_runs_without_it(self, calc, command):
+        calc.write("run-tests.sh", "#!/bin/sh\nexport PYTHONPATH=src\nexec /usr/bin/python3 -m pytest \"$@\"\n")
+        os.chmod(calc.path / "run-tests.sh", 0o755)
+        calc.commit("a wrapper")
         change_calc(calc)
-        command = json.dumps(["env", "PYTHONPATH=src", "/usr/bin/python3", "-m", "pytest"])
-        run = calc.impact("--pytest-command", command)
+        run = calc.impact("--pytest-command", json.dumps(command))
         assert run.returncode == 0, run.stdout + run.stderr
         assert "8 passed" in run.stdout
         assert recorded(calc) == {}
+
+    def test_python_m_pytest_records(self, calc):
+        change_calc(calc)
+        run = calc.impact("--pytest-command", json.dumps(["/usr/bin/python3", "-m", "pytest"]))
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert len(recorded(calc)) == 8
+
+    def test_index_records_durations_too(self, calc):
+        run = calc.impact("index")
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert len(recorded(calc)) == 8
 
     def test_audit_records_durations_too(self, calc):
         change_calc(calc)
