@@ -121,7 +121,7 @@ SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root
   // The durations plugin rides along (docs/cache.md): its folder behind the audit plugin's.
   auto cache = util::cache_dir(root, env);
   std::optional<TempDurationsPlugin> durations;
-  if (records_durations(pytest, env, false)) durations.emplace(cache);
+  if (records_durations(pytest, env, false)) durations.emplace(root, cache);
   EnvPairs run_env = durations ? durations->env(env("PYTHONPATH").value_or(""), env) : EnvPairs{};
   std::string pythonpath = folder.pythonpath(value_in(run_env, "PYTHONPATH", env("PYTHONPATH").value_or("")));
   set_in(run_env, "PYTHONPATH", pythonpath);

@@ -37,7 +37,7 @@ bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cach
   return true;
 }
 
-EnvPairs exec_durations_env(const std::filesystem::path& cache, const EnvLookup& env,
+EnvPairs exec_durations_env(const std::filesystem::path& root, const std::filesystem::path& cache, const EnvLookup& env,
                             std::vector<std::string>& warnings) {
   try {
     util::ensure_cache_dir(cache);
@@ -47,7 +47,7 @@ EnvPairs exec_durations_env(const std::filesystem::path& cache, const EnvLookup&
       std::filesystem::create_directories(dir);
       util::write_file_atomic(module, durations_plugin_source());
     }
-    return durations_plugin_env(dir, durations_inbox(cache), env("PYTHONPATH").value_or(""),
+    return durations_plugin_env(dir, durations_inbox(cache), root, env("PYTHONPATH").value_or(""),
                                 env("PYTEST_PLUGINS").value_or(""));
   } catch (const std::exception& e) { // Error, or filesystem_error from create_directories
     warnings.push_back(fmt::format("test durations are not recorded: {}", e.what()));
@@ -55,7 +55,8 @@ EnvPairs exec_durations_env(const std::filesystem::path& cache, const EnvLookup&
   }
 }
 
-TempDurationsPlugin::TempDurationsPlugin(const std::filesystem::path& cache) : m_inbox(durations_inbox(cache)) {
+TempDurationsPlugin::TempDurationsPlugin(const std::filesystem::path& root, const std::filesystem::path& cache)
+    : m_inbox(durations_inbox(cache)), m_root(root) {
   try {
     m_folder.emplace("impact-durations", k_durations_plugin_module, durations_plugin_source());
   } catch (const Error& e) {
@@ -65,7 +66,7 @@ TempDurationsPlugin::TempDurationsPlugin(const std::filesystem::path& cache) : m
 
 EnvPairs TempDurationsPlugin::env(const std::string& pythonpath, const EnvLookup& env) const {
   if (!m_folder) return {};
-  return durations_plugin_env(m_folder->path(), m_inbox, pythonpath, env("PYTEST_PLUGINS").value_or(""));
+  return durations_plugin_env(m_folder->path(), m_inbox, m_root, pythonpath, env("PYTEST_PLUGINS").value_or(""));
 }
 
 std::string value_in(const EnvPairs& pairs, const std::string& name, const std::string& fallback) {

@@ -26,19 +26,21 @@ bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cach
 // The environment that loads the plugin into the pytest impact execs in the repository at `root`:
 // writes the module into <cache>/plugin/ when it is missing or differs. Empty (and a line in
 // `warnings`) when the cache folder cannot be written.
-EnvPairs exec_durations_env(const std::filesystem::path& cache, const EnvLookup& env, std::vector<std::string>& warnings);
+EnvPairs exec_durations_env(const std::filesystem::path& root, const std::filesystem::path& cache, const EnvLookup& env,
+                            std::vector<std::string>& warnings);
 
 // The plugin in a temporary folder, for a run impact waits for.
 class TempDurationsPlugin {
 public:
-  // Writes the module; when it cannot, env() is empty.
-  explicit TempDurationsPlugin(const std::filesystem::path& cache);
+  // Writes the module; when it cannot, env() is empty. pytest runs in `root`.
+  TempDurationsPlugin(const std::filesystem::path& root, const std::filesystem::path& cache);
   // The environment that loads it, its folder in front of `pythonpath`.
   EnvPairs env(const std::string& pythonpath, const EnvLookup& env) const;
 
 private:
   std::optional<PluginFolder> m_folder;
   std::filesystem::path m_inbox;
+  std::filesystem::path m_root;
 };
 
 // `name`'s value in `pairs`, or `fallback`.

@@ -160,7 +160,7 @@ int run_index(const cli::Options& options) {
   TrustRule trust{TrustRule::Kind::run, util::file_system_now(cache), {}};
   // The durations plugin rides along (docs/cache.md), its folder behind the probe's.
   std::optional<TempDurationsPlugin> durations;
-  if (records_durations(command, env, options.no_cache)) durations.emplace(cache);
+  if (records_durations(command, env, options.no_cache)) durations.emplace(repo->root(), cache);
   EnvPairs run_env = durations ? durations->env(env("PYTHONPATH").value_or(""), env) : EnvPairs{};
   for (auto& [name, value] : probe.env(value_in(run_env, "PYTHONPATH", env("PYTHONPATH").value_or("")))) {
     set_in(run_env, name, value);

@@ -53,6 +53,9 @@ def pytest_sessionfinish(session, exitstatus):
         folder = os.environ.get("IMPACT_DURATIONS_INBOX")
         if not folder or not _durations or hasattr(session.config, "workerinput"):
             return
+        root = os.environ.get("IMPACT_DURATIONS_ROOT", "")
+        if not root or os.path.realpath(root) != os.path.realpath(_where["invocation"] or ""):
+            return  # a pytest started elsewhere with impact's environment: its ids are not this repository's
         os.makedirs(folder, exist_ok=True)
         doc = {"schema": "impact.durations.run", "version": 1, "at": _where["at"],
                "tests": {_repo_relative(k): round(v, 6) for k, v in sorted(_durations.items())}}
@@ -70,12 +73,16 @@ const char* durations_plugin_source() { return k_source; }
 
 std::vector<std::pair<std::string, std::string>> durations_plugin_env(const std::filesystem::path& plugin_dir,
                                                                       const std::filesystem::path& inbox,
+                                                                      const std::filesystem::path& root,
                                                                       const std::string& pythonpath,
                                                                       const std::string& pytest_plugins) {
   std::string path = pythonpath.empty() ? plugin_dir.string() : plugin_dir.string() + ":" + pythonpath;
   std::string plugins = pytest_plugins.empty() ? std::string(k_durations_plugin_module)
                                                : pytest_plugins + "," + k_durations_plugin_module;
-  return {{"PYTHONPATH", path}, {"PYTEST_PLUGINS", plugins}, {"IMPACT_DURATIONS_INBOX", inbox.string()}};
+  return {{"PYTHONPATH", path},
+          {"PYTEST_PLUGINS", plugins},
+          {"IMPACT_DURATIONS_INBOX", inbox.string()},
+          {"IMPACT_DURATIONS_ROOT", root.string()}};
 }
 
 } // namespace impact

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from gitutil import assert_error
-from harness import make_repo
+from harness import clean_env, make_repo
 
 # Four test files that all import src/calc.py, of very different lengths: the split must balance them.
 SLOW = "tests/test_slow.py::test_slow_one"
@@ -111,6 +111,20 @@ class TestDurations:
         assert run.returncode == 0, run.stdout + run.stderr
         assert "8 passed" in run.stdout
         assert recorded(calc) == {}
+
+    def test_a_pytest_started_elsewhere_with_impacts_environment_records_nothing(self, calc, tmp_path):
+        change_calc(calc)
+        assert calc.impact().returncode == 0  # writes the plugin's module into the cache
+        assert len(recorded(calc)) == 8  # and merges what that run wrote: the inbox is empty
+        inbox = calc.path / ".impact_cache" / "durations.d"
+        base = {"PYTHONPATH": str(calc.path / ".impact_cache" / "plugin"), "PYTEST_PLUGINS": "impact_durations",
+                "IMPACT_DURATIONS_INBOX": str(inbox)}
+        for root, written in ((tmp_path, 0), (calc.path, 1)):
+            env = clean_env({**base, "IMPACT_DURATIONS_ROOT": str(root)})
+            result = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                                    cwd=calc.path, env=env, capture_output=True, text=True)
+            assert result.returncode == 0, result.stdout + result.stderr
+            assert len(list(inbox.glob("run-*.json"))) == written
 
     def test_python_m_pytest_records(self, calc):
         change_calc(calc)
