@@ -2,7 +2,9 @@
 
 #include "app/durations_setup.hpp"
 #include "app/shard_plan.hpp"
+#include "impact/error.hpp"
 #include "util/cache_dir.hpp"
+#include "util/quote.hpp"
 
 #include <fmt/format.h>
 
@@ -45,7 +47,15 @@ std::optional<ShardPlan> weigh_report(const Report& report, const Analysis& anal
   // pytest --collect-only runs for a split, or for the plan every job splits (select --format json);
   // never for a dry run's document alone.
   bool may_collect = !options.shard.empty() || options.verb == cli::Verb::select;
-  std::optional<SuiteIds> suite = suite_ids(repo, config, options, env, report.plan.command, may_collect);
+  std::optional<SuiteIds> suite;
+  try {
+    suite = suite_ids(repo, config, options, env, report.plan.command, may_collect);
+  } catch (const Error& e) {
+    if (!options.shard.empty()) throw; // a split that cannot list the suite must not run part of it
+    fmt::print(stderr, "impact: warning: the suite cannot be weighed for --shard: {}; the document carries no "
+                       "durations\n",
+               util::one_line(e.what()));
+  }
   if (!suite) return std::nullopt;
   return weigh_plan(suite->ids, suite->suite, durations, suite->counts);
 }

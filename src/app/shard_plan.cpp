@@ -57,10 +57,11 @@ std::vector<std::string> collect_only(const Command& pytest, const std::filesyst
       ids.push_back(line);
     }
   }
-  if (ids.empty()) {
-    throw Error("pytest --collect-only -q (from {}) exited with {} and listed no test to shard; run it and fix what it "
-                "says",
-                pytest.source, run.code);
+  // A file that failed to collect lists no id: split without it, its tests would run on no shard.
+  if (run.code != 0 || ids.empty()) {
+    throw Error("pytest --collect-only -q (from {}) exited with {} and listed {} test(s): the suite cannot be split "
+                "without losing what it could not collect; run it, fix what it says, and shard again",
+                pytest.source, run.code, ids.size());
   }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());

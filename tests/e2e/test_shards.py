@@ -313,6 +313,21 @@ class TestShards:
         assert "tests/conftest.py defines pytest_collect_file" in run.stderr
         assert len(doc["durations"]["units"]) == 8
 
+    def test_a_collection_error_stops_a_sharded_run_all(self, calc):
+        calc.write("tests/conftest.py", "def pytest_collect_file(parent, file_path):\n    return None\n")
+        calc.write("tests/test_broken.py", "import nowhere_to_be_found\n\n\ndef test_x():\n    pass\n")
+        calc.commit("a collection hook and a broken file")
+        calc.replace("pyproject.toml", "testpaths", "addopts = \"-q\"\ntestpaths")
+        run = calc.impact("--shard", "1/2")
+        assert run.returncode == 2
+        last = run.stderr.strip().splitlines()[-1]
+        assert last.startswith("impact: error: pytest --collect-only -q") and "cannot be split" in last
+        assert "passed" not in run.stdout
+        plan = calc.impact("select", "--format", "json")
+        assert plan.returncode == 0, plan.stderr
+        assert plan.json["decision"] == "run_all" and plan.json["durations"] is None
+        assert "the suite cannot be weighed for --shard" in plan.stderr
+
     def test_shard_in_monorepo_mode_is_a_usage_error(self, tmp_path):
         repo = make_repo(tmp_path, files={
             "libs/a/pyproject.toml": "[tool.pytest.ini_options]\n", "libs/a/tests/test_a.py": "def test_a():\n    pass\n",
