@@ -103,8 +103,8 @@ int run_selection(const cli::Options& options) {
   // A root that does not configure pytest, with projects below it that do: each is its own session.
   if (std::optional<ProjectSet> set = find_project_set(repo->root(), options, config)) {
     if (!options.shard.empty()) {
-      throw Error("--shard does not apply in monorepo mode yet (each project is its own session); shard one project "
-                  "with impact -C <project> --shard K/N, or drop --shard");
+      throw Error("--shard does not apply in monorepo mode yet (each project is its own pytest session, -C <project> "
+                  "included); drop --shard");
     }
     return run_monorepo(*repo, config, *set, options, env);
   }
