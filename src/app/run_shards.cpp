@@ -32,9 +32,9 @@ std::optional<ShardPlan> weigh_report(const Report& report, const Analysis& anal
     return plan;
   }
   if (saved != nullptr && !options.shard.empty()) {
-    fmt::print(stderr, "impact: warning: {} carries no durations (written by an older impact): weighing its tests "
-                       "with this cache's, so other jobs may split it differently; regenerate it with impact select "
-                       "--format json\n",
+    fmt::print(stderr, "impact: warning: {} carries no durations (an older impact wrote it, or its suite could not be "
+                       "weighed): weighing its tests with this cache's, so other jobs may split it differently; "
+                       "regenerate it with impact select --format json\n",
                options.impact_file);
   }
   Durations durations = options.no_cache ? Durations{} : recorded_durations(util::cache_dir(repo.root(), env));

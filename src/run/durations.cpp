@@ -90,11 +90,13 @@ Durations parse_run_file(std::string_view text, const std::string& name) {
 Durations load_durations(const std::filesystem::path& cache, std::vector<std::string>& warnings) {
   Durations out;
   auto merged = durations_file(cache);
+  bool broken = false; // rewritten below, so that the warning is said once
   if (auto text = util::read_file(merged)) {
     try {
       out = parse_durations(*text, merged.string());
     } catch (const Error& e) {
       warnings.push_back(fmt::format("{}; starting the durations afresh", e.what()));
+      broken = true;
     }
   }
   std::error_code ec;
@@ -115,7 +117,7 @@ Durations load_durations(const std::filesystem::path& cache, std::vector<std::st
     }
     read.push_back(file);
   }
-  if (read.empty()) return out;
+  if (read.empty() && !broken) return out;
   save_durations(cache, out);
   for (const auto& file : read) std::filesystem::remove(file, ec);
   return out;

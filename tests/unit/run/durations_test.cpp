@@ -85,3 +85,13 @@ TEST_CASE("utc_now orders as a string", "[durations]") {
   CHECK(a.back() == 'Z');
   CHECK(utc_now() >= a);
 }
+
+TEST_CASE("a broken durations.json is rewritten, so that it is reported once", "[durations]") {
+  TempDir cache;
+  cache.write("durations.json", "{\"schema\": \"something else\"}");
+  std::vector<std::string> first, second;
+  load_durations(cache.path(), first);
+  load_durations(cache.path(), second);
+  CHECK(first.size() == 1);
+  CHECK(second.empty());
+}
