@@ -58,6 +58,9 @@ EnvPairs exec_durations_env(const std::filesystem::path& root, const std::filesy
 TempDurationsPlugin::TempDurationsPlugin(const std::filesystem::path& root, const std::filesystem::path& cache)
     : m_inbox(durations_inbox(cache)), m_root(root) {
   try {
+    // The inbox is made by the plugin; the folder above it must carry its .gitignore first, or git
+    // (and so the next analysis) would see the cache as an untracked change.
+    util::ensure_cache_dir(cache);
     m_folder.emplace("impact-durations", k_durations_plugin_module, durations_plugin_source());
   } catch (const Error& e) {
     fmt::print(stderr, "impact: warning: test durations are not recorded: {}\n", util::one_line(e.what()));

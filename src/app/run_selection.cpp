@@ -175,7 +175,9 @@ int run_selection(const cli::Options& options) {
   if (report.plan.fallback) exec_fallback(report, payload, repo->root());
   std::vector<std::string> recording; // why durations are not recorded, when they cannot be
   EnvPairs extra;
-  if (records_durations(*report.plan.command, env, options.no_cache)) extra = exec_durations_env(repo->root(), cache, env, recording);
+  if (records_durations(*report.plan.command, env, options.no_cache)) {
+    extra = exec_durations_env(repo->root(), cache, env, recording); // docs/cache.md, "Durations"
+  }
   for (const auto& w : recording) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   exec_command(report.plan.argv, repo->root(), extra, -1, report.plan.command->source);
 }

@@ -138,9 +138,13 @@ class TestDurations:
         assert len(recorded(calc)) == 8
 
     def test_audit_records_durations_too(self, calc):
+        # the repository does not ignore the cache itself: its own .gitignore must be there first
+        calc.write(".gitignore", "__pycache__/\n.pytest_cache/\n")
+        calc.commit("the cache is not ignored by the repository")
         change_calc(calc)
         run = calc.impact("audit")
         assert run.returncode == 0, run.stdout + run.stderr
+        assert ".impact_cache" not in calc.git("status", "--porcelain")
         assert len(recorded(calc)) == 8
 
 
