@@ -7,6 +7,7 @@
 #include "impact/changes.hpp"
 #include "impact/decision.hpp"
 #include "impact/run.hpp"
+#include "impact/run/shards.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -35,6 +36,18 @@ struct ProjectSummary {
   size_t parsed = 0; // files parsed this run (the rest came from the cache)
 };
 
+// What a --shard splits (docs/json.md, "durations"): the ids pytest is given with the seconds each is
+// expected to take, where they came from, and, when a shard was chosen, the whole split.
+struct ShardPlan {
+  std::string suite; // "selection" (the selected node ids), "static" (the test files impact collected),
+                     // "collect-only" (the node ids pytest --collect-only -q listed)
+  std::vector<ShardUnit> units;
+  double median = 1.0;     // what an id with no recorded duration weighs (median_seconds)
+  std::string fingerprint; // plan_fingerprint(units)
+  std::optional<ShardChoice> choice;
+  std::vector<Shard> shards; // the split into choice->total parts, when choice is set
+};
+
 struct StageTiming {
   std::string stage;
   double ms = 0;
@@ -56,12 +69,15 @@ struct Report {
   // Monorepo mode: the project's folder ("libs/a"), which prefixes the paths of --output github so that
   // they are relative to the repository's root, and names the project in each title. "" otherwise.
   std::string project_dir;
+  std::optional<ShardPlan> shards; // the units a --shard splits, when they were weighed
 };
 
 // "selected 3 test file(s) from 1 changed file(s) in 42 ms" (no "impact: " prefix).
 std::string summary_line(const Report& report);
 std::string render_dry_run(const Report& report, bool colour);
 std::string render_json(const Report& report);
+// The split of a sharded dry run, for people: each shard's expected time and ids, the chosen one marked.
+std::string render_shards(const ShardPlan& plan);
 // GitHub Actions workflow commands (`--output github`): a ::notice for the decision (outcome, reason,
 // counts), a ::notice on each file that forced the full suite, a ::warning per uncertainty (on its file
 // and line) and per warning, and an ::error when what must run cannot be started.
@@ -84,6 +100,7 @@ struct SavedReport {
   Decision decision;
   std::optional<DiffBase> base; // what the saved decision compared; nullopt in a document that names none
   bool strict = false;
+  std::optional<ShardPlan> shards; // $.durations (no choice, no split); nullopt when null or absent
 };
 
 // Parses a saved decision document strictly: every field present with its type, no unknown key at any

@@ -12,6 +12,7 @@
 #include "impact/semantic.hpp"
 
 #include <memory>
+#include <unordered_map>
 
 namespace impact::app {
 
@@ -26,6 +27,9 @@ struct Analysis {
   // What the analysis could not do as asked and how it went on, in the order it happened, for the
   // command to print on stderr (print_warnings); some are in the decision's warnings too.
   std::vector<std::string> warnings;
+  // Per selected file or class, the test items impact knows in it statically (shard_plan.hpp): what
+  // weighs a selected id with no recorded duration.
+  std::unordered_map<std::string, size_t> static_tests;
 };
 
 // Each of the analysis's warnings, one line on stderr: "impact: warning: ...".

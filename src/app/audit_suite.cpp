@@ -2,9 +2,11 @@
 // plugin. The plugin is written to a fresh temporary folder, put on PYTHONPATH and loaded with -p, so
 // nothing is installed and nothing is left behind; it writes one JSON file when the session finishes.
 #include "app/audit.hpp"
+#include "app/durations_setup.hpp"
 #include "app/plugin_folder.hpp"
 #include "app/stdout_to_stderr.hpp"
 #include "impact/error.hpp"
+#include "util/cache_dir.hpp"
 #include "util/files.hpp"
 #include "util/quote.hpp"
 #include "util/subprocess.hpp"
@@ -116,14 +118,21 @@ SuiteRun run_full_suite(const Command& pytest, const std::filesystem::path& root
   run.argv.emplace_back("--continue-on-collection-errors");
   run.argv.insert(run.argv.end(), passthrough.begin(), passthrough.end());
 
-  std::string pythonpath = folder.pythonpath(env("PYTHONPATH").value_or(""));
+  // The durations plugin rides along (docs/cache.md): its folder behind the audit plugin's.
+  auto cache = util::cache_dir(root, env);
+  std::optional<TempDurationsPlugin> durations;
+  if (records_durations(pytest, env, false)) durations.emplace(root, cache);
+  EnvPairs run_env = durations ? durations->env(env("PYTHONPATH").value_or(""), env) : EnvPairs{};
+  std::string pythonpath = folder.pythonpath(value_in(run_env, "PYTHONPATH", env("PYTHONPATH").value_or("")));
+  set_in(run_env, "PYTHONPATH", pythonpath);
+  set_in(run_env, "IMPACT_AUDIT_OUTCOMES", outcomes.string());
   fmt::print(stderr, "impact: audit: running the whole suite: {}\n",
              util::one_line(fmt::format("{}", fmt::join(run.argv, " "))));
   {
     StdoutToStderr redirect;
-    run.exit_code =
-        util::run_and_wait(run.argv, root, {{"PYTHONPATH", pythonpath}, {"IMPACT_AUDIT_OUTCOMES", outcomes.string()}});
+    run.exit_code = util::run_and_wait(run.argv, root, run_env);
   }
+  if (durations) recorded_durations(cache); // merged now: the next run splits with them
   // 0 passed, 1 some failed, 5 nothing collected: the suite ran to its end and the outcomes are whole.
   if (run.exit_code != 0 && run.exit_code != 1 && run.exit_code != 5) {
     throw Error("the whole suite did not run to its end: pytest exited with {} ({}); fix what pytest printed above, "

@@ -22,6 +22,7 @@ int run_index_status(const cli::Options& options);
 int run_index_merge(const cli::Options& options);
 int run_install_hook(const cli::Options& options);
 int run_projects(const cli::Options& options);
+int run_durations(const cli::Options& options);
 
 namespace {
 
@@ -54,7 +55,7 @@ const std::vector<cli::Subcommand>& table() {
       {Verb::install_hook, "", "install-hook", "Write a git pre-commit hook that runs impact --staged", {"-C"},
        run_install_hook},
       {Verb::select, "", "select", "Print the decision and run nothing (--format json: a file for --impact)",
-       analysis_and({"--format", "--timings", "--output", "--impact", "--force", "--pytest-command",
+       analysis_and({"--format", "--timings", "--output", "--impact", "--force", "--shard", "--pytest-command",
                      "--fallback-command"}),
        run_selection},
       {Verb::audit, "", "audit", "Run the whole suite once; report failing tests the selection skips",
@@ -66,6 +67,8 @@ const std::vector<cli::Subcommand>& table() {
       {Verb::index_merge, "index", "merge", "Union the indexes of the shards of one run", {"-C"}, run_index_merge},
       {Verb::projects, "", "projects", "List the pytest projects of a monorepo and where each was found",
        {"--format", "--project", "-C"}, run_projects},
+      {Verb::durations, "", "durations", "Print the recorded test durations; --from imports a JUnit XML report",
+       {"--format", "-C"}, run_durations},
   };
   return k_table;
 }

@@ -78,6 +78,11 @@ void check_inside_work_tree(const SavedReport& saved, const std::string& name, c
   };
   each(saved.decision.selected);
   each(saved.decision.file_level);
+  if (saved.shards) { // a run_all's units are the suite's files or node ids: pytest is given them too
+    std::vector<SelectedTest> units;
+    for (const auto& u : saved.shards->units) units.push_back(SelectedTest{u.id, {}, {}});
+    each(units);
+  }
 }
 
 // The saved decision compared its base with the state it saw; replayed where that base is not in

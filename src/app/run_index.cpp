@@ -4,6 +4,7 @@
 #include "app/index_trust.hpp"
 #include "app/non_python_input.hpp"
 #include "app/pytest_command.hpp"
+#include "app/durations_setup.hpp"
 #include "app/suite_probe.hpp"
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
@@ -157,9 +158,16 @@ int run_index(const cli::Options& options) {
   // A file written from here on may not be what the suite measured (file times are the file system's:
   // the clock read back from a file written now, so that a coarse or skewed clock errs towards distrust).
   TrustRule trust{TrustRule::Kind::run, util::file_system_now(cache), {}};
-  auto run_env = probe.env(env("PYTHONPATH").value_or(""));
+  // The durations plugin rides along (docs/cache.md), its folder behind the probe's.
+  std::optional<TempDurationsPlugin> durations;
+  if (records_durations(command, env, options.no_cache)) durations.emplace(repo->root(), cache);
+  EnvPairs run_env = durations ? durations->env(env("PYTHONPATH").value_or(""), env) : EnvPairs{};
+  for (auto& [name, value] : probe.env(value_in(run_env, "PYTHONPATH", env("PYTHONPATH").value_or("")))) {
+    set_in(run_env, name, value);
+  }
   run_env.emplace_back("COVERAGE_FILE", data.string());
   int code = util::run_and_wait(argv, repo->root(), run_env);
+  if (durations) recorded_durations(cache);
   bool probed = true;
   if (!std::filesystem::exists(data, ec) && !probe.reported()) {
     // The probe could not load (a configured command that does not pass PYTHONPATH through, such as

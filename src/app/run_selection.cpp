@@ -1,15 +1,19 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
+#include "app/durations_setup.hpp"
 #include "app/own_output.hpp"
 #include "app/pytest_command.hpp"
 #include "app/replay.hpp"
 #include "app/run_monorepo.hpp"
 #include "app/run_plan.hpp"
+#include "app/run_shards.hpp"
+#include "app/shard_plan.hpp"
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/run.hpp"
+#include "util/cache_dir.hpp"
 #include "util/quote.hpp"
 #include "util/terminal.hpp"
 
@@ -103,8 +107,17 @@ int run_selection(const cli::Options& options) {
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   // A root that does not configure pytest, with projects below it that do: each is its own session.
   if (std::optional<ProjectSet> set = find_project_set(repo->root(), options, config)) {
+    if (!options.shard.empty()) {
+      throw Error("--shard does not apply in monorepo mode yet (each project is its own pytest session, -C <project> "
+                  "included); drop --shard");
+    }
     return run_monorepo(*repo, config, *set, options, env);
   }
+  // A bad --shard stops the run before any analysis.
+  std::optional<ShardChoice> shard;
+  if (!options.shard.empty()) shard = chosen_shard(options.shard, env);
+  auto cache = util::cache_dir(repo->root(), env);
+  if (!options.no_cache) merge_pending_durations(cache); // what the last runs' pytest recorded
   if (!options.junitxml.empty()) {
     throw Error("--junitxml {}: impact writes one file per project in a monorepo only; for one project pass "
                 "pytest's own after --: impact -- --junitxml={}",
@@ -130,6 +143,11 @@ int run_selection(const cli::Options& options) {
   }
   report.strict = saved ? saved->strict : config.strict.value;
   report.plan = plan_for(analysis.decision, config, options, env, repo->root());
+  // What a --shard splits, weighed: for this job's split, and for the document every job splits.
+  if (shard || options.format == cli::Format::json) {
+    report.shards = weigh_report(report, analysis, saved ? &*saved : nullptr, *repo, config, options, env);
+  }
+  bool shard_has_tests = !shard || apply_shard(report, *shard, options);
   report.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.timings) print_timings(report);
 
@@ -147,15 +165,26 @@ int run_selection(const cli::Options& options) {
   if (options.dry_run || json) {
     if (json) fmt::print("{}", render_json(report));
     else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO, env)));
+    if (!json && report.shards) fmt::print("{}", render_shards(*report.shards));
     if (!json && !payload.empty()) fmt::print("{}", describe_fallback_input(report, payload));
     return 0;
   }
   fmt::print(stderr, "impact: {}\n", summary_line(report));
   for (const auto& w : analysis.decision.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   if (analysis.decision.outcome == Outcome::nothing) return options.changed_strict ? nothing_ran_strict() : 0;
+  if (!shard_has_tests) {
+    fmt::print(stderr, "impact: shard {}/{} is empty: nothing to run\n", shard->index, shard->total);
+    return 0;
+  }
   if (!report.plan.command) throw Error("{}", report.plan.problem);
   if (report.plan.fallback) exec_fallback(report, payload, repo->root());
-  exec_command(report.plan.argv, repo->root(), {}, -1, report.plan.command->source);
+  std::vector<std::string> recording; // why durations are not recorded, when they cannot be
+  EnvPairs extra;
+  if (records_durations(*report.plan.command, env, options.no_cache)) {
+    extra = exec_durations_env(repo->root(), cache, env, recording); // docs/cache.md, "Durations"
+  }
+  for (const auto& w : recording) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  exec_command(report.plan.argv, repo->root(), extra, -1, report.plan.command->source);
 }
 
 } // namespace impact::app

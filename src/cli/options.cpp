@@ -103,6 +103,11 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
                  "Monorepo: each project's JUnit XML, its folder's slug before the extension (junit.libs-a.xml)")
       ->type_name("PATH")
       ->group("Monorepo");
+  app.add_option("--shard", o.shard,
+                 "Run part K of N of the selection, split by recorded test durations (auto: from GitLab, Buildkite or "
+                 "CircleCI variables)")
+      ->type_name("<K/N|auto>")
+      ->group("Selecting");
   app.add_option("-C", o.directory, "Run as if started in DIR")->type_name("DIR")->group("Tuning");
 }
 
@@ -174,13 +179,16 @@ void check_changed_given(int argc, char** argv) {
 
 // Values that a flag's type accepts but that mean nothing: an empty word where a name is needed, a time
 // that is not a number of milliseconds, a folder that is not there.
-void check_values(const Options& o, const CLI::App& app, const CLI::App& index_cmd) {
+void check_values(const Options& o, const CLI::App& app, const CLI::App& index_cmd, const CLI::App& durations_cmd) {
   auto given = [](const CLI::App& a, const char* flag) { return a.get_option(flag)->count() > 0; };
   if (given(app, "--impact") && o.impact_file.empty()) {
     usage_error("--impact '' names no file; pass the file impact select --format json wrote");
   }
   if (given(index_cmd, "--from") && o.from.empty()) {
     usage_error("--from '' names no file; pass a coverage.py data file (such as .coverage)");
+  }
+  if (given(durations_cmd, "--from") && o.from.empty()) {
+    usage_error("--from '' names no file; pass a JUnit XML report (pytest --junitxml=FILE)");
   }
   if (!std::isfinite(o.budget_ms) || o.budget_ms < 0) {
     usage_error(fmt::format("--budget-ms {}: expected a number of milliseconds, 0 or more (0: no limit)",
@@ -189,6 +197,10 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
   if (given(app, "--force") && o.impact_file.empty() && o.verb != Verb::install_hook) {
     usage_error("--force applies to --impact (a decision made on another commit) and install-hook; drop it");
   }
+  if (given(app, "--shard") && o.verb != Verb::run && o.verb != Verb::select) {
+    usage_error("--shard applies to the run and to select; drop it");
+  }
+  if (given(app, "--shard") && o.shard.empty()) usage_error("--shard '' names no shard; pass K/N (1 <= K <= N) or auto");
   if (given(app, "--junitxml") && o.junitxml.empty()) usage_error("--junitxml '' names no file; pass a path such as junit.xml");
   if (given(app, "--jobs-projects") && o.jobs_projects == 0) {
     usage_error("--jobs-projects 0: expected 1 or more pytest processes at once");
@@ -225,6 +237,10 @@ void add_own_options(Verb verb, CLI::App& sub, Options& o) {
         ->type_name("FILE");
     sub.add_option("--measured-at", o.measured_at, "With --from: the commit the coverage data was measured at")
         ->type_name("REV");
+    break;
+  case Verb::durations:
+    sub.add_option("--from", o.from, "Import the durations of a JUnit XML report (pytest --junitxml) into the cache")
+        ->type_name("FILE");
     break;
   case Verb::index_merge:
     sub.add_option("inputs", o.inputs, "Index files")->required();
@@ -338,7 +354,7 @@ Options parse(int argc, char** argv, std::span<const Subcommand> subcommands) {
   }
   o.dry_run = o.dry_run || o.verb == Verb::select; // select is the dry run by its own name
   check_replay_flags(o, app);
-  check_values(o, app, *index_cmd);
+  check_values(o, app, *index_cmd, *app.get_subcommand("durations"));
   if (o.directory.empty()) o.directory = std::filesystem::current_path();
   return o;
 }

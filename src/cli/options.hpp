@@ -14,7 +14,7 @@ namespace impact::cli {
 // name, help and handler, in app's table (app/commands.cpp).
 enum class Verb {
   run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit, doctor,
-  projects
+  projects, durations
 };
 
 enum class Format { text, json };
@@ -50,6 +50,7 @@ struct Options {
   unsigned jobs_projects = 0;             // --jobs-projects N: pytest children at once (0: one per core)
   double project_timeout = 0;             // --project-timeout SECONDS (0: none)
   std::string junitxml;                   // --junitxml PATH: monorepo mode, one JUnit file per project
+  std::string shard;                      // --shard K/N or auto, unchecked ("" when not given): app reads it
 };
 
 // Thrown after CLI11 printed help, the version or a usage error; main returns `code`.

@@ -1,5 +1,6 @@
 #include "impact/report.hpp"
 #include "impact/report/json_parts.hpp"
+#include "report/shards_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +72,7 @@ std::string render_json(const Report& report) {
   }
   doc["argv"] = report.plan.argv;
   doc["problem"] = nullable(report.plan.problem);
+  doc["durations"] = report::shard_plan_json(report.shards);
   doc["project"] = {{"rootdir", report.project.rootdir},
                     {"inifile", nullable(report.project.inifile)},
                     {"python_files", report.project.python_files},

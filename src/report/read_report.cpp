@@ -4,6 +4,7 @@
 #include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/node_id.hpp"
+#include "report/shards_json.hpp"
 #include "report/strict_json.hpp"
 #include "util/files.hpp"
 
@@ -253,7 +254,8 @@ SavedReport read_document(const nlohmann::json& json, const std::string& name) {
   }
   StrictObject doc = root.object({"schema", "version", "impact_version", "decision", "reason", "detail", "mode", "base",
                                   "index", "changed_files", "selected", "file_level", "uncertainties", "warnings",
-                                  "command", "argv", "problem", "project", "timings_ms"});
+                                  "command", "argv", "problem", "project", "timings_ms"},
+                                 {"durations"}); // absent in a document written before durations were carried
   if (doc["schema"].string() != "impact.decision") doc["schema"].fail("expected \"impact.decision\"");
   doc["version"].integer(k_decision_version);
 
@@ -277,6 +279,7 @@ SavedReport read_document(const nlohmann::json& json, const std::string& name) {
   d.warnings = doc["warnings"].strings();
   check_context(doc);
   check_consistent(doc, d);
+  if (auto durations = doc.get("durations")) out.shards = report::shard_plan_of(*durations, d);
   return out;
 }
 

@@ -254,3 +254,45 @@ TEST_CASE("reading a saved decision takes time linear in its node ids (issue 11:
   INFO("5,000 node ids: " << small << " s; 50,000: " << large << " s");
   CHECK(large < 35 * std::max(small, 0.01));
 }
+
+TEST_CASE("the durations a decision was weighed with read back as they were written", "[read_report][shards]") {
+  Saved saved;
+  ShardPlan plan;
+  plan.suite = "selection";
+  plan.units = {ShardUnit{"tests/test_db.py::test_connect", 1.5, false}, ShardUnit{"tests/test_io.py", 0.25, true}};
+  plan.median = 0.25;
+  plan.fingerprint = plan_fingerprint(plan.units);
+  plan.choice = ShardChoice{2, 2, "--shard 2/2"};
+  plan.shards = split_shards(plan.units, 2);
+  saved.report.shards = plan;
+  SavedReport back = parse_report(render_json(saved.report), "plan.json");
+  REQUIRE(back.shards);
+  CHECK(back.shards->units == plan.units);
+  CHECK(back.shards->suite == "selection");
+  CHECK(back.shards->median == 0.25);
+  CHECK(back.shards->fingerprint == plan.fingerprint);
+  CHECK_FALSE(back.shards->choice); // the replay splits again for its own --shard
+
+  json doc = saved.document();
+  SECTION("an edited unit no longer matches the fingerprint") {
+    doc["durations"]["units"][0]["seconds"] = 9.0;
+    CHECK_THAT(error_for(doc.dump()), Catch::Contains("$.durations.fingerprint"));
+  }
+  SECTION("an unknown key is refused") {
+    doc["durations"]["extra"] = 1;
+    CHECK_THAT(error_for(doc.dump()), Catch::Contains("$.durations.extra"));
+  }
+  SECTION("a unit outside the repository is refused") {
+    doc["durations"]["units"][0]["id"] = "../x.py";
+    CHECK_THAT(error_for(doc.dump()), Catch::Contains("$.durations.units[0].id"));
+  }
+  SECTION("a run_all suite on a selection is refused") {
+    doc["durations"]["suite"] = "static";
+    CHECK_THAT(error_for(doc.dump()), Catch::Contains("$.durations.suite"));
+  }
+  SECTION("a document without durations still reads") {
+    doc.erase("durations");
+    CHECK(error_for(doc.dump()).empty());
+    CHECK_FALSE(parse_report(doc.dump(), "plan.json").shards);
+  }
+}

@@ -1,0 +1,88 @@
+// impact's durations plugin (docs/cache.md): loaded into every pytest run impact starts, it writes
+// each test's duration (set-up + call + teardown) into the cache's inbox when the session ends.
+#include "impact/run/durations.hpp"
+
+namespace impact {
+
+const char* const k_durations_plugin_module = "impact_durations";
+
+namespace {
+
+// Every hook swallows its own errors: recording durations must never change how the run goes. Under
+// xdist the controller receives every worker's reports and writes one file; workers write nothing.
+// Reports of a rerun attempt (pytest-rerunfailures) are not counted. Node ids are made relative to
+// the folder pytest was started in (impact starts it at the repository root).
+constexpr const char* k_source = R"PY("""Written by impact (docs/cache.md): records test durations into impact's cache. Safe to delete."""
+import datetime
+import json
+import os
+import tempfile
+
+_durations = {}
+_where = {"rootdir": None, "invocation": None, "at": None}
+
+
+def pytest_configure(config):
+    try:
+        _where["at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        _where["rootdir"] = str(config.rootpath)
+        _where["invocation"] = str(config.invocation_params.dir)
+    except Exception:
+        pass
+
+
+def _repo_relative(nodeid):
+    path, sep, rest = nodeid.partition("::")
+    if not path or not _where["rootdir"] or not _where["invocation"]:
+        return nodeid
+    full = os.path.join(_where["rootdir"], path)
+    return os.path.relpath(full, _where["invocation"]).replace(os.sep, "/") + sep + rest
+
+
+def pytest_runtest_logreport(report):
+    try:
+        if getattr(report, "outcome", "") == "rerun":
+            return
+        _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + float(report.duration)
+    except Exception:
+        pass
+
+
+def pytest_sessionfinish(session, exitstatus):
+    try:
+        folder = os.environ.get("IMPACT_DURATIONS_INBOX")
+        if not folder or not _durations or hasattr(session.config, "workerinput"):
+            return
+        root = os.environ.get("IMPACT_DURATIONS_ROOT", "")
+        if not root or os.path.realpath(root) != os.path.realpath(_where["invocation"] or ""):
+            return  # a pytest started elsewhere with impact's environment: its ids are not this repository's
+        os.makedirs(folder, exist_ok=True)
+        doc = {"schema": "impact.durations.run", "version": 1, "at": _where["at"],
+               "tests": {_repo_relative(k): round(v, 6) for k, v in sorted(_durations.items())}}
+        fd, tmp = tempfile.mkstemp(prefix=".run-", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(doc, out)
+        os.replace(tmp, os.path.join(folder, "run-%d-%s.json" % (os.getpid(), os.path.basename(tmp)[5:-4])))
+    except Exception:
+        pass
+)PY";
+
+} // namespace
+
+const char* durations_plugin_source() { return k_source; }
+
+std::vector<std::pair<std::string, std::string>> durations_plugin_env(const std::filesystem::path& plugin_dir,
+                                                                      const std::filesystem::path& inbox,
+                                                                      const std::filesystem::path& root,
+                                                                      const std::string& pythonpath,
+                                                                      const std::string& pytest_plugins) {
+  std::string path = pythonpath.empty() ? plugin_dir.string() : plugin_dir.string() + ":" + pythonpath;
+  std::string plugins = pytest_plugins.empty() ? std::string(k_durations_plugin_module)
+                                               : pytest_plugins + "," + k_durations_plugin_module;
+  return {{"PYTHONPATH", path},
+          {"PYTEST_PLUGINS", plugins},
+          {"IMPACT_DURATIONS_INBOX", inbox.string()},
+          {"IMPACT_DURATIONS_ROOT", root.string()}};
+}
+
+} // namespace impact
