@@ -144,7 +144,8 @@ int run_selection(const cli::Options& options) {
   report.strict = saved ? saved->strict : config.strict.value;
   report.plan = plan_for(analysis.decision, config, options, env, repo->root());
   // What a --shard splits, weighed: for this job's split, and for the document every job splits.
-  if (shard || options.format == cli::Format::json) {
+  // (Only a document that is a plan carries it: weighing a run_all collects the suite statically.)
+  if (shard || (options.verb == cli::Verb::select && options.format == cli::Format::json)) {
     report.shards = weigh_report(report, analysis, saved ? &*saved : nullptr, *repo, config, options, env);
   }
   bool shard_has_tests = !shard || apply_shard(report, *shard, options);
