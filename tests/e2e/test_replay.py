@@ -51,10 +51,13 @@ class TestSelect:
         assert doc["schema"] == "impact.decision" and doc["version"] == 1
         assert doc["decision"] == "selected"
         assert selected_ids(doc) == [RESERVE_TEST, STOCK_TEST]
-        # the same document as the dry run, apart from how long it took
+        # the same document as the dry run, apart from how long it took, and the durations a plan
+        # carries for --shard (only select weighs them: docs/json.md)
         dry = shop.decide(env={"IMPACT_PYTEST": str(script)})
+        assert doc["durations"]["suite"] == "selection" and dry["durations"] is None
         for d in (doc, dry):
             d.pop("timings_ms")
+            d.pop("durations")
             d["project"].pop("parsed")  # the second run finds the facts cached
         assert doc == dry
 

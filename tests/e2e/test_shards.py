@@ -242,7 +242,7 @@ class TestShards:
 
     def test_unknown_tests_get_the_median_or_one_second(self, calc):
         change_calc(calc)
-        doc = calc.decide()  # nothing recorded yet: 1.0 s each
+        doc = calc.impact("select", "--format", "json").json  # nothing recorded yet: 1.0 s each
         assert len(doc["durations"]["units"]) == 8
         assert all(u["estimated"] and u["seconds"] == 1.0 for u in doc["durations"]["units"])
         assert calc.impact("--", "-k", "slow or mid").returncode == 0  # records 4 of the 8
