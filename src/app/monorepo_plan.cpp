@@ -141,16 +141,14 @@ RunPlan whole_suite(const ImpactConfig& config, const cli::Options& options, con
   return plan;
 }
 
-// --junitxml PATH for `project`: the project's slug before PATH's extension, anchored at the folder
-// impact runs in (junit.xml gives <there>/junit.libs-core.xml).
+} // namespace
+
 std::string junit_path(const cli::Options& options, const monorepo::Project& project) {
   std::filesystem::path path(options.junitxml);
   if (path.is_relative()) path = std::filesystem::absolute(options.directory) / path;
   std::string name = path.stem().string() + "." + monorepo::slug(project.dir) + path.extension().string();
   return (path.parent_path() / name).lexically_normal().string();
 }
-
-} // namespace
 
 std::string_view to_string(ProjectRun run) {
   switch (run) {

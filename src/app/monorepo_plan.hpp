@@ -61,4 +61,8 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
 // A project's node id (or path) as the root names it: "libs/a/tests/test_x.py::test_y".
 std::string root_node_id(const monorepo::Project& project, std::string_view node_id);
 
+// --junitxml PATH for `project`: the project's slug before PATH's extension, anchored at the folder
+// impact runs in (junit.xml gives <there>/junit.libs-core.xml).
+std::string junit_path(const cli::Options& options, const monorepo::Project& project);
+
 } // namespace impact::app

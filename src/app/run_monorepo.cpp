@@ -4,12 +4,14 @@
 #include "app/run_monorepo.hpp"
 
 #include "app/monorepo_render.hpp"
+#include "app/monorepo_report.hpp"
 #include "app/project_times.hpp"
 #include "app/run_plan.hpp"
 #include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/run.hpp"
 #include "util/cache_dir.hpp"
+#include "util/files.hpp"
 #include "util/process_pool.hpp"
 #include "util/quote.hpp"
 
@@ -19,6 +21,8 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+
+#include <stdlib.h>
 
 namespace impact::app {
 
@@ -48,6 +52,45 @@ std::string outcome_word(int code, bool timed_out, bool interrupted) {
   case 5: return "no tests collected";
   default: return fmt::format("exit {}", code);
   }
+}
+
+// Where each project's pytest writes the JUnit XML that --report-json reads: the --junitxml file when
+// one is asked for, else a file in a temporary folder removed at the end. None for a fallback command.
+class ReportFiles {
+public:
+  explicit ReportFiles(const cli::Options& options) : m_options(options) {
+    if (options.report_json.empty() || !options.junitxml.empty()) return;
+    std::string pattern = (std::filesystem::temp_directory_path() / "impact-report-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw Error("cannot make a temporary folder for --report-json in {}", pattern);
+    m_folder = pattern;
+  }
+  ~ReportFiles() {
+    std::error_code ec;
+    if (!m_folder.empty()) std::filesystem::remove_all(m_folder, ec);
+  }
+  ReportFiles(const ReportFiles&) = delete;
+  ReportFiles& operator=(const ReportFiles&) = delete;
+
+  std::filesystem::path junit_of(const ProjectPlan& p) const {
+    if (m_options.report_json.empty() || p.plan.fallback) return {};
+    if (!m_options.junitxml.empty()) return junit_path(m_options, p.project);
+    return m_folder / ("junit." + monorepo::slug(p.project.dir) + ".xml");
+  }
+
+private:
+  const cli::Options& m_options;
+  std::filesystem::path m_folder;
+};
+
+// --report-json PATH (relative to the folder impact runs in), written atomically.
+void write_report(const cli::Options& options, const MonorepoPlan& plan, const std::vector<ProjectEnd>& ended, int code) {
+  if (options.report_json.empty()) return;
+  std::vector<std::string> warnings;
+  std::string doc = render_monorepo_report(plan, ended, code, warnings);
+  for (const auto& w : warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  std::filesystem::path path(options.report_json);
+  if (path.is_relative()) path = std::filesystem::absolute(options.directory) / path;
+  util::write_file_atomic(path, doc);
 }
 
 } // namespace
@@ -90,9 +133,12 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
   if (!plan.outside.empty()) fmt::print(stderr, "impact: outside every project: {}\n", util::one_line(plan.outside_effect));
   if (to_run.empty()) {
     fmt::print(stderr, "impact: monorepo: nothing to run in {} project(s)\n", plan.projects.size());
-    return options.changed_strict ? nothing_ran_strict() : 0;
+    int code = options.changed_strict ? nothing_ran_strict() : 0;
+    write_report(options, plan, {}, code);
+    return code;
   }
-  if (to_run.size() == 1) exec_one(*to_run.front(), plan, strict);
+  // One project execs its pytest, unless a merged report must be written after it.
+  if (to_run.size() == 1 && options.report_json.empty()) exec_one(*to_run.front(), plan, strict);
 
   // The longest first (by the last run's time; a project never timed counts as longest), so that the
   // run ends about when the longest project does.
@@ -105,8 +151,15 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
   };
   std::stable_sort(to_run.begin(), to_run.end(),
                    [&](const ProjectPlan* a, const ProjectPlan* b) { return time_of(a) > time_of(b); });
+  ReportFiles report(options);
   std::vector<util::PoolJob> jobs;
-  for (const auto* p : to_run) jobs.push_back({p->plan.argv, plan.root / p->project.dir, options.project_timeout});
+  for (const auto* p : to_run) {
+    std::vector<std::string> argv = p->plan.argv;
+    std::filesystem::path junit = report.junit_of(*p);
+    if (!junit.empty() && options.junitxml.empty()) argv.push_back("--junitxml=" + junit.string());
+    jobs.push_back({std::move(argv), plan.root / p->project.dir, options.project_timeout});
+  }
+  std::vector<ProjectEnd> ended;
   unsigned width = options.jobs_projects > 0 ? options.jobs_projects : std::max(1u, std::thread::hardware_concurrency());
   std::vector<int> codes;
   size_t failed = 0, passed = 0, stopped = 0;
@@ -115,6 +168,7 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
     const ProjectPlan& p = *to_run[r.index];
     int code = r.timed_out || (r.interrupted && r.code != 0) ? 2 : r.code; // stopped: counts as interrupted
     codes.push_back(code);
+    ended.push_back({&p, code, r.timed_out, r.interrupted, r.seconds, report.junit_of(p)});
     (code == 0 || code == 5 ? passed : r.timed_out || r.interrupted ? stopped : failed) += 1;
     fmt::print("==== {} ({} {}): {} in {:.1f} s ====\n{}", p.project.dir, to_string(p.run), to_string(p.why),
                outcome_word(r.code, r.timed_out, r.interrupted), r.seconds, r.output);
@@ -132,6 +186,7 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
     }
   }
   int merged = monorepo::merge_exit_codes(codes);
+  write_report(options, plan, ended, merged);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(stderr, "impact: monorepo: {} project(s) ran ({} passed, {} failed, {} interrupted), {} skipped in {:.1f} s; "
                      "exit {}\n",

@@ -118,6 +118,11 @@ int run_selection(const cli::Options& options) {
   if (!options.shard.empty()) shard = chosen_shard(options.shard, env);
   auto cache = util::cache_dir(repo->root(), env);
   if (!options.no_cache) merge_pending_durations(cache); // what the last runs' pytest recorded
+  if (!options.report_json.empty()) {
+    throw Error("--report-json {}: impact merges the projects' reports in a monorepo only; for one project pass "
+                "pytest's own after --: impact -- --junitxml=report.xml",
+                util::quote_name(options.report_json));
+  }
   if (!options.junitxml.empty()) {
     throw Error("--junitxml {}: impact writes one file per project in a monorepo only; for one project pass "
                 "pytest's own after --: impact -- --junitxml={}",

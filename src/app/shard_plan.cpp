@@ -79,10 +79,7 @@ StaticCounts static_test_counts(const std::vector<SelectedTest>& selected, const
     size_t at = facts.find(std::string(id.file));
     if (at == ProjectFacts::npos) continue;
     facts.view(at, view);
-    std::string scope = t.node_id.size() > id.file.size() ? t.node_id.substr(id.file.size() + 2) : "";
-    for (size_t colons = scope.find("::"); colons != std::string::npos; colons = scope.find("::", colons + 1)) {
-      scope.replace(colons, 2, "."); // "TestX::Inner" -> "TestX.Inner", as qualnames are written
-    }
+    std::string scope = dotted_qualname(id.test); // "TestX::Inner" -> "TestX.Inner", as qualnames are written
     size_t count = 0;
     bool exact = false;
     for (size_t i = 0; i < view.symbols.size(); ++i) {

@@ -108,6 +108,10 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
                  "CircleCI variables)")
       ->type_name("<K/N|auto>")
       ->group("Selecting");
+  app.add_option("--report-json", o.report_json,
+                 "Monorepo: write one JSON report of every project's outcome and every test's, by root-relative id")
+      ->type_name("PATH")
+      ->group("Monorepo");
   app.add_option("-C", o.directory, "Run as if started in DIR")->type_name("DIR")->group("Tuning");
 }
 
@@ -202,6 +206,9 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
   }
   if (given(app, "--shard") && o.shard.empty()) usage_error("--shard '' names no shard; pass K/N (1 <= K <= N) or auto");
   if (given(app, "--junitxml") && o.junitxml.empty()) usage_error("--junitxml '' names no file; pass a path such as junit.xml");
+  if (given(app, "--report-json") && o.report_json.empty()) {
+    usage_error("--report-json '' names no file; pass a path such as report.json");
+  }
   if (given(app, "--jobs-projects") && o.jobs_projects == 0) {
     usage_error("--jobs-projects 0: expected 1 or more pytest processes at once");
   }

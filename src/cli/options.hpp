@@ -50,6 +50,7 @@ struct Options {
   unsigned jobs_projects = 0;             // --jobs-projects N: pytest children at once (0: one per core)
   double project_timeout = 0;             // --project-timeout SECONDS (0: none)
   std::string junitxml;                   // --junitxml PATH: monorepo mode, one JUnit file per project
+  std::string report_json;                // --report-json PATH: monorepo mode, one merged report
   std::string shard;                      // --shard K/N or auto, unchecked ("" when not given): app reads it
 };
 

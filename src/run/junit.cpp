@@ -1,5 +1,6 @@
-// Reading test durations from a JUnit XML report (`impact durations --from junit.xml`): only the
-// <testcase> elements' attributes matter, so this reads tags, not a whole XML tree.
+// Reading a JUnit XML report: test durations (`impact durations --from junit.xml`) and outcomes (the
+// monorepo's --report-json). Only the <testcase> elements' attributes and the names of the elements
+// inside them matter, so this reads tags, not a whole XML tree.
 #include "impact/error.hpp"
 #include "impact/run/durations.hpp"
 
@@ -114,12 +115,15 @@ std::string node_id(const std::string& classname, const std::string& test, const
 
 } // namespace
 
-Durations parse_junit(std::string_view text, const std::string& name, const std::filesystem::path& root,
-                      const std::string& at) {
+namespace {
+
+// Calls `visit(attributes, body)` for each <testcase> of a JUnit XML report, `body` being the text
+// between its tags ("" for <testcase .../>). Throws impact::Error naming `name` for what is no report.
+template <class Visit>
+void for_each_testcase(std::string_view text, const std::string& name, Visit&& visit) {
   if (text.find("<testsuite") == std::string_view::npos) {
     throw Error("{}: no <testsuite> element: not a JUnit XML report; {}", name, k_fix);
   }
-  Durations out;
   for (size_t at_tag = text.find("<testcase"); at_tag != std::string_view::npos;
        at_tag = text.find("<testcase", at_tag + 1)) {
     size_t start = at_tag + 9;
@@ -129,23 +133,64 @@ Durations parse_junit(std::string_view text, const std::string& name, const std:
     }
     size_t end = text.find('>', start);
     if (end == std::string_view::npos) throw Error("{}: a <testcase> tag is not closed; {}", name, k_fix);
+    bool empty = text[end - 1] == '/';
     auto attrs = attributes(text.substr(start, end - start), name);
     if (!attrs.contains("name") || !attrs.contains("classname")) {
       throw Error("{}: a <testcase> has no name or classname attribute; {}", name, k_fix);
     }
-    double seconds = 0;
-    if (auto t = attrs.find("time"); t != attrs.end()) {
-      char* stop = nullptr;
-      seconds = std::strtod(t->second.c_str(), &stop);
-      if (stop == t->second.c_str() || *stop != '\0' || !std::isfinite(seconds) || seconds < 0) {
-        throw Error("{}: <testcase name=\"{}\">: time=\"{}\" is not a number of seconds; {}", name, attrs["name"],
-                    t->second, k_fix);
-      }
+    std::string_view body;
+    if (!empty) {
+      size_t close = text.find("</testcase>", end);
+      if (close == std::string_view::npos) throw Error("{}: a <testcase> element is not closed; {}", name, k_fix);
+      body = text.substr(end + 1, close - end - 1);
     }
-    std::string id = node_id(attrs["classname"], attrs["name"], attrs.contains("file") ? attrs["file"] : "", root);
-    out[id].seconds += seconds; // a test listed twice (a rerun) took both times
-    out[id].at = at;
+    visit(attrs, body);
   }
+}
+
+double seconds_of(std::map<std::string, std::string>& attrs, const std::string& name) {
+  auto t = attrs.find("time");
+  if (t == attrs.end()) return 0;
+  char* stop = nullptr;
+  double seconds = std::strtod(t->second.c_str(), &stop);
+  if (stop == t->second.c_str() || *stop != '\0' || !std::isfinite(seconds) || seconds < 0) {
+    throw Error("{}: <testcase name=\"{}\">: time=\"{}\" is not a number of seconds; {}", name, attrs["name"],
+                t->second, k_fix);
+  }
+  return seconds;
+}
+
+std::string id_of(std::map<std::string, std::string>& attrs, const std::filesystem::path& root) {
+  return node_id(attrs["classname"], attrs["name"], attrs.contains("file") ? attrs["file"] : "", root);
+}
+
+} // namespace
+
+Durations parse_junit(std::string_view text, const std::string& name, const std::filesystem::path& root,
+                      const std::string& at) {
+  Durations out;
+  for_each_testcase(text, name, [&](std::map<std::string, std::string>& attrs, std::string_view) {
+    std::string id = id_of(attrs, root);
+    out[id].seconds += seconds_of(attrs, name); // a test listed twice (a rerun) took both times
+    out[id].at = at;
+  });
+  return out;
+}
+
+std::map<std::string, JunitCase> parse_junit_cases(std::string_view text, const std::string& name,
+                                                   const std::filesystem::path& root) {
+  std::map<std::string, JunitCase> out;
+  for_each_testcase(text, name, [&](std::map<std::string, std::string>& attrs, std::string_view body) {
+    JunitCase& c = out[id_of(attrs, root)];
+    c.seconds += seconds_of(attrs, name);
+    // The worst of its entries: a test listed again (a rerun, or an error in teardown after a pass).
+    std::string outcome = body.find("<error") != std::string_view::npos     ? "error"
+                          : body.find("<failure") != std::string_view::npos ? "failed"
+                          : body.find("<skipped") != std::string_view::npos ? "skipped"
+                                                                            : "passed";
+    auto rank = [](std::string_view o) { return o == "error" ? 3 : o == "failed" ? 2 : o == "passed" ? 1 : 0; };
+    if (c.outcome.empty() || rank(outcome) > rank(c.outcome)) c.outcome = outcome;
+  });
   return out;
 }
 

@@ -479,3 +479,38 @@ def test_output_github_annotates_each_project_with_root_relative_paths(mono):
     assert any(line.startswith("::notice file=libs/c/data/table.bin,title=impact (libs/c)%3A full suite::")
                for line in notices), notices
     assert "not written in monorepo mode" not in run.stderr
+
+
+def test_report_json_merges_every_project_and_test(mono, tmp_path):
+    mono.replace("libs/a/tests/test_core.py", "assert add(1, 2) == 3", "assert add(1, 2) == 4")  # fails
+    mono.replace("tools/tox/tests/test_tox.py", "assert True", "assert 1")
+    report = tmp_path / "out" / "report.json"
+    run = mono.impact("--pytest-command", PYTEST, "--report-json", str(report))
+    assert run.returncode == 1, run.stdout + run.stderr
+    doc = json.loads(report.read_text())
+    assert doc["schema"] == "impact.monorepo-report" and doc["version"] == 1 and doc["exit_code"] == 1
+    projects = {p["path"]: p for p in doc["projects"]}
+    assert projects["libs/a"]["status"] == "ran" and projects["libs/a"]["exit_code"] == 1
+    assert projects["libs/a"]["counts"] == {"passed": 0, "failed": 1, "error": 0, "skipped": 0}
+    assert projects["tools/tox"]["counts"]["passed"] == 1
+    assert projects["libs/c"]["status"] == "skipped" and "exit_code" not in projects["libs/c"]
+    assert doc["tests"]["libs/a/tests/test_core.py::test_add"]["outcome"] == "failed"
+    assert doc["tests"]["tools/tox/tests/test_tox.py::test_tox"] == {
+        "outcome": "passed", "seconds": doc["tests"]["tools/tox/tests/test_tox.py::test_tox"]["seconds"],
+        "project": "tools/tox"}
+    # One project to run still writes the report (it is run, not exec'd), and nothing to run too.
+    mono.git("checkout", "-q", "--", ".")
+    mono.replace("tools/tox/tests/test_tox.py", "assert True", "assert 1")
+    assert mono.impact("--pytest-command", PYTEST, "--report-json", str(report)).returncode == 0
+    assert json.loads(report.read_text())["tests"] == {"tools/tox/tests/test_tox.py::test_tox": {
+        "outcome": "passed", "seconds": json.loads(report.read_text())["tests"]["tools/tox/tests/test_tox.py::test_tox"]["seconds"],
+        "project": "tools/tox"}}
+    mono.git("checkout", "-q", "--", ".")
+    assert mono.impact("--pytest-command", PYTEST, "--report-json", str(report)).returncode == 0
+    assert {p["status"] for p in json.loads(report.read_text())["projects"]} == {"skipped"}
+
+
+def test_report_json_in_one_project_is_an_error(tmp_path):
+    one = make_repo(tmp_path / "one", files={"pytest.ini": "[pytest]\n", "test_x.py": "def test_x():\n    pass\n"})
+    run = one.impact("--report-json", "r.json")
+    assert run.returncode == 2 and "impact -- --junitxml=report.xml" in run.stderr

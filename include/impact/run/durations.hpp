@@ -58,6 +58,17 @@ void save_durations(const std::filesystem::path& cache, const Durations& duratio
 Durations parse_junit(std::string_view text, const std::string& name, const std::filesystem::path& root,
                       const std::string& at);
 
+// One test case of a JUnit XML report: passed, failed, error or skipped (the worst of its entries),
+// and its time in seconds (summed over its entries).
+struct JunitCase {
+  std::string outcome;
+  double seconds = 0;
+};
+
+// The test cases of a JUnit XML report by node id, read as parse_junit reads them.
+std::map<std::string, JunitCase> parse_junit_cases(std::string_view text, const std::string& name,
+                                                   const std::filesystem::path& root);
+
 // Now, as DurationRecord::at writes it. And a file's modification time the same way.
 std::string utc_now();
 std::string utc_of(const std::filesystem::file_time_type& time);

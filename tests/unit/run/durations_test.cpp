@@ -67,6 +67,27 @@ TEST_CASE("parse_junit maps classname and name to node ids", "[durations]") {
   CHECK(d.at("tests/test_a.py::test_one").at == "2026-01-01T00:00:00.000000Z");
 }
 
+TEST_CASE("parse_junit_cases reads each test's outcome, the worst of its entries", "[durations]") {
+  TempDir root;
+  root.write("tests/test_a.py", "");
+  std::string xml = R"(<testsuites><testsuite name="pytest">
+<testcase classname="tests.test_a" name="test_pass" time="0.25" />
+<testcase classname="tests.test_a" name="test_fail" time="1"><failure message="x">boom</failure></testcase>
+<testcase classname="tests.test_a" name="test_skip" time="0"><skipped message="no"/></testcase>
+<testcase classname="tests.test_a" name="test_teardown" time="0.5"></testcase>
+<testcase classname="tests.test_a" name="test_teardown" time="0.5"><error message="teardown"/></testcase>
+</testsuite></testsuites>)";
+  auto cases = parse_junit_cases(xml, "junit.xml", root.path());
+  CHECK(cases.size() == 4);
+  CHECK(cases.at("tests/test_a.py::test_pass").outcome == "passed");
+  CHECK(cases.at("tests/test_a.py::test_fail").outcome == "failed");
+  CHECK(cases.at("tests/test_a.py::test_skip").outcome == "skipped");
+  CHECK(cases.at("tests/test_a.py::test_teardown").outcome == "error");
+  CHECK(cases.at("tests/test_a.py::test_teardown").seconds == Approx(1.0));
+  CHECK_THROWS_WITH(parse_junit_cases("<testsuite><testcase classname=\"a\" name=\"b\">", "j.xml", root.path()),
+                    Catch::Contains("not closed"));
+}
+
 TEST_CASE("parse_junit refuses what is not a JUnit report, naming the file", "[durations]") {
   TempDir root;
   CHECK_THROWS_WITH(parse_junit("{\"a\": 1}", "report.json", root.path(), "t"), Catch::StartsWith("report.json: no <testsuite>"));
