@@ -369,9 +369,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     clock.lap("coverage");
   }
   out.decision = decide(input);
-  if (!options.shard.empty() || options.format == cli::Format::json) {
-    out.static_tests = static_test_counts(out.decision.selected, facts, layout);
-  }
+  if (weighs_durations(options)) out.static_tests = static_test_counts(out.decision.selected, facts, layout);
   if (!index_problem.empty()) out.decision.warnings.push_back(index_problem);
   out.decision.warnings.insert(out.decision.warnings.end(), partial.begin(), partial.end());
   clock.lap("decision");

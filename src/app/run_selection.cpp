@@ -149,8 +149,7 @@ int run_selection(const cli::Options& options) {
   report.strict = saved ? saved->strict : config.strict.value;
   report.plan = plan_for(analysis.decision, config, options, env, repo->root());
   // What a --shard splits, weighed: for this job's split, and for the document every job splits.
-  // (Only a document that is a plan carries it: weighing a run_all collects the suite statically.)
-  if (shard || (options.verb == cli::Verb::select && options.format == cli::Format::json)) {
+  if (weighs_durations(options)) {
     report.shards = weigh_report(report, analysis, saved ? &*saved : nullptr, *repo, config, options, env);
   }
   bool shard_has_tests = !shard || apply_shard(report, *shard, options);

@@ -44,12 +44,10 @@ std::optional<ShardPlan> weigh_report(const Report& report, const Analysis& anal
     for (const auto& t : d.selected) ids.push_back(t.node_id);
     return weigh_plan(ids, "selection", durations, analysis.static_tests);
   }
-  // pytest --collect-only runs for a split, or for the plan every job splits (select --format json);
-  // never for a dry run's document alone.
-  bool may_collect = !options.shard.empty() || options.verb == cli::Verb::select;
+  // Only a split or the plan every job splits is weighed (weighs_durations): pytest --collect-only may run.
   std::optional<SuiteIds> suite;
   try {
-    suite = suite_ids(repo, config, options, env, report.plan.command, may_collect);
+    suite = suite_ids(repo, config, options, env, report.plan.command);
   } catch (const Error& e) {
     if (!options.shard.empty()) throw; // a split that cannot list the suite must not run part of it
     fmt::print(stderr, "impact: warning: the suite cannot be weighed for --shard: {}; the document carries no "

@@ -93,8 +93,8 @@ StaticCounts static_test_counts(const std::vector<SelectedTest>& selected, const
   return out;
 }
 
-std::optional<SuiteIds> suite_ids(Repository& repo, const ImpactConfig& config, const cli::Options& options,
-                                  const EnvLookup& env, const std::optional<Command>& pytest_command, bool may_collect) {
+SuiteIds suite_ids(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env,
+                   const std::optional<Command>& pytest_command) {
   PytestConfig pytest = read_pytest_config(repo.root(), pytest_invocation(config, env, options.passthrough));
   DoctorProject project;
   project.changes = repo.changes(ChangeRequest{});
@@ -124,7 +124,6 @@ std::optional<SuiteIds> suite_ids(Repository& repo, const ImpactConfig& config, 
 
   SuiteIds out;
   if (std::string why = distrust(pytest, facts, suite); !why.empty()) {
-    if (!may_collect) return std::nullopt;
     if (!pytest_command) throw Error("{}", k_pytest_not_found);
     fmt::print(stderr, "impact: shard: the static collection is not trusted ({}); listing the suite with pytest "
                        "--collect-only -q\n",
@@ -155,6 +154,10 @@ ShardPlan weigh_plan(const std::vector<std::string>& ids, const std::string& sui
   plan.median = median_seconds(durations);
   plan.fingerprint = plan_fingerprint(plan.units);
   return plan;
+}
+
+bool weighs_durations(const cli::Options& options) {
+  return !options.shard.empty() || (options.verb == cli::Verb::select && options.format == cli::Format::json);
 }
 
 ShardChoice chosen_shard(const std::string& flag, const EnvLookup& env) {

@@ -22,6 +22,10 @@ class ProjectLayout;
 
 namespace impact::app {
 
+// Whether this run weighs its tests for a split: with --shard, and for the plan every job of a matrix
+// splits (`impact select --format json`). No other run pays for it (a run_all's static collection).
+bool weighs_durations(const cli::Options& options);
+
 // Test items impact knows statically, per selected id that is a file or a class (ids with "::" that
 // name one test are left out): what an id with no recorded duration is weighed by.
 using StaticCounts = std::unordered_map<std::string, size_t>;
@@ -35,10 +39,10 @@ struct SuiteIds {
   StaticCounts counts;
 };
 // Collects the suite statically; when that is not trusted (a pytest_collect_file hook, --pyargs, or
-// no test file found), says why on stderr and runs `pytest` --collect-only -q, or, when
-// `may_collect` is false, returns nullopt. Throws impact::Error when that run lists nothing.
-std::optional<SuiteIds> suite_ids(Repository& repo, const ImpactConfig& config, const cli::Options& options,
-                                  const EnvLookup& env, const std::optional<Command>& pytest, bool may_collect);
+// no test file found), says why on stderr and runs `pytest` --collect-only -q. Throws impact::Error
+// when that run lists nothing.
+SuiteIds suite_ids(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env,
+                   const std::optional<Command>& pytest);
 
 // The units of `ids` weighed by `durations`, with their fingerprint.
 ShardPlan weigh_plan(const std::vector<std::string>& ids, const std::string& suite, const Durations& durations,
