@@ -57,6 +57,11 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
 
 bool SelfCallRules::made_together(std::string_view a, std::string_view b) {
   uint32_t ia = m_index.intern(a), ib = m_index.intern(b);
+  // Asked again for every `self.m` read of the same two classes along a walk: scanned once per pair.
+  return m_made_together.get((uint64_t{ia} << 32) | ib, [&] { return scan_made_together(a, ia, b, ib); });
+}
+
+bool SelfCallRules::scan_made_together(std::string_view a, uint32_t ia, std::string_view b, uint32_t ib) {
   for (uint32_t h : m_facts.files_mentioning(a)) {
     if (!m_facts.mentions(h, b)) continue;
     std::set<int32_t> both; // the symbols (-1: module level) that read both names

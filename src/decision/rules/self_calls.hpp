@@ -29,8 +29,10 @@ private:
   // Whether code that names both classes also calls type() or types.new_class: a class made at run
   // time may derive from both.
   bool made_together(std::string_view a, std::string_view b);
+  bool scan_made_together(std::string_view a, uint32_t ia, std::string_view b, uint32_t ib);
 
   LazyMap<WalkKey, DynamicAccessRules::Covered> m_class_users; // per class: a walk from the class
+  LazyMap<uint64_t, bool> m_made_together; // made_together(), by the two names' interned ids
 };
 
 } // namespace impact::decision::rules
