@@ -7,47 +7,15 @@
 #include "python/symbol_spans.hpp"
 
 #include "python/lexer.hpp"
+#include "python/module_lookup.hpp"
+#include "python/names.hpp"
 
 #include <algorithm>
 #include <array>
-#include <initializer_list>
 
 namespace impact::python {
 
 namespace {
-
-// Python's keywords, by length: a name token is tested against the few of its own length.
-bool is_keyword(std::string_view s) {
-  auto any = [s](std::initializer_list<std::string_view> words) {
-    for (auto w : words) {
-      if (s == w) return true;
-    }
-    return false;
-  };
-  switch (s.size()) {
-  case 2: return any({"as", "if", "in", "is", "or"});
-  case 3: return any({"and", "def", "del", "for", "not", "try"});
-  case 4: return any({"None", "True", "elif", "else", "from", "pass", "with"});
-  case 5: return any({"False", "async", "await", "break", "class", "raise", "while", "yield"});
-  case 6: return any({"assert", "except", "global", "import", "lambda", "return"});
-  case 7: return s == "finally";
-  case 8: return s == "continue" || s == "nonlocal";
-  default: return false;
-  }
-}
-
-// Sorted, for a binary search.
-constexpr std::array<std::string_view, 72> k_builtins = {
-    "Exception", "KeyError", "TypeError", "ValueError", "abs", "all", "any", "ascii", "bin", "bool", "breakpoint",
-    "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "delattr", "dict", "dir", "divmod",
-    "enumerate", "eval", "exec", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash",
-    "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max",
-    "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr",
-    "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
-    "vars", "zip"};
-static_assert(std::is_sorted(k_builtins.begin(), k_builtins.end()));
-
-bool is_builtin(std::string_view s) { return std::binary_search(k_builtins.begin(), k_builtins.end(), s); }
 
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
@@ -111,6 +79,9 @@ public:
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
     for (const Token& t : tokens) token(t);
+    if (m_lookup.active()) {
+      if (auto held = m_lookup.next(Tok::newline, {})) read(state(m_lookup.owner()), *held, false);
+    }
     finish_chain();
     publish();
   }
@@ -183,6 +154,9 @@ private:
       m_pending_dynamic = false;
     }
     if (t.kind != Tok::lparen) m_pending_call = Call::none; // getattr without a call is a value
+    if (m_lookup.active()) {
+      if (auto held = m_lookup.next(t.kind, text(t))) read(state(m_lookup.owner()), *held, false);
+    }
     int32_t owner = m_spans.owner_of(t.begin);
     if (owner != m_owner) {
       finish_chain();
@@ -254,6 +228,7 @@ private:
       [[fallthrough]];
     case Tok::lbracket:
       if (t.depth == 0 && m_prev == Tok::name) o.statement.candidate = {};
+      if (m_chain.open && m_lookup.opens(chain(), t.kind, m_chain.owner)) clear_chain(); // sys.modules[...]
       finish_chain();
       break;
     case Tok::rparen:
@@ -574,6 +549,7 @@ private:
   int m_super_stage = 0;           // how much of `super().` was just read (see token())
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
   bool m_pending_dynamic = false; // the last name reads anything if it is called
+  ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
 };
 
 } // namespace

@@ -71,6 +71,9 @@ inline constexpr std::string_view k_any_member_name = "*";
 // module-level name of a module object the code was given (docs/selection.md `dynamic-access`).
 inline constexpr std::string_view k_any_value_attr = ".*@";
 inline constexpr std::string_view k_any_value_attr_name = "*@";
+// The reference recorded for `sys.modules["a.b"]` / `sys.modules.get("a.b")`, a lookup by a literal
+// key: `*modules.a.b` holds module a.b and no other (`*modules.__name__`: the reading file's own).
+inline constexpr std::string_view k_module_lookup = "*modules";
 // The reference recorded for setattr/delattr(obj, <computed>): it runs no method but a property's
 // setter or deleter (any object's), and reads nothing.
 inline constexpr std::string_view k_any_setter = ".*=";

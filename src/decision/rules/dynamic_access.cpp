@@ -36,11 +36,14 @@ std::vector<std::string_view> DynamicAccessRules::markers(const Key& key, bool m
 }
 
 // An instance's __dict__ (`other.__dict__`, a plain name) holds its data, not the methods of its class.
+// The namespace of a value (`record.__dict__`, a parameter) holds a module's names only when the value
+// is a module object: outside safe mode, module_name() follows where module objects come from, as for
+// getattr(value, computed).
 bool DynamicAccessRules::reads_namespace(const Read& r, const Key& key, bool member) const {
   const Target& t = *r.target;
   if (!member) {
-    return t.kind == Target::unknown ||
-           (t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end());
+    if (t.kind == Target::unknown) return m_walk.mode() == Mode::safe;
+    return t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
   }
   if (t.kind == Target::definition) return m_index.may_denote(t, key.node, parent_part(key.qualname));
   if (t.kind == Target::unknown) return r.class_like;
@@ -112,6 +115,18 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
     return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::dynamic_member, line}}));
   });
   select_both(users, reader_callers(), self);
+}
+
+// Whether some code reads the namespace of a value it cannot name (`record.__dict__`).
+bool DynamicAccessRules::reads_value_namespaces() {
+  return m_value_namespaces.get([&] {
+    for (uint32_t h : m_facts.files_mentioning("__dict__")) {
+      for (const Read& r : m_index.namespace_reads(h)) {
+        if (r.target->kind == Target::unknown) return true;
+      }
+    }
+    return false;
+  });
 }
 
 const DynamicAccessRules::Covered& DynamicAccessRules::reader_callers() {
@@ -222,7 +237,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   // The same code holds every name of the module: once per module. (Intersected with the computed
   // getattr calls, as for a member, it would cost two walks on every change of a module-level name,
   // the commonest edit.)
-  if (value_readers().empty() || !m_modules_done.insert(key.node).second) return;
+  if ((value_readers().empty() && !reads_value_namespaces()) || !m_modules_done.insert(key.node).second) return;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) { reach_code(h, info, symbol, self, Relation::module_value); };
   // pytest imports a test module under a name that depends on its rootdir and import mode, which no
   // code outside the tests spells: a lookup by name there (sys.modules[...], import_module, __import__,
@@ -232,11 +247,12 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   bool test_only = m_walk.mode() != Mode::safe && tests.test_module_only(key.node);
   static constexpr std::array<std::string_view, 4> k_by_name = {"modules", "import_module", "__import__", "reload"};
   static constexpr std::array<std::string_view, 2> k_handed = {"getmodule", "module"};
+  std::vector<uint32_t> modules = module_and_packages(key.node);
   for_each_read(k_by_name, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
     if (!test_only || tests.holds(h)) hold(h, info, symbol);
   });
   for_each_read(k_handed, hold);
-  std::vector<uint32_t> modules = module_and_packages(key.node);
+  literal_lookups(modules, hold);
   std::vector<uint32_t> files;
   for (uint32_t m : modules) {
     const auto& importers = m_tables.importers(m);
@@ -252,6 +268,34 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
                                [&](uint32_t m) { return std::find(modules.begin(), modules.end(), m) != modules.end(); });
       if (holds) hold(h, *info, symbol);
     }
+  }
+}
+
+// `sys.modules["a.b"]` holds module a.b, and `sys.modules[__name__]` the reading file's own: the code
+// is reached when that module is one of `modules` (the changed module and its packages).
+void DynamicAccessRules::literal_lookups(const std::vector<uint32_t>& modules,
+                                         const std::function<void(uint32_t, const FileInfo&, int32_t)>& hold) {
+  auto held = [&](uint32_t h, std::string_view key) {
+    if (key == "__name__") return std::find(modules.begin(), modules.end(), h) != modules.end();
+    const std::vector<uint32_t>& named = m_graph.modules_named(key);
+    return std::any_of(named.begin(), named.end(),
+                       [&](uint32_t n) { return std::find(modules.begin(), modules.end(), n) != modules.end(); });
+  };
+  for (uint32_t h : m_facts.files_mentioning(k_module_lookup)) {
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    auto scan = [&](ViewRange refs, int32_t symbol) {
+      for (auto ref = info->facts.begin(refs); ref != info->facts.end(refs); ++ref) {
+        std::string_view chain = *ref;
+        if (chain.size() > k_module_lookup.size() && chain.starts_with(k_module_lookup) &&
+            chain[k_module_lookup.size()] == '.' && held(h, chain.substr(k_module_lookup.size() + 1))) {
+          hold(h, *info, symbol);
+          return;
+        }
+      }
+    };
+    scan(info->facts.module_refs, -1);
+    for (size_t i = 0; i < info->facts.symbols.size(); ++i) scan(info->facts.symbols[i].refs, static_cast<int32_t>(i));
   }
 }
 

@@ -77,6 +77,8 @@ private:
   uint32_t m_subwalks = 0;
   // The files with getattr(value, computed).
   const std::vector<uint32_t>& value_readers();
+  // Whether any code reads the namespace of a value it cannot name (`record.__dict__`).
+  bool reads_value_namespaces();
   // The tests that run a getattr(value, computed): a nested walk from every such code.
   const Covered& reader_callers();
   // What a nested walk from the code that reads any of `names` selects (`relation` on its seeds).
@@ -85,6 +87,8 @@ private:
   void for_each_read(std::span<const std::string_view> names, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& fn);
   void member(const Key& key, const resolve::FileInfo& info, std::string_view owner, WalkKey self);
   void module_name(const Key& key, WalkKey self);
+  // hold(file, info, symbol) for the code that looks one of `modules` up by a literal key.
+  void literal_lookups(const std::vector<uint32_t>& modules, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& hold);
   // The code of file `h` that holds a module as a value (a reference that is the module itself, `mod`
   // or `pkg.mod`, not `mod.name`), with the modules: computed once per file.
   const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& module_values(uint32_t h);
@@ -95,6 +99,7 @@ private:
   void reach_code(uint32_t h, const resolve::FileInfo& info, int32_t symbol, WalkKey self, Relation relation);
 
   Lazy<std::vector<uint32_t>> m_value_readers;
+  Lazy<bool> m_value_namespaces;
   Lazy<Covered> m_reader_callers;
   Lazy<Covered> m_serializer_callers; // the tests that reach code naming pickle, copy, ...
   LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects

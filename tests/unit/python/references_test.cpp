@@ -79,6 +79,25 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     CHECK(reads(s, std::string(k_any_value_attr)));
     CHECK_FALSE(s.dynamic_access); // not every name: the decision follows where `o` comes from
   }
+  SECTION("sys.modules looked up by a literal key names one module; by any other key, any module") {
+    auto facts = extract("import sys\n\ndef f():\n    return sys.modules.get(\"multiprocessing\")\n\n"
+                         "def g():\n    return sys.modules[__name__]\n\n"
+                         "def h():\n    return sys.modules['a.b'], sys.modules.get('c', None)\n\n"
+                         "def k(name):\n    return sys.modules[name]\n\n"
+                         "def m(name):\n    return sys.modules.get(f\"x{name}\")\n\n"
+                         "def n():\n    return 'a' in sys.modules\n");
+    std::string lookup(k_module_lookup);
+    CHECK(reads(symbol(facts, "f"), lookup + ".multiprocessing"));
+    CHECK_FALSE(reads(symbol(facts, "f"), "sys.modules.get"));
+    CHECK(reads(symbol(facts, "g"), lookup + ".__name__"));
+    CHECK_FALSE(reads(symbol(facts, "g"), "sys.modules"));
+    CHECK(reads(symbol(facts, "h"), lookup + ".a.b"));
+    CHECK(reads(symbol(facts, "h"), lookup + ".c"));
+    CHECK(reads(symbol(facts, "k"), "sys.modules"));           // a computed key: any module
+    CHECK(reads(symbol(facts, "m"), "sys.modules.get"));       // an f-string is computed
+    CHECK_FALSE(reads(symbol(facts, "m"), lookup + ".x{name}"));
+    CHECK(reads(symbol(facts, "n"), "sys.modules"));           // not a lookup: kept as it was
+  }
   SECTION("setattr and delattr with a computed name store: only a setter or deleter may run") {
     for (const char* code : {"def f(self, n, v):\n    setattr(self, n, v)\n", "def f(o, n, v):\n    setattr(o, n, v)\n",
                              "def f(o, n):\n    delattr(o, n)\n"}) {
