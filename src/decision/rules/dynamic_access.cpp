@@ -245,11 +245,15 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   // of a test or function they are handed, so they count wherever they are.
   const TestCode& tests = m_test_code.get([&] { return TestCode(m_graph); });
   bool test_only = m_walk.mode() != Mode::safe && tests.test_module_only(key.node);
-  static constexpr std::array<std::string_view, 4> k_by_name = {"modules", "import_module", "__import__", "reload"};
+  static constexpr std::array<std::string_view, 2> k_by_name = {"modules", "reload"};
+  static constexpr std::array<std::string_view, 2> k_importers = {"import_module", "__import__"};
   static constexpr std::array<std::string_view, 2> k_handed = {"getmodule", "module"};
   std::vector<uint32_t> modules = module_and_packages(key.node);
   for_each_read(k_by_name, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
     if (!test_only || tests.holds(h)) hold(h, info, symbol);
+  });
+  for_each_read(k_importers, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
+    if ((!test_only || tests.holds(h)) && imports_may_give(h, key.node)) hold(h, info, symbol);
   });
   for_each_read(k_handed, hold);
   literal_lookups(modules, hold);
@@ -269,6 +273,46 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
       if (holds) hold(h, *info, symbol);
     }
   }
+}
+
+namespace {
+
+std::string_view top_of(std::string_view dotted) { return dotted.substr(0, dotted.find('.')); }
+
+} // namespace
+
+// importlib.import_module and __import__ in file `h` return a module its dynamic imports name (a
+// literal, or one under a literal prefix) or a package holding it (`__import__("a.b")` returns `a`):
+// a module whose top-level package the literal spells. An unbounded or relative one may return any
+// module; so may a file whose calls the facts did not see (the function passed on as a value:
+// `load = importlib.import_module`). Compared by name: the module object a lookup of "addons.plugin_x"
+// returns is registered under that name, never under the changed module's ("relay.x", "src.relay.x").
+bool DynamicAccessRules::imports_may_give(uint32_t h, uint32_t node) {
+  const std::vector<std::string>& tops = m_lookup_tops.get(h, [&] {
+    std::vector<std::string> out; // a top-level name, "name*" for a partial one, "*" for any
+    for (const auto& u : m_graph.unbounded) {
+      if (u.node == h) out.emplace_back("*");
+    }
+    FileFacts facts = m_facts.full(h);
+    for (const auto& u : facts.uncertain_imports) {
+      if (u.level > 0 || u.prefix.empty()) out.emplace_back("*");
+      else if (u.prefix.find('.') == std::string::npos) out.push_back(u.prefix + "*");
+      else out.emplace_back(top_of(u.prefix));
+    }
+    for (const auto& imp : facts.imports) {
+      if (imp.kind != ImportKind::dynamic) continue;
+      out.emplace_back(imp.level > 0 ? std::string_view("*") : top_of(imp.module));
+    }
+    return out;
+  });
+  if (tops.empty()) return true;
+  for (const std::string& name : m_graph.nodes[node].module_names) {
+    std::string_view top = top_of(name);
+    for (const std::string& t : tops) {
+      if (t == "*" || t == top || (t.ends_with('*') && top.starts_with(std::string_view(t).substr(0, t.size() - 1)))) return true;
+    }
+  }
+  return m_graph.nodes[node].module_names.empty();
 }
 
 // `sys.modules["a.b"]` holds module a.b, and `sys.modules[__name__]` the reading file's own: the code

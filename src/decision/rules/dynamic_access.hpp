@@ -87,6 +87,8 @@ private:
   void for_each_read(std::span<const std::string_view> names, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& fn);
   void member(const Key& key, const resolve::FileInfo& info, std::string_view owner, WalkKey self);
   void module_name(const Key& key, WalkKey self);
+  // Whether import_module / __import__ calls in file `h` may return module `node` or a package of it.
+  bool imports_may_give(uint32_t h, uint32_t node);
   // hold(file, info, symbol) for the code that looks one of `modules` up by a literal key.
   void literal_lookups(const std::vector<uint32_t>& modules, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& hold);
   // The code of file `h` that holds a module as a value (a reference that is the module itself, `mod`
@@ -100,6 +102,7 @@ private:
 
   Lazy<std::vector<uint32_t>> m_value_readers;
   Lazy<bool> m_value_namespaces;
+  LazyMap<uint32_t, std::vector<std::string>> m_lookup_tops; // per file: what its imports by name may return
   Lazy<Covered> m_reader_callers;
   Lazy<Covered> m_serializer_callers; // the tests that reach code naming pickle, copy, ...
   LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects
