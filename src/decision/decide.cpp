@@ -3,6 +3,7 @@
 // it to the tests that can reach the changed symbols, and whatever it cannot follow goes back to the
 // file level for that file.
 #include "decision/decide_parts.hpp"
+#include "decision/doctests.hpp"
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
 #include "decision/rules/changed_strict.hpp"
@@ -304,31 +305,9 @@ private:
       bool doctest_module = n.test && !n.test_pattern && !n.ghost;
       if (!note_of(chain).empty() || doctest_module) select_file(selection, node, std::move(chain));
     }
-    // A text doctest (--doctest-glob) runs whole when a module its examples import is reached, or a
-    // conftest.py above it (its fixtures fill the examples' doctest_namespace).
-    for (const auto& doc : m_in.text_doctests) {
-      bool selected = false;
-      for (const auto& [module, line] : doc.modules) {
-        const auto& nodes = m_in.graph.modules_named(module);
-        auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t n) { return m_walk.reached(n); });
-        if (hit == nodes.end()) continue;
-        std::vector<Hop> chain{Hop{doc.path.str, Relation::doctest_imports, line, {}}};
-        auto rest = m_walk.chain(*hit);
-        chain.insert(chain.end(), rest.begin(), rest.end());
-        selection.tests.emplace(doc.path.str, std::move(chain));
-        selected = true;
-        break;
-      }
-      if (selected) continue;
-      m_in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
-        if (!m_walk.reached(c)) return true;
-        std::vector<Hop> chain{Hop{doc.path.str, Relation::conftest, 0, {}}};
-        auto rest = m_walk.chain(c);
-        chain.insert(chain.end(), rest.begin(), rest.end());
-        selection.tests.emplace(doc.path.str, std::move(chain));
-        return false;
-      });
-    }
+    select_doctests(m_in, m_walk, selection, [&](Selection& out, uint32_t node, std::vector<Hop> chain) {
+      select_file(out, node, std::move(chain));
+    });
     m_whole = std::move(selection.whole);
     m_tests = std::move(selection.tests);
     m_import_only = std::move(selection.import_only);
