@@ -1,0 +1,131 @@
+"""The subcommands in monorepo mode (docs/monorepo.md, "The subcommands"): `impact index` builds one
+coverage index per project, each from its own pytest run in its own folder, and a monorepo run uses
+each project's own index."""
+import json
+import re
+
+from harness import make_repo, selected_ids
+
+PYTEST = json.dumps(["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider"])
+
+SIGNS = (
+    "def classify(n):\n"
+    "    if n < 0:\n"
+    '        return "negative"\n'
+    "    if n == 0:\n"
+    '        return "zero"\n'
+    '    return "positive"\n'
+)
+
+# Two projects: libs/a (a library with two tests that both call classify) and libs/b (declares libs-a).
+TWO = {
+    "README.md": "# two projects\n",
+    "libs/a/pyproject.toml": (
+        '[project]\nname = "libs-a"\nversion = "1"\n\n'
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'),
+    "libs/a/src/liba/__init__.py": "",
+    "libs/a/src/liba/signs.py": SIGNS,
+    "libs/a/tests/test_negative.py": (
+        "from liba.signs import classify\n\n\ndef test_negative():\n    assert classify(-1) == \"negative\"\n"),
+    "libs/a/tests/test_zero.py": (
+        "from liba.signs import classify\n\n\ndef test_zero():\n    assert classify(0) == \"zero\"\n"),
+    "libs/b/pyproject.toml": (
+        '[project]\nname = "libs-b"\nversion = "1"\n\n'
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'),
+    "libs/b/src/libb/__init__.py": "",
+    "libs/b/src/libb/twice.py": "def twice(x):\n    return 2 * x\n",
+    "libs/b/tests/test_twice.py": "from libb.twice import twice\n\n\ndef test_twice():\n    assert twice(2) == 4\n",
+}
+
+NEGATIVE = ('        return "negative"\n', '        return "negative".lower()\n')
+
+
+def two_projects(tmp_path):
+    return make_repo(tmp_path, files=TWO)
+
+
+def by_path(doc):
+    return {p["path"]: p for p in doc["projects"]}
+
+
+def test_index_builds_one_index_per_project_in_its_folder(tmp_path):
+    repo = two_projects(tmp_path)
+    run = repo.impact("index", "--pytest-command", PYTEST)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "impact: index: libs/a" in run.stderr and "impact: index: libs/b" in run.stderr
+    assert "impact: indexed 2 test(s)" in run.stderr and "impact: indexed 1 test(s)" in run.stderr
+    assert "impact: index: 2 project(s), 2 without error; exit 0" in run.stderr
+    for project in ("libs/a", "libs/b"):
+        assert (repo.path / project / ".impact_cache" / "coverage-index.sqlite").is_file()
+    assert not (repo.path / ".impact_cache" / "coverage-index.sqlite").exists()
+    # each project's pytest ran in its own folder, with its own configuration (pythonpath = src)
+    assert "2 passed" in run.stdout and "1 passed" in run.stdout
+    # the index holds the project's node ids, relative to the project
+    status = repo.impact("index", "status", "--format", "json", "-C", "libs/a").json
+    assert status["tests"] == 2 and status["whole_suite"] is True
+    text = repo.impact("index", "status")
+    assert text.returncode == 0, text.stderr
+    assert "# libs/a\n" in text.stdout and "# libs/b\n" in text.stdout
+    assert text.stdout.count("holds: ") == 2
+
+
+def test_index_project_flag_and_C_restrict_it(tmp_path):
+    repo = two_projects(tmp_path)
+    run = repo.impact("index", "--pytest-command", PYTEST, "--project", "libs/b")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "impact: index: libs/b" in run.stderr and "libs/a" not in run.stderr
+    assert (repo.path / "libs/b/.impact_cache/coverage-index.sqlite").is_file()
+    assert not (repo.path / "libs/a/.impact_cache/coverage-index.sqlite").exists()
+    run = repo.impact("index", "--pytest-command", PYTEST, "-C", "libs/a")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (repo.path / "libs/a/.impact_cache/coverage-index.sqlite").is_file()
+    # a project without an index is said, the others still are; the exit is 2
+    (repo.path / "libs/b/.impact_cache/coverage-index.sqlite").unlink()
+    status = repo.impact("index", "status")
+    assert status.returncode == 2 and "libs/b" in status.stderr
+    assert "# libs/a\n" in status.stdout and "holds: 2 test(s)" in status.stdout
+    multi = repo.impact("index", "status", "--format", "json")
+    assert multi.returncode == 2 and "--project <project>" in multi.stderr
+
+
+def test_index_reports_a_failing_project_and_merges_the_codes(tmp_path):
+    files = dict(TWO)
+    files["libs/b/tests/test_twice.py"] = files["libs/b/tests/test_twice.py"].replace("== 4", "== 5")
+    repo = make_repo(tmp_path, files=files)
+    run = repo.impact("index", "--pytest-command", PYTEST)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "not clean: libs/b (exit 1); exit 1" in run.stderr
+    assert (repo.path / "libs/a/.impact_cache/coverage-index.sqlite").is_file()
+    assert (repo.path / "libs/b/.impact_cache/coverage-index.sqlite").is_file()  # of what ran
+
+
+def test_index_from_a_coverage_file_needs_one_project(tmp_path):
+    repo = two_projects(tmp_path)
+    run = repo.impact("index", "--from", ".coverage")
+    assert run.returncode == 2
+    assert "a coverage file is one project's" in run.stderr and "-C <project>" in run.stderr
+
+
+def test_a_monorepo_run_uses_each_projects_own_index(tmp_path):
+    repo = two_projects(tmp_path)
+    build = repo.impact("index", "--pytest-command", PYTEST, "--project", "libs/a")
+    assert build.returncode == 0, build.stdout + build.stderr
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    repo.replace("libs/b/src/libb/twice.py", "2 * x", "x * 2")
+    static = by_path(repo.impact("--dry-run", "--format", "json", "--no-index").json)
+    assert sorted(static["libs/a"]["selected"]) == [
+        "libs/a/tests/test_negative.py::test_negative", "libs/a/tests/test_zero.py::test_zero"]
+    doc = repo.impact("--dry-run", "--format", "json")
+    assert doc.returncode == 0, doc.stderr
+    warm = by_path(doc.json)
+    # libs/a's index narrows its selection to the test that ran the changed line ...
+    assert warm["libs/a"]["selected"] == ["libs/a/tests/test_negative.py::test_negative"]
+    assert selected_ids(warm["libs/a"]["decision"]) == ["tests/test_negative.py::test_negative"]
+    entry = next(f for f in warm["libs/a"]["decision"]["changed_files"] if f["path"] == "src/liba/signs.py")
+    assert entry["source"] == "coverage"
+    # ... and libs/b, which has none, keeps its static answer
+    assert warm["libs/b"]["selected"] == static["libs/b"]["selected"] == ["libs/b/tests/test_twice.py::test_twice"]
+    run = repo.impact("--pytest-command", PYTEST)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout and "test_zero" not in run.stdout
+
