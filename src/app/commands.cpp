@@ -50,7 +50,7 @@ const std::vector<cli::Subcommand>& table() {
         "--use-index", "--format", "-C"},
        run_config},
       {Verb::doctor, "", "doctor", "Check the project's setup: imports, collection, pytest-cov, the index, files",
-       {"--format", "--pytest-command", "--ignore", "--mode", "--no-cache", "--jobs", "-C"}, run_doctor},
+       {"--format", "--pytest-command", "--ignore", "--mode", "--no-cache", "--jobs", "-C", "--project"}, run_doctor},
       {Verb::facts, "", "facts", "Print what impact reads from one Python file (JSON)", {"-C"}, run_facts},
       {Verb::install_hook, "", "install-hook", "Write a git pre-commit hook that runs impact --staged", {"-C"},
        run_install_hook},

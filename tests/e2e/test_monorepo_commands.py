@@ -129,3 +129,88 @@ def test_a_monorepo_run_uses_each_projects_own_index(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout and "test_zero" not in run.stdout
 
+
+# --- explain, changes, audit, doctor -----------------------------------------------------------------
+
+def with_b_on_a(tmp_path):
+    """TWO, with libs/b declaring libs-a."""
+    files = dict(TWO)
+    files["libs/b/pyproject.toml"] = files["libs/b/pyproject.toml"].replace(
+        'version = "1"\n', 'version = "1"\ndependencies = ["libs-a"]\n')
+    return make_repo(tmp_path, files=files)
+
+
+def test_explain_at_the_root_answers_within_the_targets_project(tmp_path):
+    repo = with_b_on_a(tmp_path)
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    run = repo.impact("explain", "libs/a/tests/test_negative.py::test_negative")
+    assert run.returncode == 0, run.stderr
+    assert "project: libs/a (selection changed)" in run.stdout
+    assert "[SELECTED] tests/test_negative.py::test_negative" in run.stdout
+    doc = repo.impact("explain", "libs/a/tests/test_negative.py::test_negative", "--format", "json").json
+    assert doc["project"]["path"] == "libs/a" and doc["outcome"] == "selected"
+    assert [t["node_id"] for t in doc["selected"]] == ["tests/test_negative.py::test_negative"]
+    # a project the monorepo's rules run whole: its test is selected, and the rule is named
+    run = repo.impact("explain", "libs/b/tests/test_twice.py::test_twice")
+    assert run.returncode == 0, run.stderr
+    assert "project: libs/b (all depends_on_changed)" in run.stdout
+    assert "[SELECTED] tests/test_twice.py::test_twice" in run.stdout
+    assert "libs/b -> libs/a" in run.stdout
+    doc = repo.impact("explain", "libs/b/tests/test_twice.py", "--format", "json").json
+    assert (doc["outcome"], doc["reason"], doc["project"]["why"]) == ("run_all", "depends_on_changed",
+                                                                        "depends_on_changed")
+    # -C <project>: the target as the project names it
+    run = repo.impact("explain", "-C", "libs/a", "tests/test_zero.py::test_zero")
+    assert run.returncode == 0, run.stderr
+    assert "project: libs/a (selection changed)" in run.stdout
+    assert "[SELECTED] tests/test_zero.py::test_zero" in run.stdout
+
+
+def test_explain_skipped_project_and_targets_in_no_project(tmp_path):
+    repo = two_projects(tmp_path)
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    run = repo.impact("explain", "libs/b/tests/test_twice.py::test_twice")
+    assert run.returncode == 0, run.stderr
+    assert "project: libs/b (none unchanged)" in run.stdout
+    assert "[SKIPPED] tests/test_twice.py::test_twice" in run.stdout
+    missing = repo.impact("explain", "libs/b/tests/test_nothing.py")
+    assert missing.returncode == 2 and "does not exist in project libs/b" in missing.stderr
+    outside = repo.impact("explain", "tests/test_twice.py::test_twice")
+    assert outside.returncode == 2
+    assert "in no project of this monorepo" in outside.stderr and "-C <project>" in outside.stderr
+
+
+def test_changes_at_the_root_are_grouped_by_project(tmp_path):
+    repo = two_projects(tmp_path)
+    repo.replace("libs/b/src/libb/twice.py", "2 * x", "x * 2")
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    repo.replace("README.md", "two", "2")
+    run = repo.impact("changes")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    heads = [line for line in lines if line.startswith("# ")]
+    assert heads == ["# libs/a", "# libs/b", "# outside every project"]
+    assert lines.index("# libs/a") < next(i for i, l in enumerate(lines) if "libs/a/src/liba/signs.py" in l)
+    assert lines[-1].endswith("README.md -1,1 +1,1")
+    doc = repo.impact("changes", "--format", "json").json
+    assert {f["path"]: f["project"] for f in doc["files"]} == {
+        "README.md": None, "libs/a/src/liba/signs.py": "libs/a", "libs/b/src/libb/twice.py": "libs/b"}
+
+
+def test_audit_and_doctor_work_on_one_project(tmp_path):
+    repo = two_projects(tmp_path)
+    for command in ("audit", "doctor"):
+        run = repo.impact(command, "--pytest-command", PYTEST)
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert run.stderr.startswith(f"impact: error: {command} works on one project of a monorepo and 2 are")
+        assert "-C <project>" in run.stderr and len(run.stderr.splitlines()) == 1
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    audit = repo.impact("audit", "--pytest-command", PYTEST, "-C", "libs/a")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    # libs/a's whole suite, in its folder, with its pythonpath (an import error would fail both tests)
+    assert "selection: selected, 2 node id(s)" in audit.stdout
+    assert re.search(r"ran \(whole suite\) +2 +0\n", audit.stdout), audit.stdout
+    doctor = repo.impact("doctor", "--pytest-command", PYTEST, "--project", "libs/b", "--format", "json")
+    checks = {c["id"]: c["status"] for c in doctor.json["checks"]}
+    assert checks["imports"] == "ok", doctor.stdout
+
