@@ -214,3 +214,66 @@ def test_audit_and_doctor_work_on_one_project(tmp_path):
     checks = {c["id"]: c["status"] for c in doctor.json["checks"]}
     assert checks["imports"] == "ok", doctor.stdout
 
+
+# --- the fallback command ----------------------------------------------------------------------------
+
+FALLBACK = (
+    "#!/usr/bin/python3\n"
+    "import json, os, sys\n"
+    "payload = json.load(sys.stdin)\n"
+    "payload['seen_reason'] = os.environ['IMPACT_FALLBACK_REASON']\n"
+    "payload['seen_cwd'] = os.getcwd()\n"
+    "with open(os.environ['PAYLOAD_OUT'], 'w') as out:\n"
+    "    json.dump(payload, out)\n"
+    "print('fallback ran')\n"
+)
+
+
+def with_fallback_in_b(tmp_path):
+    repo = with_b_on_a(tmp_path / "src")
+    repo.write("libs/b/pyproject.toml", repo.read("libs/b/pyproject.toml")
+               + '\n[tool.impact]\nfallback-command = ["./ci.py"]\n')
+    repo.write("libs/b/ci.py", FALLBACK)
+    (repo.path / "libs/b/ci.py").chmod(0o755)
+    repo.commit("fallback")
+    return repo
+
+
+def test_a_whole_run_the_monorepo_decides_uses_the_projects_fallback_with_every_project_in_its_payload(tmp_path):
+    repo = with_fallback_in_b(tmp_path)
+    out = tmp_path / "payload.json"
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    dry = repo.impact("--dry-run", "--format", "json").json
+    assert by_path(dry)["libs/b"]["argv"][0].endswith("libs/b/ci.py")
+    run = repo.impact("--pytest-command", PYTEST, env={"PAYLOAD_OUT": str(out)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "==== libs/b (all depends_on_changed): passed" in run.stdout and "fallback ran" in run.stdout
+    payload = json.loads(out.read_text())
+    assert (payload["schema"], payload["version"]) == ("impact.fallback", 1)
+    assert payload["reason"] == payload["seen_reason"] == "depends_on_changed"
+    assert "libs/b -> libs/a" in payload["detail"]
+    assert payload["project"] == "libs/b" and payload["seen_cwd"] == str(repo.path / "libs/b")
+    assert payload["root"] == str(repo.path / "libs/b") and payload["repository_root"] == str(repo.path)
+    assert payload["changed_files"] == []
+    projects = {p["path"]: p for p in payload["projects"]}
+    assert (projects["libs/a"]["run"], projects["libs/a"]["why"], projects["libs/a"]["fallback"]) == (
+        "selection", "changed", False)
+    assert sorted(projects["libs/a"]["selected"]) == [
+        "libs/a/tests/test_negative.py::test_negative", "libs/a/tests/test_zero.py::test_zero"]
+    assert (projects["libs/b"]["run"], projects["libs/b"]["fallback"], projects["libs/b"]["selected"]) == (
+        "all", True, None)
+
+
+def test_one_project_execs_its_fallback_with_the_payload(tmp_path):
+    repo = with_fallback_in_b(tmp_path)
+    out = tmp_path / "payload.json"
+    repo.write("scripts/release.py", "print('release')\n")  # Python outside every project: all run whole
+    run = repo.impact("--pytest-command", PYTEST, "--project", "libs/b", env={"PAYLOAD_OUT": str(out)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "impact: libs/b: delegating to the fallback" in run.stderr
+    assert run.stdout == "fallback ran\n"  # exec'd: its output is the run's own
+    payload = json.loads(out.read_text())
+    assert payload["reason"] == payload["seen_reason"] == "outside_change"
+    assert "scripts/release.py" in payload["detail"]
+    assert [(p["path"], p["run"], p["why"]) for p in payload["projects"]] == [("libs/b", "all", "outside_change")]
+
