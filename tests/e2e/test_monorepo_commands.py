@@ -277,3 +277,38 @@ def test_one_project_execs_its_fallback_with_the_payload(tmp_path):
     assert "scripts/release.py" in payload["detail"]
     assert [(p["path"], p["run"], p["why"]) for p in payload["projects"]] == [("libs/b", "all", "outside_change")]
 
+
+# --- setup.cfg declarations --------------------------------------------------------------------------
+
+def test_setup_cfg_install_requires_and_extras_are_declared_edges(tmp_path):
+    files = dict(TWO)
+    del files["libs/b/pyproject.toml"]
+    files["libs/b/setup.cfg"] = (
+        "[metadata]\nname = libs_b\n\n[options]\ninstall_requires =\n    requests>=2\n    Libs.A >= 1 ; python_version >= '3'\n\n"
+        "[tool:pytest]\ntestpaths = tests\npythonpath = src ../a/src\n")
+    files["libs/b/src/libb/twice.py"] = "from liba.signs import classify\n\n\ndef twice(x):\n    return 2 * x\n"
+    files["libs/c/setup.cfg"] = (
+        "[metadata]\nname = c\n\n[options.extras_require]\ntesting =\n    pytest\n    libs-b\n\n"
+        "[tool:pytest]\ntestpaths = tests\n")
+    files["libs/c/tests/test_c.py"] = "def test_c():\n    assert True\n"
+    repo = make_repo(tmp_path, files=files)
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    run = repo.impact("--dry-run", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    projects = by_path(run.json)
+    assert (projects["libs/b"]["run"], projects["libs/b"]["why"]) == ("all", "depends_on_changed")
+    assert "declares libs-a in libs/b/setup.cfg" in projects["libs/b"]["detail"]
+    assert (projects["libs/c"]["run"], projects["libs/c"]["why"]) == ("all", "depends_on_changed")
+    assert "libs/c -> libs/b -> libs/a" in projects["libs/c"]["detail"]
+    assert "declares libs-b in libs/c/setup.cfg" in projects["libs/c"]["detail"]
+    assert "does not declare" not in run.stderr  # libs/b imports liba, and declares it
+
+
+def test_a_malformed_setup_cfg_names_the_file(tmp_path):
+    files = dict(TWO)
+    files["libs/b/setup.cfg"] = "[metadata\nname = b\n"
+    repo = make_repo(tmp_path, files=files)
+    repo.replace("libs/a/src/liba/signs.py", *NEGATIVE)
+    run = repo.impact("--dry-run")
+    assert run.returncode == 2
+    assert "libs/b/setup.cfg" in run.stderr
