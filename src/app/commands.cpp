@@ -41,9 +41,9 @@ std::vector<std::string_view> analysis_and(std::initializer_list<std::string_vie
 const std::vector<cli::Subcommand>& table() {
   static const std::vector<cli::Subcommand> k_table = {
       {Verb::run, "", "", "", {}, run_selection},
-      {Verb::changes, "", "changes", "Print the changed files and line ranges (stage 1)",
+      {Verb::changes, "", "changes", "Print the changed files and line ranges (stage 1), by project in a monorepo",
        {"--changed", "--staged", "--format", "-C"}, run_changes},
-      {Verb::explain, "", "explain", "Say why a test or file is selected or skipped",
+      {Verb::explain, "", "explain", "Say why a test or file is selected or skipped, within its project",
        analysis_and({"--format"}), run_explain},
       {Verb::config, "", "config", "Print every setting, its value and where it came from",
        {"--pytest-command", "--fallback-command", "--ignore", "--mode", "--strict", "--no-strict", "--no-index",
