@@ -43,6 +43,12 @@ struct Distribution {
 // Throws impact::Error on a syntax error, as pytest_ini_options.
 std::optional<Distribution> read_distribution(const std::filesystem::path& path, const std::string& display_name);
 
+// The distribution declared by the setup.cfg at `path` ([metadata] name; [options] install_requires,
+// tests_require, setup_requires and [options.extras_require], one requirement a line), or nullopt when
+// there is no such file. Throws impact::Error naming `display_name` when it cannot be read or parsed.
+std::optional<Distribution> read_setup_cfg_distribution(const std::filesystem::path& path,
+                                                        const std::string& display_name);
+
 // A distribution name as PEP 503 compares them: lowercase, each run of '-', '_' and '.' one '-'.
 std::string normalise_distribution(std::string_view name);
 

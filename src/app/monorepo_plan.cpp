@@ -130,6 +130,7 @@ std::string edge_why(const std::vector<monorepo::Edge>& edges, std::string_view 
 
 RunPlan whole_suite(const ImpactConfig& config, const cli::Options& options, const EnvLookup& env,
                     const std::filesystem::path& dir) {
+  if (config.fallback_command.is_set()) return fallback_plan(config, env, dir); // the project's own way
   RunPlan plan;
   plan.command = find_configured_pytest(config, env, dir);
   if (!plan.command) {

@@ -5,6 +5,7 @@
 #include "app/audit.hpp"
 #include "app/commands.hpp"
 #include "app/own_output.hpp"
+#include "app/project_scope.hpp"
 #include "app/pytest_command.hpp"
 #include "app/replay.hpp"
 #include "impact/ci.hpp"
@@ -32,7 +33,13 @@ cli::Options evidence_options(const cli::Options& options, const std::optional<S
 
 int run_audit(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory, env);
+  // In a monorepo, one project: its view, its [tool.impact], its pytest in its folder.
+  ProjectScope scope = open_one_project(options, env, "audit", false);
+  if (scope.set && !options.impact_file.empty()) {
+    throw Error("--impact replays one project's decision, which a monorepo's audit does not read yet; audit the "
+                "project's current selection (impact audit -C <project>)");
+  }
+  Repository* repo = &scope.repo();
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
 
   // 1. The selection under audit (a saved decision, or the one computed now), and the analysis of the

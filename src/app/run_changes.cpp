@@ -1,7 +1,9 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
+#include "app/project_set.hpp"
 #include "impact/changes.hpp"
 #include "impact/ci.hpp"
+#include "impact/monorepo.hpp"
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
 #include "impact/report/json_parts.hpp"
@@ -9,6 +11,9 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <optional>
 
 namespace impact::app {
 
@@ -31,6 +36,13 @@ int run_changes(const cli::Options& options) {
   std::vector<SourceFile> inventory = repo->inventory(changes);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   std::vector<FileSemantics> semantics = semantic_diffs(*repo, changes, inventory, config.python_minor);
+  // In a monorepo, each file's project ("" outside every project; a rename across two: the new side's).
+  std::optional<ProjectSet> set = find_project_set(repo->root(), options, config);
+  auto project_of = [&](const ChangedFile& f) -> std::optional<std::string> {
+    if (!set) return std::nullopt;
+    const monorepo::Project* owner = monorepo::owner_of(set->all, f.path().str);
+    return owner ? owner->dir : std::string();
+  };
   auto semantics_of = [&](const ChangedFile& f) -> const FileSemantics* {
     for (const auto& s : semantics) {
       if (s.path == f.path()) return &s;
@@ -58,6 +70,7 @@ int run_changes(const cli::Options& options) {
         entry["runs_at_import"] = s->runs_at_import;
         entry["symbols"] = report::symbols_json<json>(s->symbols);
       }
+      if (auto project = project_of(f)) entry["project"] = project->empty() ? json(nullptr) : json(*project);
       files.push_back(std::move(entry));
     }
     json doc = {{"schema", "impact.changes"},
@@ -68,7 +81,22 @@ int run_changes(const cli::Options& options) {
     return 0;
   }
   fmt::print("compared: {}\n", describe_base(changes.base));
-  for (const auto& f : changes.files) {
+  // In a monorepo, grouped by project (sorted by folder), then the files outside every project.
+  std::vector<const ChangedFile*> order;
+  for (const auto& f : changes.files) order.push_back(&f);
+  auto group = [&](const ChangedFile* f) {
+    std::string dir = project_of(*f).value_or("");
+    return std::make_pair(dir.empty(), dir);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const ChangedFile* a, const ChangedFile* b) { return group(a) < group(b); });
+  std::optional<std::pair<bool, std::string>> shown;
+  for (const ChangedFile* changed : order) {
+    const ChangedFile& f = *changed;
+    if (set && shown != group(&f)) {
+      shown = group(&f);
+      fmt::print("{}\n", shown->first ? std::string("# outside every project") : "# " + util::quote_name(shown->second));
+    }
     std::string name = util::quote_name(f.path().str);
     if (!f.old_path.empty() && f.old_path != f.new_path) name = util::quote_name(f.old_path.str) + " → " + name;
     std::string ranges;

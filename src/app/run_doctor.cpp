@@ -4,6 +4,7 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
 #include "app/doctor.hpp"
+#include "app/project_scope.hpp"
 #include "app/pytest_command.hpp"
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
@@ -49,7 +50,8 @@ void session_checks(std::vector<Check>& checks, const Command& pytest, Repositor
 
 int run_doctor(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory, env);
+  ProjectScope scope = open_one_project(options, env, "doctor", true); // in a monorepo, one project
+  Repository* repo = &scope.repo();
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   PytestConfig pytest = read_pytest_config(repo->root(), pytest_invocation(config, env, options.passthrough));
 

@@ -3,8 +3,11 @@
 #include "app/analyse.hpp"
 #include "app/commands.hpp"
 #include "app/explain_target.hpp"
+#include "app/monorepo_plan.hpp"
+#include "app/project_scope.hpp"
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
+#include "impact/error.hpp"
 #include "impact/report.hpp"
 #include "impact/why_not_selected.hpp"
 #include "impact/report/json_parts.hpp"
@@ -64,8 +67,9 @@ void print_text(const Decision& d, const std::string& target, const Explanation&
              to_string(d.mode_effective));
 }
 
-std::string render_json(const Decision& d, const std::string& target, const Explanation& e) {
-  using json = nlohmann::ordered_json;
+using json = nlohmann::ordered_json;
+
+std::string render_json(const Decision& d, const std::string& target, const Explanation& e, const json& project) {
   json selected = json::array(), changed = json::array();
   for (const SelectedTest* t : e.selected) {
     selected.push_back({{"node_id", t->node_id},
@@ -90,21 +94,93 @@ std::string render_json(const Decision& d, const std::string& target, const Expl
               {"selected", selected},
               {"changed", changed},
               {"skipped", skipped}};
+  if (!project.is_null()) doc["project"] = project;
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+// In a monorepo: the project that holds `target` (root-relative), or the one project the run
+// selects (-C <project>), with the target as that project names it.
+std::pair<monorepo::Project, std::string> project_of(const ProjectSet& set, const std::string& target) {
+  std::string file = file_of(target);
+  if (const monorepo::Project* owner = monorepo::owner_of(set.all, file); owner && file != owner->dir) {
+    return {*owner, target.substr(owner->dir.size() + 1)};
+  }
+  if (set.selected.size() == 1) return {set.selected.front(), target};
+  throw Error("explain {}: in no project of this monorepo; name it from the repository's root "
+              "(<project>/tests/test_x.py::test_y), or run in its project (-C <project>)",
+              util::quote_name(target));
+}
+
+// The monorepo's decision for the project (changed, depends on a changed one, outside change,
+// unchanged), explained within the project when its own analysis decided, else in one line.
+int explain_in_project(ProjectScope& scope, const cli::Options& options, const EnvLookup& env) {
+  auto [project, target] = project_of(*scope.set, options.target);
+  ProjectSet one = *scope.set;
+  one.selected = {project};
+  one.warnings.clear();
+  MonorepoPlan plan = plan_monorepo(*scope.git, scope.root_config, one, options, env);
+  for (const auto& w : plan.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  const ProjectPlan& p = plan.projects.front();
+  json described = {{"path", p.project.dir},
+                    {"run", std::string(to_string(p.run))},
+                    {"why", std::string(to_string(p.why))},
+                    {"detail", p.detail}};
+  if (p.why == ProjectWhy::changed && p.analysis) {
+    const Decision& d = p.analysis->decision;
+    check_explain_target(target, d, plan.root / p.project.dir);
+    Explanation e = explain(d, target);
+    if (options.format == cli::Format::json) {
+      fmt::print("{}", render_json(d, target, e, described));
+      return 0;
+    }
+    fmt::print("project: {} ({} {})\n", p.project.dir, to_string(p.run), to_string(p.why));
+    print_text(d, target, e);
+    return 0;
+  }
+  // The monorepo's rules decided, not the project's analysis: the whole project runs, or nothing.
+  std::error_code ec;
+  if (!std::filesystem::exists(plan.root / p.project.dir / file_of(target), ec)) {
+    throw Error("explain {}: {} does not exist in project {}; pass a node id as pytest prints it there (pytest "
+                "--collect-only -q in {})",
+                util::quote_name(options.target), util::quote_name(file_of(target)), p.project.dir, p.project.dir);
+  }
+  bool runs = p.run == ProjectRun::all;
+  if (options.format == cli::Format::json) {
+    json doc = {{"schema", "impact.explain"},
+                {"version", 1},
+                {"target", target},
+                {"outcome", runs ? "run_all" : "nothing"},
+                {"reason", std::string(to_string(p.why))},
+                {"detail", p.detail},
+                {"mode", nullptr},
+                {"changed_files", 0},
+                {"selected", json::array()},
+                {"changed", json::array()},
+                {"skipped", nullptr},
+                {"project", described}};
+    fmt::print("{}\n", doc.dump(2, ' ', false, json::error_handler_t::replace));
+    return 0;
+  }
+  fmt::print("project: {} ({} {})\n", p.project.dir, to_string(p.run), to_string(p.why));
+  fmt::print("[{}] {}\n  {}: {}\n", runs ? "SELECTED" : "SKIPPED", util::quote_name(target),
+             runs ? "the project's whole suite runs" : "the project is skipped", util::one_line(p.detail));
+  return 0;
 }
 
 } // namespace
 
 int run_explain(const cli::Options& options) {
   EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory, env);
-  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  ProjectScope scope = open_scope(options, env);
+  if (scope.set) return explain_in_project(scope, options, env);
+  Repository* repo = scope.git.get();
+  const ImpactConfig& config = scope.root_config;
   Analysis analysis = analyse(*repo, config, options, env);
   print_warnings(analysis);
   const Decision& d = analysis.decision;
   check_explain_target(options.target, d, repo->root());
   Explanation e = explain(d, options.target);
-  if (options.format == cli::Format::json) fmt::print("{}", render_json(d, options.target, e));
+  if (options.format == cli::Format::json) fmt::print("{}", render_json(d, options.target, e, nullptr));
   else print_text(d, options.target, e);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "app/commands.hpp"
 #include "app/index_trust.hpp"
 #include "app/non_python_input.hpp"
+#include "app/project_set.hpp"
 #include "app/pytest_command.hpp"
 #include "app/durations_setup.hpp"
 #include "app/suite_probe.hpp"
@@ -10,6 +11,7 @@
 #include "impact/config.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
+#include "impact/monorepo.hpp"
 #include "impact/project.hpp"
 #include "impact/run.hpp"
 #include "util/cache_dir.hpp"
@@ -24,6 +26,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
+#include <memory>
 #include <tuple>
 
 namespace impact::app {
@@ -107,16 +111,11 @@ TrustRule data_file_trust(const cli::Options& options, const std::filesystem::pa
   return rule;
 }
 
-} // namespace
-
-int run_index(const cli::Options& options) {
+// Builds the index of the project whose folder is repo.root() (the repository, or one project of a
+// monorepo seen through its view) and returns pytest's exit code (0 with --from).
+int index_one(Repository& repo_ref, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env) {
   auto start = std::chrono::steady_clock::now();
-  EnvLookup env = process_env();
-  auto repo = open_git_repository(options.directory, env);
-  if (repo->head_commit().empty()) {
-    throw Error("{}: no commits yet; commit once, then build the index", repo->root().string());
-  }
-  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  Repository* repo = &repo_ref;
   // The rootdir the node ids in the data are relative to: as the run below (or the one that measured
   // the data) sets it, from -c, --rootdir and PYTEST_ADDOPTS as well as the ini file.
   PytestConfig pytest = read_pytest_config(repo->root(), pytest_invocation(config, env, options.passthrough));
@@ -203,19 +202,76 @@ int run_index(const cli::Options& options) {
   return code;
 }
 
-int run_index_status(const cli::Options& options) {
+// `impact index` at a monorepo root (docs/monorepo.md): each selected project's index, built as
+// `impact index` run in its folder would (its pytest, configuration and cache), one after the other,
+// each reported under its name; the exit code merges theirs. A project that fails (no coverage data)
+// is reported and the others still run.
+int index_projects(Repository& repo, const ProjectSet& set, const cli::Options& options, const EnvLookup& env) {
+  for (const auto& w : set.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  if (set.selected.size() > 1) {
+    if (!options.from.empty()) {
+      throw Error("--from {}: a coverage file is one project's; run it in that project (-C <project>, or --project)",
+                  options.from);
+    }
+    if (env("IMPACT_CACHE")) {
+      throw Error("IMPACT_CACHE is set: every project of the monorepo would write the same coverage index; unset it, "
+                  "or index one project (-C <project>)");
+    }
+  }
+  auto snapshot = std::make_shared<monorepo::RootSnapshot>();
+  snapshot->changes = repo.changes(ChangeRequest{}); // the working tree, which every index describes
+  std::vector<int> codes;
+  std::vector<std::string> failed;
+  for (const auto& project : set.selected) {
+    fmt::print(stderr, "impact: index: {}\n", project.dir);
+    monorepo::ProjectView view(repo, project.dir, snapshot);
+    int code = 2;
+    try {
+      ImpactConfig config = load_impact_config(view.root(), env, options.config);
+      code = index_one(view, config, options, env);
+    } catch (const Error& e) {
+      fmt::print(stderr, "impact: error: {}: {}\n", project.dir, util::one_line(e.what()));
+    }
+    if (code != 0) failed.push_back(fmt::format("{} (exit {})", project.dir, code));
+    codes.push_back(code);
+  }
+  int merged = monorepo::merge_exit_codes(codes);
+  if (set.selected.size() > 1) {
+    fmt::print(stderr, "impact: index: {} project(s), {} without error{}{}; exit {}\n", set.selected.size(),
+               set.selected.size() - failed.size(), failed.empty() ? "" : ", not clean: ",
+               fmt::join(failed, ", "), merged);
+  }
+  return merged;
+}
+
+} // namespace
+
+int run_index(const cli::Options& options) {
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory, env);
-  auto path = util::cache_dir(repo->root(), env) / index_file_name();
+  if (repo->head_commit().empty()) {
+    throw Error("{}: no commits yet; commit once, then build the index", repo->root().string());
+  }
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  std::optional<ProjectSet> set = find_project_set(repo->root(), options, config);
+  if (!set) return index_one(*repo, config, options, env);
+  return index_projects(*repo, *set, options, env);
+}
+
+namespace {
+
+// `impact index status` of the project whose folder is `root` (the repository's, or a project's).
+void status_one(const std::filesystem::path& root, const std::string& head, const cli::Options& options,
+                const EnvLookup& env) {
+  auto path = util::cache_dir(root, env) / index_file_name();
   CoverageIndex index = read_index(path, false);
   std::vector<std::string> drifted, missing, untrusted;
   for (const auto& f : index.files) {
     if (!f.trusted) untrusted.push_back(f.path.str);
-    auto content = util::read_file(repo->root() / f.path.str);
+    auto content = util::read_file(root / f.path.str);
     if (!content) missing.push_back(f.path.str);
     else if (util::git_blob_id(*content) != f.oid) drifted.push_back(f.path.str);
   }
-  std::string head = repo->head_commit();
   if (options.format == cli::Format::json) {
     nlohmann::json doc = {{"schema", "impact.index_status"},
                           {"version", 1},
@@ -234,7 +290,7 @@ int run_index_status(const cli::Options& options) {
                           {"drifted", drifted},
                           {"missing", missing}};
     fmt::print("{}\n", doc.dump(2));
-    return 0;
+    return;
   }
   fmt::print("index: {}\n", path.string());
   fmt::print("built: {} at commit {}{}\n", index.meta.built_at, index.meta.commit.substr(0, 12),
@@ -256,7 +312,42 @@ int run_index_status(const cli::Options& options) {
   for (size_t i = 0; i < drifted.size() && i < 50; ++i) fmt::print("  {}\n", util::quote_name(drifted[i]));
   if (drifted.size() > 50) fmt::print("  ... and {} more\n", drifted.size() - 50);
   if (!missing.empty()) fmt::print("gone since: {} file(s)\n", missing.size());
-  return 0;
+}
+
+} // namespace
+
+int run_index_status(const cli::Options& options) {
+  EnvLookup env = process_env();
+  auto repo = open_git_repository(options.directory, env);
+  std::string head = repo->head_commit();
+  ImpactConfig config = load_impact_config(repo->root(), env, options.config);
+  std::optional<ProjectSet> set = find_project_set(repo->root(), options, config);
+  if (!set) {
+    status_one(repo->root(), head, options, env);
+    return 0;
+  }
+  // A monorepo: each selected project's index; text gives one block per project under its name.
+  if (set->selected.size() > 1 && options.format == cli::Format::json) {
+    throw Error("index status --format json describes one project's index; pick one (--project <project> or -C "
+                "<project>)");
+  }
+  if (set->selected.size() == 1) {
+    status_one(repo->root() / set->selected.front().dir, head, options, env);
+    return 0;
+  }
+  int code = 0; // a project without a readable index is said, and the others still are
+  for (size_t i = 0; i < set->selected.size(); ++i) {
+    const auto& project = set->selected[i];
+    fmt::print("{}# {}\n", i == 0 ? "" : "\n", project.dir);
+    std::fflush(stdout);
+    try {
+      status_one(repo->root() / project.dir, head, options, env);
+    } catch (const Error& e) {
+      fmt::print(stderr, "impact: error: {}: {}\n", project.dir, util::one_line(e.what()));
+      code = 2;
+    }
+  }
+  return code;
 }
 
 int run_index_merge(const cli::Options& options) {

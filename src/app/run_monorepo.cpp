@@ -3,6 +3,7 @@
 // output printed whole as it ends, and one exit code merged from theirs.
 #include "app/run_monorepo.hpp"
 
+#include "app/monorepo_payload.hpp"
 #include "app/monorepo_render.hpp"
 #include "app/monorepo_report.hpp"
 #include "app/project_times.hpp"
@@ -32,12 +33,11 @@ namespace {
 // signals and exit code are pytest's own. Returns only by throwing.
 [[noreturn]] void exec_one(const ProjectPlan& p, const MonorepoPlan& plan, bool strict) {
   std::filesystem::path cwd = plan.root / p.project.dir;
-  if (p.plan.fallback && p.analysis) {
-    std::string payload = fallback_payload(p.analysis->decision, &p.analysis->changes, strict, p.plan.argv, cwd);
+  if (p.plan.fallback) {
+    std::string payload = monorepo_fallback_payload(plan, p, strict);
     fmt::print(stderr, "impact: {}: delegating to the fallback (from {})\n", p.project.dir,
                util::one_line(p.plan.command->source));
-    exec_command(p.plan.argv, cwd,
-                 {{"IMPACT_FALLBACK_REASON", std::string(to_string(p.analysis->decision.reason))}},
+    exec_command(p.plan.argv, cwd, {{"IMPACT_FALLBACK_REASON", monorepo_fallback_reason(p)}},
                  unlinked_temp_fd(payload), p.plan.command->source);
   }
   exec_command(p.plan.argv, cwd, {}, -1, p.plan.command->source);
@@ -157,7 +157,12 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
     std::vector<std::string> argv = p->plan.argv;
     std::filesystem::path junit = report.junit_of(*p);
     if (!junit.empty() && options.junitxml.empty()) argv.push_back("--junitxml=" + junit.string());
-    jobs.push_back({std::move(argv), plan.root / p->project.dir, options.project_timeout});
+    util::PoolJob job{std::move(argv), plan.root / p->project.dir, options.project_timeout, {}, {}};
+    if (p->plan.fallback) { // the payload on standard input, as for one project
+      job.input = monorepo_fallback_payload(plan, *p, strict);
+      job.env.emplace_back("IMPACT_FALLBACK_REASON", monorepo_fallback_reason(*p));
+    }
+    jobs.push_back(std::move(job));
   }
   std::vector<ProjectEnd> ended;
   unsigned width = options.jobs_projects > 0 ? options.jobs_projects : std::max(1u, std::thread::hardware_concurrency());

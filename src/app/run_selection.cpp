@@ -26,10 +26,6 @@
 
 namespace impact::app {
 
-namespace {
-
-// On run_all with a fallback-command: the fallback, its program resolved from the repository root or
-// $PATH, without the pytest arguments after `--` (they mean nothing to it).
 RunPlan fallback_plan(const ImpactConfig& config, const EnvLookup& env, const std::filesystem::path& root) {
   RunPlan plan;
   plan.fallback = true;
@@ -50,6 +46,8 @@ RunPlan fallback_plan(const ImpactConfig& config, const EnvLookup& env, const st
   plan.command = Command{plan.argv, source};
   return plan;
 }
+
+namespace {
 
 // What the dry run adds for a fallback: the environment and the standard input it would get.
 std::string describe_fallback_input(const Report& report, const std::string& payload) {

@@ -1,7 +1,10 @@
 // A pyproject.toml's distribution name and what it depends on (pyproject.hpp, read_distribution): the
 // declared edges between the projects of a monorepo.
 #include "config/pyproject.hpp"
+#include "impact/error.hpp"
 #include "impact/pyproject.hpp"
+#include "util/files.hpp"
+#include "util/ini.hpp"
 
 #include <cctype>
 
@@ -111,6 +114,42 @@ std::optional<Distribution> read_distribution(const std::filesystem::path& path,
     for (const auto& m : *members) {
       if (auto text = m.value<std::string>()) out.workspace_members.push_back(*text);
     }
+  }
+  return out;
+}
+
+std::optional<Distribution> read_setup_cfg_distribution(const std::filesystem::path& path,
+                                                        const std::string& display_name) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  auto text = util::read_file(path);
+  if (!text) throw Error("{}: cannot be read; fix its permissions", display_name);
+  std::string error;
+  auto ini = util::parse_ini(*text, error);
+  if (!ini) throw Error("{}: {}; fix the file (setuptools and pytest cannot read it either)", display_name, error);
+  Distribution out;
+  if (const auto* metadata = ini->section("metadata")) {
+    if (auto it = metadata->find("name"); it != metadata->end()) out.name = normalise_distribution(it->second);
+  }
+  // One requirement a line ("file:" directives and comments name no distribution of the monorepo).
+  auto add_lines = [&](const std::string& value) {
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t end = value.find('\n', start);
+      if (end == std::string::npos) end = value.size();
+      std::string_view line(value.data() + start, end - start);
+      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+      if (!line.empty() && line.front() != '#' && !line.starts_with("file:")) add_requirement(line, out);
+      start = end + 1;
+    }
+  };
+  if (const auto* options = ini->section("options")) {
+    for (const char* key : {"install_requires", "tests_require", "setup_requires"}) {
+      if (auto it = options->find(key); it != options->end()) add_lines(it->second);
+    }
+  }
+  if (const auto* extras = ini->section("options.extras_require")) {
+    for (const auto& [extra, value] : *extras) add_lines(value);
   }
   return out;
 }

@@ -33,12 +33,24 @@ std::string module_of(std::string name) {
 
 std::vector<Edge> declared_edges(const std::filesystem::path& root, const std::vector<Project>& projects) {
   std::map<std::string, std::string> by_name; // distribution -> project folder
-  std::vector<std::optional<config::Distribution>> dists;
+  std::vector<std::optional<config::Distribution>> dists, cfgs; // pyproject.toml's, setup.cfg's
   for (const auto& p : projects) {
     dists.push_back(config::read_distribution(root / p.dir / "pyproject.toml", p.dir + "/pyproject.toml"));
-    if (dists.back() && !dists.back()->name.empty()) by_name.emplace(dists.back()->name, p.dir);
+    cfgs.push_back(config::read_setup_cfg_distribution(root / p.dir / "setup.cfg", p.dir + "/setup.cfg"));
+    for (const auto* d : {&dists.back(), &cfgs.back()}) {
+      if (*d && !(*d)->name.empty()) by_name.emplace((*d)->name, p.dir);
+    }
   }
   std::vector<Edge> out;
+  for (size_t i = 0; i < projects.size(); ++i) {
+    if (!cfgs[i]) continue;
+    for (const auto& name : cfgs[i]->requirements) {
+      auto it = by_name.find(name);
+      if (it == by_name.end()) continue;
+      add_edge(out, projects[i].dir, it->second, true,
+               fmt::format("declares {} in {}/setup.cfg", name, projects[i].dir));
+    }
+  }
   for (size_t i = 0; i < projects.size(); ++i) {
     if (!dists[i]) continue;
     const Project& p = projects[i];

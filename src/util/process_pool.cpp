@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -46,17 +47,41 @@ std::string read_all(int fd) {
   return out;
 }
 
+// `text` in a temporary file already unlinked, read from its start. Throws impact::Error.
+int input_file(const std::string& text) {
+  std::string pattern = (std::filesystem::temp_directory_path() / "impact-input-XXXXXX").string();
+  int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw Error("cannot make a temporary file in {}: {}", pattern, std::strerror(errno));
+  ::unlink(pattern.c_str());
+  for (size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      throw Error("cannot write a temporary file in {}: {}", pattern, std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
 // Starts `job` with stdout and stderr on `fd`; a failed exec exits 127 after saying why on `fd`.
 pid_t start(const PoolJob& job, int fd) {
+  int in_fd = job.input.empty() ? -1 : input_file(job.input);
   pid_t pid = ::fork();
   if (pid < 0) throw Error("cannot start {}: {}", job.argv.empty() ? "" : job.argv[0], std::strerror(errno));
-  if (pid != 0) return pid;
+  if (pid != 0) {
+    if (in_fd >= 0) ::close(in_fd);
+    return pid;
+  }
   ::signal(SIGINT, SIG_DFL);
   ::dup2(fd, STDOUT_FILENO);
   ::dup2(fd, STDERR_FILENO);
   // Many children cannot share the terminal's input: none reads it (pdb, -s need one project alone).
-  int null_fd = ::open("/dev/null", O_RDONLY);
+  int null_fd = in_fd >= 0 ? in_fd : ::open("/dev/null", O_RDONLY);
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+  for (const auto& [name, value] : job.env) ::setenv(name.c_str(), value.c_str(), 1);
   if (::chdir(job.cwd.c_str()) == 0 && !job.argv.empty()) {
     std::vector<char*> args;
     for (const auto& a : job.argv) args.push_back(const_cast<char*>(a.c_str()));

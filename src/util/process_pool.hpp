@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impact::util {
@@ -13,6 +14,8 @@ struct PoolJob {
   std::vector<std::string> argv;
   std::filesystem::path cwd;
   double timeout_s = 0; // 0: none; past it the job is sent SIGTERM, then SIGKILL 5 s later
+  std::string input;    // its standard input (from an unlinked temporary file); "" gives /dev/null
+  std::vector<std::pair<std::string, std::string>> env; // set in its environment on top of impact's
 };
 
 // How one job ended.

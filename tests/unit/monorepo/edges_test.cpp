@@ -62,6 +62,31 @@ TEST_CASE("declared_edges follow names and paths to sibling projects", "[monorep
   CHECK(std::all_of(edges.begin(), edges.end(), [](const Edge& e) { return e.declared; }));
 }
 
+TEST_CASE("read_setup_cfg_distribution reads the name, install_requires and the extras", "[monorepo]") {
+  TempDir dir;
+  dir.write("setup.cfg", "[metadata]\nname = My_Lib\n\n[options]\ninstall_requires =\n    Libs.A >= 1 ; "
+                         "python_version >= '3'\n    # a comment\n    file: requirements.txt\n    requests\n"
+                         "\n[options.extras_require]\ntesting =\n    libs_b\n\n[tool:pytest]\ntestpaths = tests\n");
+  auto d = impact::config::read_setup_cfg_distribution(dir / "setup.cfg", "setup.cfg");
+  REQUIRE(d);
+  CHECK(d->name == "my-lib");
+  CHECK(d->requirements == std::vector<std::string>{"libs-a", "requests", "libs-b"});
+  CHECK_FALSE(impact::config::read_setup_cfg_distribution(dir / "none.cfg", "none.cfg"));
+  dir.write("bad.cfg", "[metadata\nname = x\n");
+  CHECK_THROWS_WITH(impact::config::read_setup_cfg_distribution(dir / "bad.cfg", "libs/x/bad.cfg"),
+                    Catch::Contains("libs/x/bad.cfg"));
+}
+
+TEST_CASE("declared_edges read setup.cfg's requirements, named by either file", "[monorepo]") {
+  TempDir repo;
+  repo.write("libs/a/pyproject.toml", "[project]\nname = \"libs-a\"\n");
+  repo.write("libs/b/setup.cfg", "[metadata]\nname = b\n[options]\ninstall_requires =\n    libs-a\n");
+  repo.write("services/api/setup.cfg", "[options.extras_require]\ndev =\n    b\n");
+  auto edges = declared_edges(repo.path(), three());
+  CHECK(pairs_of(edges) == std::vector<std::string>{"libs/b -> libs/a", "services/api -> libs/b"});
+  CHECK(edges.front().why == "declares libs-a in libs/b/setup.cfg");
+}
+
 TEST_CASE("import_edges see a sibling's module that a project does not provide itself", "[monorepo]") {
   std::vector<FileImports> files{
       {"libs/a/src/liba/core.py", {"os"}},
