@@ -29,9 +29,14 @@ PYTHON = "/usr/bin/python3"
 
 
 def passing_ids(repo: Path, env: dict[str, str]) -> set[str]:
-    out = subprocess.run([PYTHON, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"], cwd=repo,
-                         env=env, capture_output=True, text=True).stdout
-    return {line.strip() for line in out.splitlines() if "::" in line}
+    # -q prints one node id per line; a project whose addopts hold -v (tabulate) needs -qq for that.
+    for quiet in ("-q", "-qq"):
+        out = subprocess.run([PYTHON, "-m", "pytest", "--collect-only", quiet, "-p", "no:cacheprovider"], cwd=repo,
+                             env=env, capture_output=True, text=True).stdout
+        ids = {line.strip() for line in out.splitlines() if "::" in line}
+        if ids:
+            return ids
+    return set()
 
 
 def decide(repo: Path, impact: str, env: dict[str, str]) -> dict | None:
