@@ -165,6 +165,11 @@ void TreeChecker::assignment(TSNode n) {
     if (!ok) problem(SyntaxIssue::invalid_target, n);
   }
   if (!ts_node_is_null(right) && ts_node_symbol(right) == m_k.list_splat) problem(SyntaxIssue::invalid_starred, right);
+  // `a = b: int`: a chained assignment's later targets carry no annotation (the grammar nests them).
+  if (!ts_node_is_null(right) && ts_node_symbol(right) == m_k.assignment &&
+      !ts_node_is_null(ts_node_child_by_field_id(right, m_k.f_type))) {
+    problem(SyntaxIssue::syntax_error, right);
+  }
 }
 
 // (x := 1): 3.8; a name only; never a bare statement; unparenthesized in a subscript or set: 3.10.

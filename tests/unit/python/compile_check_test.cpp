@@ -101,6 +101,8 @@ TEST_CASE("compile check: the misses the differential check found", "[compile]")
   CHECK(issue_of("#---\n-----\n# c\nx = 1\n") == SyntaxIssue::syntax_error);          // an expression past a line break
   CHECK(issue_of("x = '' if a else ''ts = 1\n") == SyntaxIssue::syntax_error);          // a MISSING newline
   CHECK(issue_of("raise E, 'm'\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("self.name = nae: ignore\n") == SyntaxIssue::syntax_error);           // an annotation after `=`
+  CHECK(issue_of("a = b = c\nd: int = e\n") == SyntaxIssue::none);
   CHECK(issue_of("x = 1\n    y = 2\n") == SyntaxIssue::unexpected_indent);
   CHECK(issue_of("def f(a):\n    global a\n") == SyntaxIssue::invalid_scope);
   CHECK(issue_of("print('==', a, *b.c())\n") == SyntaxIssue::none); // tree-sitter reads (*b.c)()
