@@ -20,8 +20,10 @@ std::optional<std::string_view> plain_literal(std::string_view token) {
 } // namespace
 
 bool ModuleLookup::opens(std::string_view chain, Tok kind, int32_t owner) {
-  bool subscript = kind == Tok::lbracket && chain.ends_with(".modules");
-  bool get = kind == Tok::lparen && chain.ends_with(".modules.get");
+  // `sys` itself only: `self.modules["x"]` reads an attribute `modules`, which a project may define,
+  // and is kept as read (`import sys as s` keeps the older, wider answer).
+  bool subscript = kind == Tok::lbracket && chain == "sys.modules";
+  bool get = kind == Tok::lparen && chain == "sys.modules.get";
   if (!subscript && !get) return false;
   m_stage = 1;
   m_close = subscript ? Tok::rbracket : Tok::rparen;

@@ -15,7 +15,7 @@ namespace impact::python {
 class ModuleLookup {
 public:
   // At bracket `kind` (`[` or `(`) ending the open chain `chain` of owner `owner`: whether it is
-  // `<x>.modules[` or `<x>.modules.get(` (then the chain is held here, and not to be recorded yet).
+  // `sys.modules[` or `sys.modules.get(` (then the chain is held here, and not to be recorded yet).
   bool opens(std::string_view chain, Tok kind, int32_t owner);
   // The token after the bracket, then the one after the key: the chain to record once the lookup is
   // decided (for owner()), else nullopt while it is still open.

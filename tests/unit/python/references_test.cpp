@@ -85,7 +85,8 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
                          "def h():\n    return sys.modules['a.b'], sys.modules.get('c', None)\n\n"
                          "def k(name):\n    return sys.modules[name]\n\n"
                          "def m(name):\n    return sys.modules.get(f\"x{name}\")\n\n"
-                         "def n():\n    return 'a' in sys.modules\n");
+                         "def n():\n    return 'a' in sys.modules\n\n"
+                         "class C:\n    def p(self):\n        return self.modules['a']\n");
     std::string lookup(k_module_lookup);
     CHECK(reads(symbol(facts, "f"), lookup + ".multiprocessing"));
     CHECK_FALSE(reads(symbol(facts, "f"), "sys.modules.get"));
@@ -97,6 +98,8 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     CHECK(reads(symbol(facts, "m"), "sys.modules.get"));       // an f-string is computed
     CHECK_FALSE(reads(symbol(facts, "m"), lookup + ".x{name}"));
     CHECK(reads(symbol(facts, "n"), "sys.modules"));           // not a lookup: kept as it was
+    CHECK(reads(symbol(facts, "C.p"), "self.modules"));        // an attribute of another object: kept
+    CHECK_FALSE(reads(symbol(facts, "C.p"), lookup + ".a"));
   }
   SECTION("setattr and delattr with a computed name store: only a setter or deleter may run") {
     for (const char* code : {"def f(self, n, v):\n    setattr(self, n, v)\n", "def f(o, n, v):\n    setattr(o, n, v)\n",
