@@ -16,11 +16,9 @@ std::optional<uint32_t> reached_filler(const DecisionInput& in, const ReverseWal
   // --file-level runs have no symbol facts (in.facts), but the facts are read all the same.
   const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
   if (facts == nullptr) {
-    // Unknown which file fills it: any reached conftest.py may.
-    for (uint32_t n : walk.order()) {
-      if (in.graph.nodes[n].conftest) return n;
-    }
-    return std::nullopt;
+    // Unknown which file fills it: any reached file may.
+    if (walk.order().empty()) return std::nullopt;
+    return walk.order().front();
   }
   for (uint32_t h : facts->files_mentioning("doctest_namespace")) {
     if (h < in.graph.nodes.size() && walk.reached(h)) return h;
