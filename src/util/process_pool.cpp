@@ -81,6 +81,7 @@ pid_t start(const PoolJob& job, int fd) {
   // Many children cannot share the terminal's input: none reads it (pdb, -s need one project alone).
   int null_fd = in_fd >= 0 ? in_fd : ::open("/dev/null", O_RDONLY);
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+  if (null_fd > STDERR_FILENO) ::close(null_fd); // the child keeps its standard input only
   for (const auto& [name, value] : job.env) ::setenv(name.c_str(), value.c_str(), 1);
   if (::chdir(job.cwd.c_str()) == 0 && !job.argv.empty()) {
     std::vector<char*> args;
