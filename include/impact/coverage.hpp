@@ -204,7 +204,9 @@ struct CoverageReads {
 // inside a function body (not its signature, decorators or defaults), indented at least as that body
 // is; no line of such a body ran outside a test's own call (at import, in a fixture), and none is a
 // generator or coroutine; a body no test ran counts only when the index saw the whole suite; and every
-// test named still exists. Everything else, conftest.py files included,
+// test named still exists. A recorded doctest stands for its file: a text doctest while it is one of
+// `text_doctests` (the paths pytest collects for their examples), a module's doctest while the module
+// still has examples. Everything else, conftest.py files included,
 // is left to the static analysis with the reason (CoverageUse::fallback).
 //
 // For the files it vouches for, it also lists the test files the index cannot speak for: those that
@@ -213,7 +215,8 @@ struct CoverageReads {
 // Throws impact::Error for an index that cannot be read, and lets the reads' errors through.
 CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
                                 const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
-                                IndexReader& index, const CoverageReads& reads);
+                                IndexReader& index, const CoverageReads& reads,
+                                const std::vector<std::string>& text_doctests);
 
 // True when `path` holds an impact coverage index (of any schema, readable or not): what
 // `impact index merge -o` may overwrite.

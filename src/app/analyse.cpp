@@ -357,7 +357,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     CoverageReads reads{[&](const RepoPath& p) { return noted(repo.read_base(out.changes, p)); },
                         [&](const SourceFile& f) { return noted(repo.read_current(f)); }};
     try {
-      coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, *index, reads);
+      std::vector<std::string> doctest_paths;
+      for (const auto& doc : input.text_doctests) doctest_paths.push_back(doc.path.str);
+      coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, *index, reads, doctest_paths);
       input.coverage = &coverage;
       out.index = index->meta();
       out.index_path = index_path.string();

@@ -32,8 +32,43 @@ namespace {
 // each file's qualnames, since a hot line names thousands of tests in few files.
 class TestNames {
 public:
-  TestNames(const ProjectFacts& facts, const ImportGraph& graph) : m_facts(facts), m_graph(graph) {}
+  TestNames(const ProjectFacts& facts, const ImportGraph& graph, const std::vector<std::string>& text_doctests)
+      : m_facts(facts), m_graph(graph), m_text_doctests(text_doctests.begin(), text_doctests.end()) {}
 
+  // The id that runs a recorded test now: the id itself while it names a test; for a doctest, the
+  // file that holds its examples (below); nullopt when the test is gone.
+  std::optional<std::string> current(const std::string& id) {
+    if (exists(id)) return id;
+    NodeId parts = NodeId::of(id);
+    if (parts.whole_file || parts.test.find("::") != std::string_view::npos || parts.test.find('[') != std::string_view::npos) {
+      return std::nullopt;
+    }
+    std::string file(parts.file);
+    // A text doctest (--doctest-glob) is one item named for its file: `docs/x.rst::x.rst`.
+    if (m_text_doctests.contains(file)) {
+      auto slash = file.rfind('/');
+      if (parts.test == std::string_view(file).substr(slash == std::string::npos ? 0 : slash + 1)) return file;
+      return std::nullopt;
+    }
+    // A module's doctest (--doctest-modules) is named by the module's dotted name and the qualname
+    // of the docstring: `src/pkg/m.py::pkg.m.Class.method`. Whether that docstring still has
+    // examples cannot be told from the facts, so the module's whole file stands for it: it runs
+    // every doctest the module has now, wherever the examples went inside it.
+    auto node = m_graph.find(file);
+    size_t index = m_facts.find(file);
+    if (!node || !m_graph.nodes[*node].test || index == ProjectFacts::npos || !m_facts.header(index).has_doctest) {
+      return std::nullopt;
+    }
+    for (const auto& module : m_graph.nodes[*node].module_names) {
+      if (parts.test == module || (parts.test.starts_with(module) && parts.test.size() > module.size() &&
+                                   parts.test[module.size()] == '.')) {
+        return file;
+      }
+    }
+    return std::nullopt;
+  }
+
+private:
   bool exists(const std::string& id) {
     NodeId parts = NodeId::of(id);
     std::string file(parts.file);
@@ -60,7 +95,6 @@ public:
     return it->second.contains(qual) || inherited(it->second, qual);
   }
 
-private:
   static constexpr std::string_view k_imported = "import:";
 
   // pytest collects a test method a class inherits (from a mixin, a base test class) under the
@@ -90,6 +124,7 @@ private:
   const ImportGraph& m_graph;
   std::unordered_map<std::string, std::unordered_set<std::string>> m_qualnames;
   std::unordered_set<std::string> m_methods; // the names of every method of the project, read once
+  std::unordered_set<std::string> m_text_doctests; // the text files pytest collects for their examples
 };
 
 // The changed files' content at the diff base, each read once: a file's change is judged on it (its
@@ -132,8 +167,9 @@ CoverageFallback fallback_of(FileStatus status) {
 class Evaluator {
 public:
   Evaluator(const CoverageReads& reads, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph,
-            IndexReader& index)
-      : m_reads(reads), m_base(base), m_facts(facts), m_graph(graph), m_index(index), m_names(facts, graph) {}
+            IndexReader& index, const std::vector<std::string>& text_doctests)
+      : m_reads(reads), m_base(base), m_facts(facts), m_graph(graph), m_index(index),
+        m_names(facts, graph, text_doctests) {}
 
   CoverageUse evaluate(const ChangedFile& change, const FileSemantics* sem) {
     CoverageUse use;
@@ -199,11 +235,12 @@ public:
     const auto& tests = blocks.tests;
     for (const auto& [id, line] : tests) {
       std::string name = m_index.test_name(id);
-      if (name.empty() || !m_names.exists(name)) {
+      auto now = name.empty() ? std::nullopt : m_names.current(name);
+      if (!now) {
         return fallback(CoverageFallback::tests_missing, fmt::format("{}: the recorded test {} no longer exists", path,
                                                      name.empty() ? std::to_string(id) : name));
       }
-      use.tests.emplace_back(std::move(name), line);
+      use.tests.emplace_back(std::move(*now), line);
     }
     use.bodies = std::move(blocks.bodies);
     use.trusted = true;
@@ -285,10 +322,11 @@ bool recorded(const std::vector<std::string>& ids, const std::string& item) {
 
 CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<FileSemantics>& semantics,
                                 const ProjectFacts& facts, const ProjectLayout& layout, const ImportGraph& graph,
-                                IndexReader& index, const CoverageReads& reads) {
+                                IndexReader& index, const CoverageReads& reads,
+                                const std::vector<std::string>& text_doctests) {
   CoverageInput out;
   BaseFiles base_files(reads);
-  Evaluator evaluator(reads, base_files, facts, graph, index);
+  Evaluator evaluator(reads, base_files, facts, graph, index, text_doctests);
   std::unordered_set<std::string> changed;
   std::vector<uint32_t> trusted;
   for (const auto& change : changes.files) {
@@ -323,7 +361,10 @@ CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<File
   std::vector<uint32_t> drifted;
   for (const auto& file : facts.files) {
     auto node = graph.find(file.path.view());
-    if (!node || same_as_indexed(file.path.str, file.oid)) continue;
+    // A link to a file of the repository was measured as that file (coverage.py records the path it
+    // resolves to), and its blob id is the content it leads to (changes/symlinks.cpp).
+    const std::string& measured_as = file.symlink && !file.link_target.empty() ? file.link_target.str : file.path.str;
+    if (!node || same_as_indexed(measured_as, file.oid)) continue;
     if (graph.nodes[*node].test) unmeasured.insert(file.path.str);
     if (!changed.contains(file.path.str)) drifted.push_back(*node);
   }

@@ -333,7 +333,9 @@ private:
         std::string file(parts.file);
         std::vector<Hop> chain{Hop{file, Relation::covers, 0, std::string(parts.test)}, Hop{path, Relation::covered_line, line, {}}};
         if (parts.whole_file) {
+          // A text doctest's file is no node of the graph: its path is its one test (doctests.cpp).
           if (auto node = m_in.graph.find(file)) out.whole.emplace(*node, std::move(chain));
+          else out.tests.emplace(file, std::move(chain));
         } else {
           out.tests.emplace(id, std::move(chain));
         }

@@ -7,6 +7,9 @@ recorded when it ran the suite under that edit).
     /usr/bin/python3 tests/bench/redecide.py /tmp/prec/click.json /tmp/prec/click build-dev/src/impact \
         --env PYTHONPATH=src
 
+With `--index FILE` (a coverage-index.sqlite that `impact index` built on the same checkout) the
+decisions use that index, and the recorded index share is the one compared.
+
 A cheap check of a rule change: no suite runs, one impact decision per edit. The repository must be
 the clean checkout precision.py ran on (the same commit); every edit is applied with `git apply` and
 undone with `git checkout -- .`. Exit 1 when a broken test is not selected.
@@ -39,10 +42,13 @@ def passing_ids(repo: Path, env: dict[str, str]) -> set[str]:
     return set()
 
 
-def decide(repo: Path, impact: str, env: dict[str, str]) -> dict | None:
+def decide(repo: Path, impact: str, env: dict[str, str], index: Path | None) -> dict | None:
     cache = tempfile.mkdtemp(prefix="redecide-")
+    if index is not None:
+        shutil.copy(index, Path(cache) / "coverage-index.sqlite")
     try:
-        proc = subprocess.run([impact, "--changed", "--dry-run", "--format", "json", "--no-index",
+        proc = subprocess.run([impact, "--changed", "--dry-run", "--format", "json",
+                               *(["--no-index"] if index is None else []),
                                "--pytest-command", json.dumps([PYTHON, "-m", "pytest"])],
                               cwd=repo, env={**env, "IMPACT_CACHE": cache}, capture_output=True, text=True, timeout=900)
     finally:
@@ -59,7 +65,9 @@ def main() -> int:
     ap.add_argument("repo", type=Path, help="the checkout it ran on")
     ap.add_argument("impact", help="the impact binary to replay the edits with")
     ap.add_argument("--env", action="append", default=[], help="KEY=VALUE for pytest and impact (PYTHONPATH=src)")
+    ap.add_argument("--index", type=Path, help="decide with this coverage index (compares the recorded index share)")
     args = ap.parse_args()
+    recorded = "static" if args.index is None else "index"
     env = {k: v for k, v in os.environ.items() if not k.startswith("IMPACT_")}
     for kv in args.env:
         key, _, value = kv.partition("=")
@@ -76,7 +84,7 @@ def main() -> int:
             print(f"{edit['edit']}: the edit does not apply ({applied.stderr.strip()[:200]})")
             continue
         try:
-            doc = decide(args.repo, args.impact, env)
+            doc = decide(args.repo, args.impact, env, args.index)
         finally:
             subprocess.run(["git", "checkout", "-q", "--", "."], cwd=args.repo, check=True)
         if doc is None:
@@ -86,12 +94,12 @@ def main() -> int:
         selected = [s["node_id"] for s in doc.get("selected", [])]
         left_out = [t for t in edit["broken"] if decision != "run_all" and not mp.covers(selected, t)]
         misses += len(left_out)
-        rows.append((edit["static"]["share"], share, edit["oracle"]["share"]))
-        print(f"{edit['edit'][:72]:72} recorded {edit['static']['share']:.3f} now {share:.3f} "
+        rows.append((edit[recorded]["share"], share, edit["oracle"]["share"]))
+        print(f"{edit['edit'][:72]:72} recorded {edit[recorded]['share']:.3f} now {share:.3f} "
               f"oracle {edit['oracle']['share']:.3f}" + (f"  MISSES {left_out[:3]}" if left_out else ""))
     if rows:
         mean = [sum(r[i] for r in rows) / len(rows) for i in range(3)]
-        print(f"edits {len(rows)}  mean share: recorded static {mean[0]:.3f}, now {mean[1]:.3f}, oracle {mean[2]:.3f}  "
+        print(f"edits {len(rows)}  mean share: recorded {recorded} {mean[0]:.3f}, now {mean[1]:.3f}, oracle {mean[2]:.3f}  "
               f"misses {misses}")
     return 1 if misses else 0
 

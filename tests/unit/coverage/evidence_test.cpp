@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -33,20 +34,25 @@ struct Fixture {
   std::set<std::string> failing_base, failing_now;
   int base_reads = 0;
 
-  explicit Fixture(bool measured_base = true) {
+  std::vector<std::string> text_doctests; // what coverage_evidence is told pytest collects as text doctests
+
+  // `more` adds files to the project and tests to the index (all recorded as running m.py line 2).
+  explicit Fixture(bool measured_base = true,
+                   const std::function<void(testing::Project&, std::vector<std::string>&)>& more = {}) {
     testing::Project project;
     project.file("m.py", k_now).file("tests/test_m.py", k_test);
-    built = testing::build(project);
     CoverageIndex index;
+    index.tests = {"tests/test_m.py::test_f"};
+    if (more) more(project, index.tests);
+    built = testing::build(project);
     index.meta.commit = std::string(40, 'b');
     index.meta.source = "pytest";
     index.meta.whole_suite = true;
-    index.tests = {"tests/test_m.py::test_f"};
     MeasuredFile m;
     m.path = RepoPath{"m.py"};
     m.sha256 = util::sha256_hex(measured_base ? k_base : "something else\n");
     m.oid = util::git_blob_id(k_base);
-    m.lines[2] = {1};
+    for (uint32_t t = 1; t <= index.tests.size(); ++t) m.lines[2].push_back(t);
     index.files.push_back(m);
     index_path = dir.path() / "index.sqlite";
     write_index(index, index_path);
@@ -77,7 +83,8 @@ struct Fixture {
       semantics.push_back(diff_semantics(change, before, after));
     }
     IndexReader index(index_path);
-    return coverage_evidence(changes, semantics, built->facts, *built->layout, built->graph, index, reads());
+    return coverage_evidence(changes, semantics, built->facts, *built->layout, built->graph, index, reads(),
+                             text_doctests);
   }
 
   static ChangeSet modified_m() {
@@ -146,5 +153,51 @@ TEST_CASE("coverage evidence stops on a read that fails: an error is never taken
     Fixture fx;
     fx.failing_now.insert("m.py");
     CHECK_THROWS_AS(fx.evidence(Fixture::modified_m()), Error);
+  }
+}
+
+TEST_CASE("coverage evidence: a recorded doctest stands for its file while it is still collected", "[coverage]") {
+  auto with_doctests = [](testing::Project& project, std::vector<std::string>& tests) {
+    project.config.doctest_modules = true;
+    project.file("pkg/__init__.py", "")
+        .file("pkg/d.py", "from m import f\n\ndef g():\n    \"\"\"\n    >>> g()\n    2\n    \"\"\"\n    return f()\n")
+        .file("docs/usage.txt");
+    tests.push_back("pkg/d.py::pkg.d.g");
+    tests.push_back("docs/usage.txt::usage.txt");
+  };
+  SECTION("a module's doctest and a text doctest: their files are the tests") {
+    Fixture fx(true, with_doctests);
+    fx.text_doctests = {"docs/usage.txt"};
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    REQUIRE(use.trusted);
+    std::set<std::string> ids;
+    for (const auto& [id, line] : use.tests) ids.insert(id);
+    CHECK(ids == std::set<std::string>{"tests/test_m.py::test_f", "pkg/d.py", "docs/usage.txt"});
+  }
+  SECTION("a text doctest pytest no longer collects is a test that no longer exists") {
+    Fixture fx(true, with_doctests);
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK(use.fallback == CoverageFallback::tests_missing);
+    CHECK_THAT(use.detail, Catch::Contains("docs/usage.txt::usage.txt"));
+  }
+  SECTION("a module that is no longer collected for its doctests") {
+    Fixture fx(true, [&](testing::Project& project, std::vector<std::string>& tests) {
+      with_doctests(project, tests);
+      project.config.doctest_modules = false;
+    });
+    fx.text_doctests = {"docs/usage.txt"};
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK(use.fallback == CoverageFallback::tests_missing);
+    CHECK_THAT(use.detail, Catch::Contains("pkg/d.py::pkg.d.g"));
+  }
+  SECTION("a name the module's dotted name does not start is not taken for a doctest") {
+    Fixture fx(true, [&](testing::Project& project, std::vector<std::string>& tests) {
+      with_doctests(project, tests);
+      tests.push_back("pkg/d.py::test_gone");
+    });
+    fx.text_doctests = {"docs/usage.txt"};
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK(use.fallback == CoverageFallback::tests_missing);
+    CHECK_THAT(use.detail, Catch::Contains("pkg/d.py::test_gone"));
   }
 }
