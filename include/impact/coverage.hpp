@@ -187,6 +187,10 @@ struct CoverageInput {
   // Test files whose content is not what the index measured (changed or added since): the index cannot
   // speak for them, so the static answer applies to them. Sorted.
   std::vector<std::string> unmeasured_tests;
+  // Test files the index measured as they are, some of whose tests left no coverage (skipped,
+  // deselected or stopped when it was built): the static answer applies to those tests only. File ->
+  // the node ids of those tests (`file::test`, `file::Class::test`), sorted.
+  std::map<std::string, std::vector<std::string>> unrecorded_tests;
 };
 
 // How the coverage stage reads file contents, bound by the caller to its Repository: `base` gives a

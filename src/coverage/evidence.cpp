@@ -379,7 +379,8 @@ CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<File
   }
   std::vector<bool> affected = loaders_of(graph, drifted);
   // Tests that did not run when the index was built (skipped, deselected, stopped by -x, or added to
-  // an unchanged file by a merge) left no coverage: their files get the static answer too.
+  // an unchanged file by a merge) left no coverage: they get the static answer too (the file's other
+  // tests are as the index saw them).
   std::vector<bool> reach = loaders_of(graph, trusted);
   FactsView view;
   for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
@@ -394,11 +395,13 @@ CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<File
     if (at == ProjectFacts::npos) continue;
     facts.view(at, view);
     std::vector<std::string> ids = index.tests_in(node.path);
-    for (const auto& item : test_items(node.path.str, view, layout)) {
-      if (!recorded(ids, item)) {
-        unmeasured.insert(node.path.str);
-        break;
-      }
+    std::vector<std::string> missing;
+    for (auto& item : test_items(node.path.str, view, layout)) {
+      if (!recorded(ids, item)) missing.push_back(std::move(item));
+    }
+    if (!missing.empty()) {
+      std::sort(missing.begin(), missing.end());
+      out.unrecorded_tests.emplace(node.path.str, std::move(missing));
     }
   }
   out.unmeasured_tests.assign(unmeasured.begin(), unmeasured.end());

@@ -4,6 +4,7 @@
 // file level for that file.
 #include "decision/decide_parts.hpp"
 #include "decision/doctests.hpp"
+#include "decision/unmeasured.hpp"
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
 #include "decision/rules/changed_strict.hpp"
@@ -285,15 +286,10 @@ private:
     for (auto& [node, chain] : m_from_readers) select_file(selection, node, std::move(chain));
     if (!covered.empty()) {
       selection.merge(coverage_selection(covered));
-      if (m_in.mode != Mode::safe && !m_in.coverage->unmeasured_tests.empty()) {
+      if (m_in.mode != Mode::safe &&
+          (!m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty())) {
         // Tests the index never measured: what the static analysis of the covered changes selects in them.
-        Selection unmeasured = analyse(covered);
-        const auto& u = m_in.coverage->unmeasured_tests; // sorted
-        auto measured = [&](const std::string& file) { return !std::binary_search(u.begin(), u.end(), file); };
-        std::erase_if(unmeasured.whole, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
-        std::erase_if(unmeasured.import_only, [&](const auto& e) { return measured(m_in.graph.nodes[e.first].path.str); });
-        std::erase_if(unmeasured.tests, [&](const auto& e) { return measured(std::string(NodeId::of(e.first).file)); });
-        selection.merge(std::move(unmeasured));
+        selection.merge(decision::keep_unmeasured(analyse(covered), *m_in.coverage, m_in.graph));
       }
     }
     for (uint32_t node : m_walk.order()) {

@@ -59,6 +59,12 @@ def decide(repo: Path, impact: str, env: dict[str, str], index: Path | None) -> 
     return json.loads(proc.stdout)
 
 
+def fallbacks(doc: dict) -> str:
+    """Why the index did not answer for each changed Python file ("coverage" where it did)."""
+    return ", ".join(f.get("fallback") or f.get("source", "?") for f in doc.get("changed_files", [])
+                     if f["path"].endswith(".py"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", type=Path, help="a precision.py --json file")
@@ -96,7 +102,8 @@ def main() -> int:
         misses += len(left_out)
         rows.append((edit[recorded]["share"], share, edit["oracle"]["share"]))
         print(f"{edit['edit'][:72]:72} recorded {edit[recorded]['share']:.3f} now {share:.3f} "
-              f"oracle {edit['oracle']['share']:.3f}" + (f"  MISSES {left_out[:3]}" if left_out else ""))
+              f"oracle {edit['oracle']['share']:.3f}" + (f"  MISSES {left_out[:3]}" if left_out else "")
+              + (f"  [{fallbacks(doc)}]" if args.index is not None else ""))
     if rows:
         mean = [sum(r[i] for r in rows) / len(rows) for i in range(3)]
         print(f"edits {len(rows)}  mean share: recorded {recorded} {mean[0]:.3f}, now {mean[1]:.3f}, oracle {mean[2]:.3f}  "

@@ -1,8 +1,9 @@
-"""The coverage index and what static collection cannot name as a function (docs/coverage.md, "Which
-tests the index names"): a doctest the index recorded stands for its file, a text doctest while pytest
-still collects it, a module's doctest while the module still has examples; and a link to a file of the
-repository counts as measured when the file it leads to was. Before, each of these made the index fall
-back to the static answer for the whole change.
+"""The tests the coverage index names and the ones it cannot speak for (docs/coverage.md, "Per-file
+rules"): a doctest the index recorded stands for its file, a text doctest while pytest still collects
+it, a module's doctest while the module still has examples; a link to a file of the repository counts
+as measured when the file it leads to was; and in a test file the index measured, only the tests that
+left no coverage take the static answer. Before, each of these widened the answer to the static one,
+for the whole change or for the whole test file.
 """
 import os
 
@@ -114,3 +115,28 @@ def test_a_link_is_measured_as_the_file_it_leads_to(tmp_path_factory):
     warm = repo.decide()
     assert (entry(warm)["source"], entry(warm)["fallback"]) == ("coverage", None), entry(warm)
     assert selected_ids(warm) == ["tests/test_ops.py::test_triple"]
+
+
+SKIPPED = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    "src/calc/__init__.py": "",
+    OPS: DOCTESTS[OPS],
+    "tests/test_ops.py": (
+        "import sys\n\nimport pytest\n\nfrom calc import ops\n\n\n"
+        "def test_double():\n    assert ops.double(2) == 4\n\n\n"
+        '@pytest.mark.skipif(sys.version_info > (3,), reason="not here")\n'
+        "def test_triple_skipped():\n    assert ops.triple(1) == 3\n\n\n"
+        'def test_getattr():\n    assert getattr(ops, "dou" + "ble")(1) == 2\n'
+    ),
+}
+
+
+def test_only_the_tests_that_left_no_coverage_take_the_static_answer(tmp_path_factory):
+    repo = indexed(tmp_path_factory, "skipped", SKIPPED)
+    repo.replace(OPS, "    return 3 * x\n", "    return x * 3\n")
+    warm = repo.decide()
+    assert (entry(warm)["source"], entry(warm)["fallback"]) == ("coverage", None), entry(warm)
+    # No test ran triple(); the skipped test never ran at all, so its static answer stands. The static
+    # answer also holds test_getattr (a computed getattr), which the index saw run without triple().
+    assert selected_ids(warm) == ["tests/test_ops.py::test_triple_skipped"]
+    assert "tests/test_ops.py::test_getattr" in selected_ids(repo.decide("--no-index"))

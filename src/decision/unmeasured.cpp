@@ -1,0 +1,53 @@
+// The static answer for the tests the coverage index cannot speak for (unmeasured.hpp).
+#include "decision/unmeasured.hpp"
+
+#include "impact/node_id.hpp"
+
+#include <algorithm>
+
+namespace impact::decision {
+
+namespace {
+
+// Whether the selected id `id` runs one of `missing` (sorted ids): the test itself, one of its
+// parameter sets, or the class that holds it.
+bool runs_any(const std::string& id, const std::vector<std::string>& missing) {
+  auto it = std::lower_bound(missing.begin(), missing.end(), id);
+  if (it != missing.end() && (*it == id || it->starts_with(id + "::"))) return true;
+  std::string_view base(id);
+  base = base.substr(0, base.find('['));
+  return std::binary_search(missing.begin(), missing.end(), base);
+}
+
+} // namespace
+
+Selection keep_unmeasured(Selection static_answer, const CoverageInput& coverage, const ImportGraph& graph) {
+  const auto& unmeasured = coverage.unmeasured_tests; // sorted
+  auto whole_file = [&](const std::string& file) {
+    return std::binary_search(unmeasured.begin(), unmeasured.end(), file);
+  };
+  auto unrecorded = [&](const std::string& file) -> const std::vector<std::string>* {
+    auto it = coverage.unrecorded_tests.find(file);
+    return it == coverage.unrecorded_tests.end() ? nullptr : &it->second;
+  };
+  Selection out;
+  for (auto& [node, chain] : static_answer.whole) {
+    const std::string& file = graph.nodes[node].path.str;
+    if (whole_file(file)) {
+      out.whole.emplace(node, std::move(chain));
+    } else if (const auto* missing = unrecorded(file)) {
+      for (const auto& id : *missing) out.tests.emplace(id, chain);
+    }
+  }
+  for (auto& [id, chain] : static_answer.tests) {
+    std::string file(NodeId::of(id).file);
+    const auto* missing = unrecorded(file);
+    if (whole_file(file) || (missing != nullptr && runs_any(id, *missing))) out.tests.emplace(id, std::move(chain));
+  }
+  for (auto& [node, chain] : static_answer.import_only) {
+    if (whole_file(graph.nodes[node].path.str)) out.import_only.emplace(node, std::move(chain));
+  }
+  return out;
+}
+
+} // namespace impact::decision
