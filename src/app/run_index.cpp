@@ -178,7 +178,8 @@ int index_one(Repository& repo_ref, const ImpactConfig& config, const cli::Optio
   if (!std::filesystem::exists(data, ec)) {
     throw Error("pytest exited with {} and wrote no coverage data: is pytest-cov installed for {}? install it (pip "
                 "install pytest-cov, or apt install python3-pytest-cov), or build the index from an existing coverage "
-                "file with impact index --from FILE",
+                "file with impact index --from FILE; if pytest stopped on a warning of coverage.py (filterwarnings = "
+                "error makes one fatal), let it through: impact index -- -W ignore::coverage.exceptions.CoverageWarning",
                 code, command.argv.front());
   }
   try {

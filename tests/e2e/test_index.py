@@ -711,6 +711,21 @@ def test_pytest_without_pytest_cov_is_named_with_the_fix(tmp_path):
     assert not (repo.path / INDEX).exists()
 
 
+def test_a_coverage_warning_made_fatal_by_filterwarnings_is_named_with_the_fix_that_works(tmp_path):
+    # A coverage configuration newer than the installed coverage.py (an unknown option) warns at
+    # start-up; the project's `filterwarnings = error` makes that warning stop pytest.
+    files = dict(CALC)
+    files["pyproject.toml"] = CALC["pyproject.toml"] + (
+        'filterwarnings = ["error"]\n\n[tool.coverage.report]\nno_such_option_of_coverage = true\n')
+    repo = make_repo(tmp_path, files=files)
+    run = repo.impact("index")
+    assert run.returncode == 2, run.stderr
+    assert "impact index -- -W ignore::coverage.exceptions.CoverageWarning" in run.stderr.splitlines()[-1]
+    fixed = repo.impact("index", "--", "-W", "ignore::coverage.exceptions.CoverageWarning")
+    assert fixed.returncode == 0, fixed.stderr
+    assert (repo.path / INDEX).exists()
+
+
 # --- the two promises, measured --------------------------------------------------------------------
 
 MUTANT = 'raise RuntimeError("impact mutant")'
