@@ -30,7 +30,8 @@ bool TestCode::holds(uint32_t node) const {
 }
 
 bool TestCode::test_module_only(uint32_t node) const {
-  if (!m_graph->nodes[node].test) return false;
+  const GraphNode& n = m_graph->nodes[node];
+  if (!n.test && !n.conftest) return false;
   const auto& importers = m_graph->in[node];
   return std::all_of(importers.begin(), importers.end(), [&](const auto& e) { return holds(e.first); });
 }
