@@ -93,6 +93,23 @@ void write_report(const cli::Options& options, const MonorepoPlan& plan, const s
   util::write_file_atomic(path, doc);
 }
 
+// --timings: the root's stages in the order they ran, each analysed project's own stages under it.
+void print_timings(const MonorepoPlan& plan) {
+  for (const auto& t : plan.timings) {
+    fmt::print(stderr, "impact: timing {:<28} {:8.1f} ms\n", util::one_line(t.stage), t.ms);
+    if (!t.stage.starts_with("analyse ")) continue;
+    std::string_view dir = std::string_view(t.stage).substr(8);
+    for (const auto& p : plan.projects) {
+      if (p.project.dir != dir || !p.analysis) continue;
+      for (const auto& s : p.analysis->timings) {
+        fmt::print(stderr, "impact: timing   {:<26} {:8.1f} ms\n", util::one_line(fmt::format("{} {}", dir, s.stage)),
+                   s.ms);
+      }
+    }
+  }
+  fmt::print(stderr, "impact: timing {:<28} {:8.1f} ms\n", "total", plan.total_ms);
+}
+
 } // namespace
 
 int run_monorepo(Repository& repo, const ImpactConfig& root_config, const ProjectSet& set,
@@ -102,6 +119,8 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
     throw Error("--impact replays one project's decision: run it inside that project (-C <project>), as it was saved");
   }
   MonorepoPlan plan = plan_monorepo(repo, root_config, set, options, env);
+  plan.total_ms = set.discovery_ms + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (options.timings) print_timings(plan);
   bool strict = root_config.strict.value;
   if (options.format == cli::Format::json) {
     for (const auto& w : plan.warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
