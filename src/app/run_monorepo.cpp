@@ -116,7 +116,11 @@ int run_monorepo(Repository& repo, const ImpactConfig& root_config, const Projec
                  const cli::Options& options, const EnvLookup& env) {
   auto start = std::chrono::steady_clock::now();
   if (!options.impact_file.empty()) {
-    throw Error("--impact replays one project's decision: run it inside that project (-C <project>), as it was saved");
+    // Not yet: each project's part would have to be replayed in its own view, with its own pytest.
+    throw Error("--impact {}: a saved decision is not replayed in monorepo mode yet (-C <project> and --project "
+                "included); decide again instead: impact --changed, or impact --changed=REV for the revision it "
+                "compared with",
+                util::quote_name(options.impact_file));
   }
   MonorepoPlan plan = plan_monorepo(repo, root_config, set, options, env);
   plan.total_ms = set.discovery_ms + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
