@@ -30,6 +30,8 @@ void add_requirement(std::string_view text, Distribution& out) {
   if (url.starts_with("file://")) {
     url.remove_prefix(7);
     if (url.starts_with("localhost/")) url.remove_prefix(9);
+  } else if (url.starts_with("file:")) {
+    url.remove_prefix(5); // file:../a, as pip writes a relative one
   }
   // ${PROJECT_ROOT}/../a (uv, hatch) is relative to the file's folder, as a bare relative path is.
   if (url.starts_with("/${PROJECT_ROOT}/")) url.remove_prefix(1);
