@@ -39,3 +39,15 @@ def test_timings_break_the_decision_down_by_project(tmp_path):
     doc = mono.impact("--dry-run", "--format", "json").json
     assert {"discovery", "changes", "analyse libs/a", "edges", "total"} <= set(doc["timings_ms"])
     assert all(isinstance(ms, (int, float)) and ms >= 0 for ms in doc["timings_ms"].values())
+
+
+def test_audit_in_one_project_fills_the_roots_facts_cache(tmp_path):
+    mono = make_repo(tmp_path, files=FILES)
+    mono.replace("libs/a/src/liba/core.py", "return a + b", "return b + a")
+    audit = mono.impact("audit", "-C", "libs/a")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert list((mono.path / ".impact_cache").glob("facts-v*.bin"))
+    assert not list(mono.path.glob("libs/a/.impact_cache/facts-v*.bin"))
+    # libs/a's facts are there: the run's analysis of libs/a parses nothing
+    run = mono.impact("--dry-run", "--format", "json", "-C", "libs/a")
+    assert by_path(run.json)["libs/a"]["decision"]["project"]["parsed"] == 0
