@@ -118,8 +118,10 @@ struct Edge {
 
 // The edges the projects' pyproject.toml files declare: a dependency (any list: [project]
 // dependencies, optional dependencies, [dependency-groups], Poetry's) naming another project's
-// distribution, or a path dependency into another project's folder. Throws impact::Error on a
-// malformed pyproject.toml, naming it.
+// distribution, or a path dependency into another project's folder; the same in setup.cfg's
+// requirement lists and in pip requirements files (requirements*.txt, requirements/*.txt: a name, or
+// a path as `-e ../a`, `../a`, `file:../a`). Throws impact::Error on a malformed pyproject.toml or
+// setup.cfg, or an unreadable requirements file, naming it.
 std::vector<Edge> declared_edges(const std::filesystem::path& root, const std::vector<Project>& projects);
 
 // One Python file's absolute imports, by their first component, root-relative.

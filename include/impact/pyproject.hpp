@@ -49,6 +49,21 @@ std::optional<Distribution> read_distribution(const std::filesystem::path& path,
 std::optional<Distribution> read_setup_cfg_distribution(const std::filesystem::path& path,
                                                         const std::string& display_name);
 
+// One pip requirements file of a project: `requirements*.txt` in its folder, or any `*.txt` in its
+// `requirements/` folder.
+struct RequirementsFile {
+  std::string display_name; // as given, with the file's name: "libs/b/requirements-dev.txt"
+  std::string folder;       // the file's folder relative to the project: "" or "requirements"
+  // The distributions it names (normalised) and the paths it installs, as written (`-e ../a`, `../a`,
+  // `file:../a`, `name @ file:../a`; a file:// URL's path), without extras or markers.
+  Distribution declared;
+};
+
+// The requirements files of the project in folder `dir` (absolute), sorted by name; `display_dir` is
+// the project's folder as messages name it. `-r` and `-c` includes are not followed; options, URLs
+// other than file: and comments name nothing. Throws impact::Error naming a file that cannot be read.
+std::vector<RequirementsFile> read_requirements_files(const std::filesystem::path& dir, const std::string& display_dir);
+
 // A distribution name as PEP 503 compares them: lowercase, each run of '-', '_' and '.' one '-'.
 std::string normalise_distribution(std::string_view name);
 

@@ -237,7 +237,8 @@ void check_changed_is_a_revision(Repository& repo, const cli::Options& options, 
   }
 }
 
-Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env) {
+Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env,
+                 FactsStore* shared_facts) {
   Analysis out;
   StageClock clock(out.timings);
   CiContext ci = detect_ci(env);
@@ -304,13 +305,14 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
       if (f.path.ends_with(".py")) python_files.push_back(f);
     }
     auto dir = util::cache_dir(repo.root(), env);
-    if (!options.no_cache) cache = FactsStore(dir);
-    if (!cache.warning().empty()) out.warnings.push_back(cache.warning());
-    facts = cache.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); }, threads);
+    if (!options.no_cache && !shared_facts) cache = FactsStore(dir);
+    FactsStore& store = shared_facts ? *shared_facts : cache;
+    if (!shared_facts && !cache.warning().empty()) out.warnings.push_back(cache.warning());
+    facts = store.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); }, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
     // Written when something was parsed, or when entries no run uses any more outweigh the rest.
-    if (!options.no_cache && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, dir);
+    if (!options.no_cache && !shared_facts && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, dir);
   }
   ProjectLayout layout(pytest, inventory, facts);
   std::vector<std::string> partial = partial_reads(facts, layout);

@@ -8,6 +8,7 @@
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
+#include "impact/python/project_facts.hpp"
 #include "impact/report.hpp"
 #include "impact/semantic.hpp"
 
@@ -58,6 +59,9 @@ std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& cha
 std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& layout, const PytestConfig& pytest,
                                        const std::vector<SourceFile>& inventory);
 
-Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env);
+// Decides for `repo`. The facts are read through `shared_facts` when given (a monorepo's one cache,
+// which its owner saves), else through the cache folder of `repo`'s root, saved here.
+Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Options& options, const EnvLookup& env,
+                 FactsStore* shared_facts = nullptr);
 
 } // namespace impact::app

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <thread>
@@ -22,6 +23,21 @@ namespace impact::app {
 namespace {
 
 bool is_python(std::string_view path) { return path.ends_with(".py"); }
+
+// Appends the time since the last lap (or since it was made) under a stage's name.
+class Lap {
+public:
+  explicit Lap(std::vector<StageTiming>& out) : m_out(out), m_last(std::chrono::steady_clock::now()) {}
+  void operator()(std::string stage) {
+    auto now = std::chrono::steady_clock::now();
+    m_out.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - m_last).count()});
+    m_last = now;
+  }
+
+private:
+  std::vector<StageTiming>& m_out;
+  std::chrono::steady_clock::time_point m_last;
+};
 
 // A changed project whose own analysis found nothing that can change behaviour (only comments,
 // documentation, ignored files) changes nothing for the projects that depend on it either. Any other
@@ -48,12 +64,14 @@ std::vector<std::string> dirs_of(const std::vector<monorepo::Project>& projects)
 // who imports it); the others are judged by the rules for files that are not Python, with the root's
 // [tool.impact], on a view of the root without the projects.
 std::string outside_effect(Repository& repo, MonorepoPlan& plan, const ProjectSet& set, const ImpactConfig& root_config,
-                           const cli::Options& options, const EnvLookup& env, std::string& quiet_detail) {
+                           const cli::Options& options, const EnvLookup& env, FactsStore& store,
+                           std::string& quiet_detail) {
   for (const auto& path : plan.outside) {
     if (is_python(path)) return fmt::format("{} is Python outside every project", path);
   }
   monorepo::ProjectView root_view(repo, "", plan.snapshot, dirs_of(set.all));
-  Analysis analysis = analyse(root_view, root_config, options, env);
+  Analysis analysis = analyse(root_view, root_config, options, env, &store);
+  plan.parsed += analysis.project.parsed;
   for (auto& w : analysis.warnings) plan.warnings.push_back(std::move(w));
   if (analysis.decision.outcome == Outcome::nothing) {
     quiet_detail = analysis.decision.detail.empty() ? std::string(to_string(analysis.decision.reason))
@@ -66,20 +84,18 @@ std::string outside_effect(Repository& repo, MonorepoPlan& plan, const ProjectSe
 }
 
 // Every Python file's absolute imports by first component, for the edges seen in imports. Read
-// through the facts cache of the root, keyed by content as every project's is.
+// through the monorepo's one facts cache (keyed by content), which the projects' analyses share.
 std::vector<monorepo::FileImports> imports_of(Repository& repo, MonorepoPlan& plan, const cli::Options& options,
-                                              const EnvLookup& env) {
+                                              FactsStore& store) {
   if (!plan.snapshot->inventory) plan.snapshot->inventory = repo.inventory(plan.snapshot->changes);
   std::vector<SourceFile> python_files;
   for (const auto& f : *plan.snapshot->inventory) {
     if (is_python(f.path.str)) python_files.push_back(f);
   }
-  auto dir = util::cache_dir(repo.root(), env);
-  FactsStore cache;
-  if (!options.no_cache) cache = FactsStore(dir);
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  ProjectFacts facts = cache.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); },
+  ProjectFacts facts = store.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); },
                                   threads);
+  plan.parsed += facts.parsed;
   std::vector<monorepo::FileImports> out;
   ImportScratch scratch;
   for (size_t i = 0; i < facts.files.size(); ++i) {
@@ -93,23 +109,15 @@ std::vector<monorepo::FileImports> imports_of(Repository& repo, MonorepoPlan& pl
     file.top_names.erase(std::unique(file.top_names.begin(), file.top_names.end()), file.top_names.end());
     out.push_back(std::move(file));
   }
-  if (!options.no_cache && (facts.parsed > 0 || cache.worth_saving())) {
-    try {
-      util::ensure_cache_dir(dir);
-      cache.save();
-    } catch (const std::exception& e) {
-      plan.warnings.push_back(fmt::format("{}; continuing without saving the cache", e.what()));
-    }
-  }
   return out;
 }
 
 // The edges between the projects: declared ones, and those seen in imports when `seen` (each said
 // once, as a warning, when nothing declares it).
 void find_edges(Repository& repo, MonorepoPlan& plan, const ProjectSet& set, const cli::Options& options,
-                const EnvLookup& env) {
+                FactsStore& store) {
   plan.edges = monorepo::declared_edges(repo.root(), set.all);
-  std::vector<monorepo::Edge> seen = monorepo::import_edges(set.all, imports_of(repo, plan, options, env));
+  std::vector<monorepo::Edge> seen = monorepo::import_edges(set.all, imports_of(repo, plan, options, store));
   for (auto& e : seen) {
     bool declared = std::any_of(plan.edges.begin(), plan.edges.end(),
                                 [&](const monorepo::Edge& d) { return d.from == e.from && d.to == e.to; });
@@ -180,10 +188,18 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
   MonorepoPlan plan;
   plan.root = repo.root();
   plan.warnings = set.warnings;
+  plan.timings.push_back({"discovery", set.discovery_ms});
+  Lap lap(plan.timings);
   ChangeChoice choice = choose_changes(options, detect_ci(env));
   check_changed_is_a_revision(repo, options, choice);
   plan.snapshot = std::make_shared<monorepo::RootSnapshot>();
   if (choice.no_base.empty()) plan.snapshot->changes = repo.changes(choice.request);
+  lap("changes");
+  // One facts cache for every analysis of this run, at the root's cache folder: keyed by content, so
+  // that a file is parsed once whichever projects' views and the import edges read it.
+  auto cache_dir = util::cache_dir(repo.root(), env);
+  FactsStore store = options.no_cache ? FactsStore() : FactsStore(cache_dir);
+  if (!store.warning().empty()) plan.warnings.push_back(store.warning());
 
   // 1. the changed files, by project (a rename may touch two)
   std::set<std::string> changed_projects;
@@ -202,7 +218,8 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
   std::string quiet_detail;
   std::string everything = choice.no_base;
   if (everything.empty() && !plan.outside.empty()) {
-    everything = outside_effect(repo, plan, set, root_config, options, env, quiet_detail);
+    everything = outside_effect(repo, plan, set, root_config, options, env, store, quiet_detail);
+    lap("outside");
   }
   plan.outside_effect = everything.empty() ? (plan.outside.empty() ? "" : "cannot affect a test: " + quiet_detail)
                                            : everything;
@@ -215,7 +232,9 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
     if (!everything.empty() || !changed_projects.contains(project.dir)) continue;
     monorepo::ProjectView view(repo, project.dir, plan.snapshot);
     ImpactConfig config = load_impact_config(view.root(), env, options.config);
-    Analysis analysis = analyse(view, config, options, env);
+    Analysis analysis = analyse(view, config, options, env, &store);
+    plan.parsed += analysis.project.parsed;
+    lap("analyse " + project.dir);
     for (const auto& w : analysis.warnings) plan.warnings.push_back(fmt::format("{}: {}", project.dir, w));
     if (reaches_dependents(analysis.decision)) reaching.push_back(project.dir);
     if (!selected) continue; // analysed only for its dependents
@@ -236,8 +255,18 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
   bool others = std::any_of(set.selected.begin(), set.selected.end(),
                             [&](const monorepo::Project& p) { return !by_dir.contains(p.dir); });
   if (everything.empty() && !reaching.empty() && others) {
-    find_edges(repo, plan, set, options, env);
+    find_edges(repo, plan, set, options, store);
     for (auto& [dir, chain] : monorepo::dependents(plan.edges, reaching)) chains[dir] = chain;
+    lap("edges");
+  }
+  if (!options.no_cache && store.worth_saving()) {
+    try {
+      util::ensure_cache_dir(cache_dir);
+      store.save();
+    } catch (const std::exception& e) {
+      plan.warnings.push_back(fmt::format("{}; continuing without saving the cache", e.what()));
+    }
+    lap("facts_save");
   }
   for (const auto& project : set.selected) {
     auto found = by_dir.find(project.dir);
@@ -273,6 +302,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
       }
     }
   }
+  lap("plans");
   return plan;
 }
 

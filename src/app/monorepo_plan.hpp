@@ -5,6 +5,7 @@
 #include "app/analyse.hpp"
 #include "app/project_set.hpp"
 #include "impact/monorepo.hpp"
+#include "impact/report.hpp"
 #include "impact/run.hpp"
 
 #include <memory>
@@ -52,6 +53,12 @@ struct MonorepoPlan {
   std::vector<monorepo::Edge> edges;                // every edge found (declared and seen in imports)
   std::vector<ProjectPlan> projects;                // the selected projects, sorted by folder
   std::vector<std::string> warnings;                // for stderr and the document
+  // --timings: the stages of the root (discovery, changes, outside, each analysed project's total
+  // as "analyse <dir>", edges, facts_save), in the order they ran; each project's own stages are in its
+  // analysis.
+  std::vector<StageTiming> timings;
+  size_t parsed = 0;   // Python files parsed (not found in the facts cache) by all of the decision's analyses
+  double total_ms = 0; // the decision's time, discovery included (set by the caller, for --timings and JSON)
 };
 
 // Decides for every project of `set`: throws impact::Error as analyse() does.

@@ -110,6 +110,11 @@ std::string render_monorepo_json(const MonorepoPlan& plan, bool strict) {
               {"projects", projects},
               {"edges", edges},
               {"warnings", plan.warnings}};
+  doc["parsed"] = plan.parsed;
+  json timings = json::object();
+  for (const auto& t : plan.timings) timings[t.stage] = t.ms;
+  timings["total"] = plan.total_ms;
+  doc["timings_ms"] = timings;
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

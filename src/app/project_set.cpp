@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace impact::app {
 
@@ -41,6 +42,7 @@ std::string root_relative(const std::filesystem::path& root, const std::filesyst
 
 std::optional<ProjectSet> find_project_set(const std::filesystem::path& root, const cli::Options& options,
                                            const ImpactConfig& root_config) {
+  auto start = std::chrono::steady_clock::now();
   std::string own = pytest_config_file(root, "");
   ProjectSet set;
   if (own.empty()) {
@@ -56,6 +58,7 @@ std::optional<ProjectSet> find_project_set(const std::filesystem::path& root, co
     }
     return std::nullopt;
   }
+  set.discovery_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::string here = root_relative(root, std::filesystem::current_path(), options.directory);
   if (const monorepo::Project* owner = monorepo::owner_of(set.all, here)) {
     set.selected = {*owner};

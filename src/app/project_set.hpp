@@ -17,6 +17,7 @@ struct ProjectSet {
   std::vector<monorepo::Project> all;      // every project of the repository, sorted by folder
   std::vector<monorepo::Project> selected; // the ones this run works on (-C, --project, projects globs)
   std::vector<std::string> warnings;       // for stderr: a projects glob that matches nothing
+  double discovery_ms = 0;                 // how long finding `all` took (--timings)
 };
 
 // The project set for `options` in the repository at `root`, whose [tool.impact] is `root_config`; or

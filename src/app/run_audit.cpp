@@ -11,6 +11,8 @@
 #include "impact/ci.hpp"
 #include "impact/config.hpp"
 #include "impact/error.hpp"
+#include "impact/python/project_facts.hpp"
+#include "util/cache_dir.hpp"
 #include "util/quote.hpp"
 
 #include <fmt/format.h>
@@ -48,8 +50,19 @@ int run_audit(const cli::Options& options) {
   std::optional<std::string> own_output = ignore_own_output(config, repo->root()); // `> audit.json`
   Analysis analysis;
   std::string analysis_error;
+  // In a monorepo, the facts are the root's cache's, shared by every project (docs/monorepo.md).
+  auto facts_dir = util::cache_dir(scope.git->root(), env);
+  FactsStore root_facts = scope.set && !options.no_cache ? FactsStore(facts_dir) : FactsStore();
   try {
-    analysis = analyse(*repo, config, evidence_options(options, saved), env);
+    analysis = analyse(*repo, config, evidence_options(options, saved), env, scope.set ? &root_facts : nullptr);
+    if (scope.set && root_facts.worth_saving()) {
+      try {
+        util::ensure_cache_dir(facts_dir);
+        root_facts.save();
+      } catch (const Error& e) {
+        fmt::print(stderr, "impact: warning: {}; continuing without saving the cache\n", util::one_line(e.what()));
+      }
+    }
     print_warnings(analysis);
     label_own_output(analysis.decision, own_output);
   } catch (const Error& e) {

@@ -65,7 +65,7 @@ int run_doctor(const cli::Options& options) {
     if (f.path.ends_with(".py")) python_files.push_back(f);
   }
   unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  auto dir = util::cache_dir(repo->root(), env);
+  auto dir = util::cache_dir(scope.git->root(), env); // in a monorepo, the root's: one facts cache for all
   FactsStore cache = options.no_cache ? FactsStore() : FactsStore(dir);
   ProjectFacts facts =
       cache.load(std::move(python_files), [&](const SourceFile& f) { return repo->read_current(f); }, threads);

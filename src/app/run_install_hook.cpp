@@ -2,6 +2,8 @@
 // where git looks for hooks (core.hooksPath, the common folder of a worktree), never over someone
 // else's hook unless asked to.
 #include "app/commands.hpp"
+#include "app/project_set.hpp"
+#include "impact/config.hpp"
 #include "impact/changes.hpp"
 #include "impact/ci.hpp"
 #include "impact/error.hpp"
@@ -101,6 +103,25 @@ std::filesystem::path move_aside(const std::filesystem::path& hook) {
   throw Error("{}: cannot find a free backup name beside it; move the old hook aside yourself", hook.string());
 }
 
+// git runs the hook at the top of the work tree: in a monorepo, that is every project's part of the
+// staged change, each project its own pytest (docs/monorepo.md), whatever folder installed it.
+void say_if_monorepo(Repository& repo, const cli::Options& options) {
+  try {
+    EnvLookup env = process_env();
+    ImpactConfig config = load_impact_config(repo.root(), env, options.config);
+    cli::Options at_root = options;
+    at_root.directory = repo.root();
+    at_root.projects.clear();
+    if (std::optional<ProjectSet> set = find_project_set(repo.root(), at_root, config)) {
+      fmt::print(stderr, "impact: this is a monorepo of {} project(s): the hook runs at the repository's root, each "
+                         "project's part of the staged change as its own pytest\n",
+                 set->all.size());
+    }
+  } catch (const Error&) {
+    // A configuration the hook's runs will name when they read it: the hook is written all the same.
+  }
+}
+
 } // namespace
 
 int run_install_hook(const cli::Options& options) {
@@ -135,6 +156,7 @@ int run_install_hook(const cli::Options& options) {
   make_executable(hook);
   fmt::print(stderr, "impact: installed {}: `git commit` now runs the tests the staged change can break\n",
              hook.string());
+  say_if_monorepo(*repo, options);
   return 0;
 }
 

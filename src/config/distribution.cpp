@@ -6,6 +6,7 @@
 #include "util/files.hpp"
 #include "util/ini.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace impact::config {
@@ -29,6 +30,8 @@ void add_requirement(std::string_view text, Distribution& out) {
   if (url.starts_with("file://")) {
     url.remove_prefix(7);
     if (url.starts_with("localhost/")) url.remove_prefix(9);
+  } else if (url.starts_with("file:")) {
+    url.remove_prefix(5); // file:../a, as pip writes a relative one
   }
   // ${PROJECT_ROOT}/../a (uv, hatch) is relative to the file's folder, as a bare relative path is.
   if (url.starts_with("/${PROJECT_ROOT}/")) url.remove_prefix(1);
@@ -76,7 +79,94 @@ void add_source_paths(const toml::node* node, Distribution& out) {
   }
 }
 
+// One logical line of a requirements file (comments and continuations already removed).
+void add_requirements_line(std::string_view line, Distribution& out) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+  };
+  line = trim(line);
+  if (line.starts_with("-e") || line.starts_with("--editable")) {
+    line.remove_prefix(line.starts_with("-e") ? 2 : 10);
+    if (!line.empty() && line.front() == '=') line.remove_prefix(1);
+    line = trim(line);
+  } else if (line.starts_with("-")) {
+    return; // -r, -c, --index-url, ...: no distribution of the monorepo
+  }
+  line = line.substr(0, line.find('#')); // an #egg= fragment
+  std::string_view target = line.substr(0, line.find(';'));
+  target = trim(target);
+  if (target.starts_with("file:")) {
+    target.remove_prefix(5);
+    if (target.starts_with("//")) {
+      target.remove_prefix(2);
+      if (target.starts_with("localhost/")) target.remove_prefix(9);
+    }
+  } else if (target.find("://") != std::string_view::npos) {
+    return; // git+https://..., a wheel's URL
+  } else if (size_t slash = target.find_first_of("/\\"); slash == std::string_view::npos ||
+                                                             target.find_first_of(" @<>=!~;") < slash) {
+    if (!target.starts_with('.')) {
+      add_requirement(line, out); // a name, or "name @ file:..."
+      return;
+    }
+  }
+  target = target.substr(0, target.find('[')); // ../a[test]
+  target = trim(target);
+  if (!target.empty()) out.paths.emplace_back(target);
+}
+
 } // namespace
+
+std::vector<RequirementsFile> read_requirements_files(const std::filesystem::path& dir, const std::string& display_dir) {
+  std::vector<std::pair<std::string, std::filesystem::path>> files; // (folder relative to dir, file)
+  std::error_code ec;
+  for (const auto& [folder, all_txt] : {std::pair<std::string, bool>{"", false}, {"requirements", true}}) {
+    std::filesystem::path here = folder.empty() ? dir : dir / folder;
+    if (!std::filesystem::is_directory(here, ec)) continue;
+    for (std::filesystem::directory_iterator it(here, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (!name.ends_with(".txt") || (!all_txt && !name.starts_with("requirements"))) continue;
+      if (!it->is_regular_file(ec)) continue;
+      files.emplace_back(folder, it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<RequirementsFile> out;
+  for (const auto& [folder, path] : files) {
+    std::string rel = folder.empty() ? path.filename().string() : folder + "/" + path.filename().string();
+    RequirementsFile file{display_dir.empty() ? rel : display_dir + "/" + rel, folder, {}};
+    auto text = util::read_file(path);
+    if (!text) throw Error("{}: cannot be read; fix its permissions", file.display_name);
+    std::string logical;
+    size_t start = 0;
+    while (start < text->size()) {
+      size_t end = text->find('\n', start);
+      if (end == std::string::npos) end = text->size();
+      std::string_view line(text->data() + start, end - start);
+      start = end + 1;
+      if (line.ends_with('\r')) line.remove_suffix(1);
+      // a comment: '#' at the start or after whitespace (pip's rule); a URL's #egg= stays
+      for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '#' && (i == 0 || std::isspace(static_cast<unsigned char>(line[i - 1])))) {
+          line = line.substr(0, i);
+          break;
+        }
+      }
+      if (line.ends_with('\\')) {
+        logical.append(line.substr(0, line.size() - 1));
+        continue;
+      }
+      logical.append(line);
+      add_requirements_line(logical, file.declared);
+      logical.clear();
+    }
+    if (!logical.empty()) add_requirements_line(logical, file.declared);
+    out.push_back(std::move(file));
+  }
+  return out;
+}
 
 std::string normalise_distribution(std::string_view name) {
   std::string out;

@@ -29,6 +29,18 @@ std::string module_of(std::string name) {
   return name;
 }
 
+// The project that owns `path` (as written in a file of root-relative folder `base`; absolute, or
+// relative to it), or null.
+const Project* project_at(const std::filesystem::path& root, const std::vector<Project>& projects,
+                          const std::string& base, const std::string& path) {
+  std::filesystem::path written(path);
+  std::filesystem::path full = written.is_absolute() ? written.lexically_relative(root) : std::filesystem::path(base) / written;
+  std::string rel = full.lexically_normal().generic_string();
+  while (rel.size() > 1 && rel.ends_with('/')) rel.pop_back();
+  if (rel.empty() || rel == "." || rel.starts_with("../")) return nullptr;
+  return owner_of(projects, rel);
+}
+
 } // namespace
 
 std::vector<Edge> declared_edges(const std::filesystem::path& root, const std::vector<Project>& projects) {
@@ -60,10 +72,24 @@ std::vector<Edge> declared_edges(const std::filesystem::path& root, const std::v
       add_edge(out, p.dir, it->second, true, fmt::format("declares {} in {}/pyproject.toml", name, p.dir));
     }
     for (const auto& path : dists[i]->paths) {
-      std::string rel = (std::filesystem::path(p.dir) / path).lexically_normal().generic_string();
-      while (rel.size() > 1 && rel.ends_with('/')) rel.pop_back();
-      if (const Project* q = owner_of(projects, rel)) {
+      if (const Project* q = project_at(root, projects, p.dir, path)) {
         add_edge(out, p.dir, q->dir, true, fmt::format("path dependency {} in {}/pyproject.toml", path, p.dir));
+      }
+    }
+  }
+  // pip's requirements files: a sibling by name, or by path (relative to the file's folder or, as
+  // pip run in the project resolves it, to the project's).
+  for (const auto& p : projects) {
+    for (const auto& file : config::read_requirements_files(root / p.dir, p.dir)) {
+      for (const auto& name : file.declared.requirements) {
+        auto it = by_name.find(name);
+        if (it != by_name.end()) add_edge(out, p.dir, it->second, true, fmt::format("declares {} in {}", name, file.display_name));
+      }
+      for (const auto& path : file.declared.paths) {
+        for (const std::string& base : {p.dir + (file.folder.empty() ? "" : "/" + file.folder), p.dir}) {
+          const Project* q = project_at(root, projects, base, path);
+          if (q != nullptr) add_edge(out, p.dir, q->dir, true, fmt::format("path dependency {} in {}", path, file.display_name));
+        }
       }
     }
   }

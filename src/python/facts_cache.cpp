@@ -71,8 +71,13 @@ FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
 }
 
 std::optional<std::string_view> FactsCache::find(const std::string& oid_hex) const {
-  auto it = m_index.find(to_binary(oid_hex));
-  if (it == m_index.end()) return std::nullopt;
+  Oid key = to_binary(oid_hex);
+  auto it = m_index.find(key);
+  if (it == m_index.end()) {
+    auto added = m_added.find(key); // parsed by an earlier load of this run (put() is never concurrent)
+    if (added == m_added.end()) return std::nullopt;
+    return added->second;
+  }
   m_used[it->second.ordinal] = 1;
   return it->second.payload;
 }

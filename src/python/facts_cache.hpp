@@ -24,10 +24,14 @@ public:
   // A cache that never loads or saves anything (--no-cache).
   FactsCache() = default;
 
-  // The encoded facts of `oid_hex`; the view lives as long as storage().
+  // The encoded facts of `oid_hex`, loaded or added earlier in this process; the view lives as long
+  // as storage() (a loaded entry) or the storage given to keep() (an added one).
   std::optional<std::string_view> find(const std::string& oid_hex) const;
   // Adds an entry. The cache keeps the view, not a copy: `encoded` must stay alive until save().
   void put(const std::string& oid_hex, std::string_view encoded);
+  // Keeps `storage` (what put()'s views point into) alive as long as the cache: one cache shared by
+  // several loads (a monorepo's projects) outlives each load's facts.
+  void keep(std::shared_ptr<const void> storage) { m_kept.push_back(std::move(storage)); }
   // True when save() would write: something was added, or entries this run did not look up weigh more
   // than the rest and more than dead_weight() (a deleted 50 MB file's facts, read by every run). Call
   // after the run's lookups; it costs one pass over the loaded entries' sizes.
@@ -61,6 +65,7 @@ private:
   std::unordered_map<Oid, Entry, OidHash> m_index; // entries of the loaded file, viewing m_data
   std::unordered_map<Oid, std::string_view, OidHash> m_added; // views the caller keeps alive
   mutable std::vector<char> m_used; // per loaded entry: looked up this run (one writer per element)
+  std::vector<std::shared_ptr<const void>> m_kept; // what m_added views, when keep() was called
   std::string m_warning;
 };
 

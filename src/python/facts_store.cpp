@@ -49,6 +49,7 @@ ProjectFacts load_facts(std::vector<SourceFile> files, const ReadSource& read, p
     }
     out.add(std::move(files[i]), blobs[i]);
   }
+  if (out.parsed > 0) cache.keep(fresh); // a cache shared by later loads still views them
   out.keep_alive(std::move(fresh));
   return out;
 }

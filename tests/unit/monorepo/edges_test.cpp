@@ -116,3 +116,33 @@ TEST_CASE("dependents follow the edges backwards, transitively, with the chain",
     CHECK(dependents(edges, {"services/api"}).empty());
   }
 }
+
+TEST_CASE("read_requirements_files reads names and paths, line by line as pip does", "[monorepo]") {
+  TempDir dir;
+  dir.write("requirements.txt", "# a comment\nrequests>=2  # trailing\n-r other.txt\n-c constraints.txt\n"
+                                "--index-url https://example.invalid/simple\n-e ../a\n--editable=../b[test]\n"
+                                "../c ; python_version > '3'\nfile:../d\nfile:///abs/e\nLibs_F[x] \\\n  >=1\n"
+                                "g @ file:../g\n-e git+https://example.invalid/h.git#egg=h\nnot#a-comment\n");
+  dir.write("requirements/dev.txt", "-e ../../i\n");
+  dir.write("requirements-lint.txt", "ruff\n");
+  dir.write("constraints.txt", "-e ../never\n");
+  auto files = impact::config::read_requirements_files(dir.path(), "libs/x");
+  REQUIRE(files.size() == 3);
+  CHECK(files[0].display_name == "libs/x/requirements-lint.txt");
+  CHECK(files[1].display_name == "libs/x/requirements.txt");
+  CHECK(files[1].folder.empty());
+  CHECK(files[1].declared.requirements == std::vector<std::string>{"requests", "libs-f", "g", "not"});
+  CHECK(files[1].declared.paths == std::vector<std::string>{"../a", "../b", "../c", "../d", "/abs/e", "../g"});
+  CHECK(files[2].display_name == "libs/x/requirements/dev.txt");
+  CHECK(files[2].folder == "requirements");
+  CHECK(files[2].declared.paths == std::vector<std::string>{"../../i"});
+}
+
+TEST_CASE("declared_edges read the requirements files", "[monorepo]") {
+  TempDir repo;
+  repo.write("libs/a/pyproject.toml", "[project]\nname = \"libs-a\"\n");
+  repo.write("libs/b/requirements/test.txt", "-e ../a\n");
+  repo.write("services/api/requirements.txt", "libs_a==1\n");
+  auto edges = declared_edges(repo.path(), three());
+  CHECK(pairs_of(edges) == std::vector<std::string>{"libs/b -> libs/a", "services/api -> libs/a"});
+}
