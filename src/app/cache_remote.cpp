@@ -1,6 +1,7 @@
 // The shared cache: pull, push and compact (cache_remote.hpp, docs/cache.md "The shared cache").
 #include "app/cache_remote.hpp"
 
+#include "app/cache_coverage.hpp"
 #include "app/cache_segment.hpp"
 #include "impact/error.hpp"
 #include "impact/python/facts_exchange.hpp"
@@ -198,6 +199,15 @@ PullSummary pull_remote(const std::filesystem::path& remote, const std::filesyst
   if (out.durations > 0) save_durations(cache, local);
   std::vector<FactsEntry> facts = facts_of(files, warnings);
   out.facts = add_cache_facts(cache, facts);
+  std::vector<std::string_view> indexes;
+  for (const Segment* file : files) {
+    if (!file->coverage.empty()) indexes.push_back(file->coverage);
+  }
+  if (!indexes.empty()) {
+    std::string merged = union_coverage(indexes, cache, true, warnings);
+    if (!merged.empty()) save_coverage(cache, merged);
+    out.indexes = indexes.size();
+  }
   return out;
 }
 
@@ -221,10 +231,13 @@ PushSummary push_segment(const std::filesystem::path& remote, const std::filesys
   for (const auto& entry : local_facts.entries) {
     if (!held.contains(entry.first)) segment.facts.push_back(entry);
   }
+  std::string coverage = coverage_to_push(cache, since);
+  segment.coverage = coverage;
   PushSummary out;
   out.durations = segment.durations.size();
   out.facts = segment.facts.size();
-  if (segment.durations.empty() && segment.facts.empty()) return out;
+  out.coverage = !coverage.empty();
+  if (segment.durations.empty() && segment.facts.empty() && coverage.empty()) return out;
   segment.id = new_segment_id();
   segment.facts_format = format;
   out.id = segment.id;
@@ -254,6 +267,7 @@ CompactSummary compact_remote(const std::filesystem::path& remote, std::vector<s
     }
   }
   base.absorbed.assign(absorbed.begin(), absorbed.end());
+  std::error_code ec;
   auto durations = newest_durations(files);
   base.durations.reserve(durations.size());
   for (const auto& [test, d] : durations) base.durations.push_back(d);
@@ -265,11 +279,21 @@ CompactSummary compact_remote(const std::filesystem::path& remote, std::vector<s
     bytes += entry.second.size();
     base.facts.push_back(entry);
   }
+  std::vector<std::string_view> indexes;
+  for (const Segment* file : files) {
+    if (!file->coverage.empty()) indexes.push_back(file->coverage);
+  }
+  std::string coverage;
+  if (!indexes.empty()) { // unioned in a folder of this machine: a synced remote must not see the work files
+    std::filesystem::path work = std::filesystem::temp_directory_path() / fmt::format("impact-compact-{}", ::getpid());
+    coverage = union_coverage(indexes, work, false, warnings);
+    std::filesystem::remove_all(work, ec);
+  }
+  base.coverage = coverage;
   out.durations = base.durations.size();
   out.facts = base.facts.size();
   util::write_file_atomic(remote_base(remote), encode_segment(base));
   // Only now: a pull that listed a segment and finds it gone reads it from the new base.
-  std::error_code ec;
   for (const auto& id : base.absorbed) {
     std::filesystem::remove(remote_segments(remote) / (id + std::string(k_suffix)), ec);
     out.pruned.push_back("segments/" + id + std::string(k_suffix));

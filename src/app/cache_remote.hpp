@@ -25,9 +25,11 @@ struct PullSummary {
   bool base = false;    // whether a base was read
   size_t durations = 0; // tests whose duration changed in the local cache
   size_t facts = 0;     // facts entries new to the local cache
+  size_t indexes = 0;   // coverage indexes unioned into the local one
 };
 
-// Merges the remote into the local cache folder `cache`: durations newest per test, facts by blob id.
+// Merges the remote into the local cache folder `cache`: durations newest per test, facts by blob id,
+// coverage indexes unioned (cache_coverage.hpp).
 // Problems with the remote's files are lines in `warnings`; throws impact::Error only when the local
 // cache cannot be written.
 PullSummary pull_remote(const std::filesystem::path& remote, const std::filesystem::path& cache,
@@ -38,11 +40,12 @@ struct PushSummary {
   std::string id;       // "" when there was nothing to push
   size_t durations = 0; // durations measured since `since`
   size_t facts = 0;     // facts entries the remote did not hold
+  bool coverage = false; // the coverage index this run built
 };
 
 // Writes one segment into the remote: the local durations measured at or after `since` (a UTC time as
-// utc_now() writes it), and the local facts the remote does not hold yet. Writes nothing when there
-// is neither. Throws impact::Error when the segment cannot be written.
+// utc_now() writes it), the local facts the remote does not hold yet, and the coverage index when this
+// run wrote it. Writes nothing when there is none of them. Throws impact::Error when the segment cannot be written.
 PushSummary push_segment(const std::filesystem::path& remote, const std::filesystem::path& cache, const std::string& since,
                          std::vector<std::string>& warnings);
 

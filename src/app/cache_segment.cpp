@@ -55,6 +55,7 @@ std::string encode_segment(const Segment& segment) {
     out.raw(oid);
     out.str(facts);
   }
+  out.str(segment.coverage);
   uint64_t sum = util::checksum64(out.buffer());
   char raw[8];
   std::memcpy(raw, &sum, 8);
@@ -103,6 +104,7 @@ std::optional<Segment> decode_segment(std::string_view bytes, std::shared_ptr<co
     std::string_view facts = view(in);
     out.facts.emplace_back(oid, facts);
   }
+  out.coverage = view(in);
   if (!in.ok() || !in.done() || (kind != "base" && kind != "segment") || !valid_segment_id(out.id)) {
     problem = "malformed (its checksum matches, but its content does not parse)";
     return std::nullopt;

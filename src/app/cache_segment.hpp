@@ -2,8 +2,8 @@
 // One file of the shared cache (docs/cache.md, "The shared cache"): a segment that one run pushed, or
 // the base that `impact cache compact` folded segments into. Both have one binary layout: a header
 // naming the schema, its version, the kind and the id, then the ids the file absorbed (a base's), the
-// durations, the facts (with their format), and a checksum of all of it. A file that is torn, foreign
-// or of another version reads as nullopt with the reason, never as data.
+// durations, the facts (with their format), a coverage index file, and a checksum of all of it. A file
+// that is torn, foreign or of another version reads as nullopt with the reason, never as data.
 #include "impact/python/facts_exchange.hpp"
 #include "impact/run/durations.hpp"
 
@@ -30,6 +30,7 @@ struct Segment {
   std::vector<SegmentDuration> durations;
   std::string facts_format;           // facts_exchange_format() of the machine that wrote it
   std::vector<FactsEntry> facts;      // (20-byte blob id, encoded facts)
+  std::string_view coverage;          // a coverage index file's bytes (a run of impact index), or ""
   std::shared_ptr<const void> storage;
 };
 

@@ -45,16 +45,18 @@ int run_with_shared_cache(const cli::Options& options, int (*run)(const cli::Opt
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
   std::filesystem::path remote = remote_of(config, options.cache_pull ? "--cache-pull" : "--cache-push");
   std::filesystem::path cache = util::cache_dir(repo->root(), env);
-  std::string since = utc_now(); // what the run measures from now on is this run's
   if (options.cache_pull) {
     auto start = std::chrono::steady_clock::now();
     std::vector<std::string> warnings;
     PullSummary pulled = pull_remote(remote, cache, warnings);
     print_warnings(warnings);
-    fmt::print(stderr, "impact: shared cache: pulled {}{} segment(s) from {}: {} duration(s) and {} facts entry(ies) new ({:.0f} ms)\n",
+    fmt::print(stderr, "impact: shared cache: pulled {}{} segment(s) from {}: {} duration(s) and {} facts entry(ies) new{} ({:.0f} ms)\n",
                pulled.base ? "the base and " : "", pulled.segments, util::quote_name(remote.string()), pulled.durations,
-               pulled.facts, ms_since(start));
+               pulled.facts, pulled.indexes > 0 ? fmt::format(", {} coverage index(es) unioned", pulled.indexes) : "",
+               ms_since(start));
   }
+  // What the run measures or builds from now on is this run's (after the pull: what it wrote is not).
+  std::string since = utc_now();
   int code = run(options);
   if (!options.cache_push) return code;
   try {
@@ -63,8 +65,8 @@ int run_with_shared_cache(const cli::Options& options, int (*run)(const cli::Opt
     print_warnings(warnings);
     if (pushed.id.empty()) fmt::print(stderr, "impact: shared cache: nothing new to push\n");
     else {
-      fmt::print(stderr, "impact: shared cache: pushed segment {} ({} duration(s), {} facts entry(ies))\n", pushed.id,
-                 pushed.durations, pushed.facts);
+      fmt::print(stderr, "impact: shared cache: pushed segment {} ({} duration(s), {} facts entry(ies){})\n", pushed.id,
+                 pushed.durations, pushed.facts, pushed.coverage ? ", the coverage index" : "");
     }
   } catch (const Error& e) {
     // The tests ran: their outcome is the exit code; a lost segment costs the next job time, not results.

@@ -163,3 +163,31 @@ def test_eight_concurrent_pushes_and_a_compaction_lose_no_segment(origin, tmp_pa
     for k, job in enumerate(jobs):
         test = f"tests/test_k{k}.py::test_k{k}"
         assert got[test] == recorded(job)[test]
+
+
+def test_shards_that_each_index_under_push_union_on_pull_into_the_whole_index(tmp_path):
+    from harness import selected_ids
+    from test_index import CALC, NEGATIVE_LINE, NEGATIVE_TESTS, SIGNS
+
+    origin = make_repo(tmp_path / "origin", files=CALC)
+    remote = tmp_path / "remote"
+    shards = [["tests/test_negative.py", "tests/test_params.py", "tests/test_units.py"],
+              ["tests/test_zero.py", "tests/test_positive.py", "tests/test_extra.py", "tests/test_pretty.py",
+               "tests/test_lookup.py"]]
+    for k, files in enumerate(shards):
+        job = clone(origin.path, tmp_path / f"shard{k}")
+        run = job.impact("index", "--cache-remote", str(remote), "--cache-push", "--", "-p", "no:cacheprovider", *files)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "the coverage index" in run.stderr
+    whole = clone(origin.path, tmp_path / "whole")
+    assert whole.impact("index", "--", "-p", "no:cacheprovider").returncode == 0
+
+    fresh = clone(origin.path, tmp_path / "fresh")
+    run = fresh.impact("select", "--cache-remote", str(remote), "--cache-pull")
+    assert run.returncode == 0, run.stderr
+    assert "2 coverage index(es) unioned" in run.stderr
+    status = fresh.impact("index", "status", "--format", "json").json
+    assert status["tests"] == whole.impact("index", "status", "--format", "json").json["tests"]
+    for repo in (fresh, whole):
+        repo.replace(SIGNS, *NEGATIVE_LINE)
+    assert selected_ids(fresh.decide()) == selected_ids(whole.decide()) == NEGATIVE_TESTS

@@ -54,6 +54,7 @@ TEST_CASE("a segment reads back as written; torn, foreign and other-version byte
   s.facts_format = facts_exchange_format();
   std::string a = oid('a'), fa = "facts of a";
   s.facts = {{a, fa}};
+  s.coverage = "an index file's bytes";
   std::string bytes = encode_segment(s);
   std::string problem;
   auto back = decode_segment(bytes, nullptr, problem);
@@ -67,6 +68,7 @@ TEST_CASE("a segment reads back as written; torn, foreign and other-version byte
   REQUIRE(back->facts.size() == 1);
   CHECK(back->facts[0].first == a);
   CHECK(back->facts[0].second == fa);
+  CHECK(back->coverage == "an index file's bytes");
 
   CHECK_FALSE(decode_segment(bytes.substr(0, bytes.size() - 3), nullptr, problem)); // torn
   CHECK_THAT(problem, Catch::Contains("torn"));
