@@ -86,6 +86,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--workdir")
     args = parser.parse_args()
+    args.impact = str(Path(args.impact).resolve())
     work = Path(args.workdir or tempfile.mkdtemp(prefix="impact-cache-bench-"))
     if work.exists():
         shutil.rmtree(work)
