@@ -129,7 +129,8 @@ void add_cache_flags(CLI::App& app, Options& o, std::string& remote) {
       ->group("Shared cache");
   app.add_flag("--cache-pull", o.cache_pull, "Merge the shared cache into the local cache before the analysis")
       ->group("Shared cache");
-  app.add_flag("--cache-push", o.cache_push, "At the end, write this run's durations and new facts as one segment")
+  app.add_flag("--cache-push", o.cache_push,
+               "At the end, write what this run learnt (durations, new facts, an index it built) as one segment")
       ->group("Shared cache");
 }
 
