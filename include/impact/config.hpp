@@ -56,6 +56,8 @@ struct ImpactConfig {
   Setting<Mode> mode{Mode::balanced};
   Setting<bool> strict{false};
   Setting<bool> use_index{true};
+  // The shared cache's folder (docs/cache.md, "The shared cache"), absolute; empty when not set.
+  Setting<std::filesystem::path> cache_remote;
   // The lowest Python 3 minor version [project] requires-python allows (">=3.9" gives 9): what the
   // compile check judges version-dependent syntax by. nullopt when it says nothing readable.
   std::optional<uint8_t> python_minor;
@@ -70,10 +72,13 @@ struct ConfigFlags {
   std::optional<Mode> mode;                                 // --mode
   std::optional<bool> strict;                               // --strict / --no-strict
   std::optional<bool> use_index;                            // --use-index / --no-index
+  std::optional<std::filesystem::path> cache_remote;        // --cache-remote DIR (absolute)
 };
 
 // Reads [tool.impact] from <repo_root>/pyproject.toml, then applies the environment (IMPACT_PYTEST,
-// IMPACT_FALLBACK_COMMAND, IMPACT_IGNORE, IMPACT_MODE, IMPACT_STRICT, IMPACT_NO_INDEX), then `flags`.
+// IMPACT_FALLBACK_COMMAND, IMPACT_IGNORE, IMPACT_MODE, IMPACT_STRICT, IMPACT_NO_INDEX, IMPACT_CACHE_REMOTE),
+// then `flags`. A relative cache-remote is relative to the repository root in the file, to the current folder
+// in the variable.
 // Every layer is read and checked in full, even where a higher one overrides it: throws impact::Error
 // at the first bad key or value, naming the file or variable, the key and the fix.
 ImpactConfig load_impact_config(const std::filesystem::path& repo_root, const EnvLookup& env,

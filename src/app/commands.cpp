@@ -23,6 +23,10 @@ int run_index_merge(const cli::Options& options);
 int run_install_hook(const cli::Options& options);
 int run_projects(const cli::Options& options);
 int run_durations(const cli::Options& options);
+int run_cache(const cli::Options& options);
+int run_cache_compact(const cli::Options& options);
+// run_cache.cpp: `run` with --cache-pull before it and --cache-push after it.
+int run_with_shared_cache(const cli::Options& options, int (*run)(const cli::Options&));
 
 namespace {
 
@@ -38,6 +42,12 @@ std::vector<std::string_view> analysis_and(std::initializer_list<std::string_vie
   return out;
 }
 
+// The shared cache's flags (docs/cache.md), read by the commands that analyse or run tests.
+std::vector<std::string_view> with_cache(std::vector<std::string_view> reads) {
+  reads.insert(reads.end(), {"--cache-remote", "--cache-pull", "--cache-push"});
+  return reads;
+}
+
 const std::vector<cli::Subcommand>& table() {
   static const std::vector<cli::Subcommand> k_table = {
       {Verb::run, "", "", "", {}, run_selection},
@@ -47,7 +57,7 @@ const std::vector<cli::Subcommand>& table() {
        analysis_and({"--format"}), run_explain},
       {Verb::config, "", "config", "Print every setting, its value and where it came from",
        {"--pytest-command", "--fallback-command", "--ignore", "--mode", "--strict", "--no-strict", "--no-index",
-        "--use-index", "--format", "-C"},
+        "--use-index", "--format", "-C", "--cache-remote"},
        run_config},
       {Verb::doctor, "", "doctor", "Check the project's setup: imports, collection, pytest-cov, the index, files",
        {"--format", "--pytest-command", "--ignore", "--mode", "--no-cache", "--jobs", "-C", "--project"}, run_doctor},
@@ -55,14 +65,14 @@ const std::vector<cli::Subcommand>& table() {
       {Verb::install_hook, "", "install-hook", "Write a git pre-commit hook that runs impact --staged", {"-C"},
        run_install_hook},
       {Verb::select, "", "select", "Print the decision and run nothing (--format json: a file for --impact)",
-       analysis_and({"--format", "--timings", "--output", "--impact", "--force", "--shard", "--pytest-command",
-                     "--fallback-command"}),
+       with_cache(analysis_and({"--format", "--timings", "--output", "--impact", "--force", "--shard", "--pytest-command",
+                                "--fallback-command"})),
        run_selection},
       {Verb::audit, "", "audit", "Run the whole suite once; report failing tests the selection skips",
-       analysis_and({"--format", "--impact", "--force", "--pytest-command"}), run_audit},
+       with_cache(analysis_and({"--format", "--impact", "--force", "--pytest-command"})), run_audit},
       {Verb::index, "", "index",
        "Build the coverage index by running the suite under coverage (in a monorepo: one per project)",
-       {"--pytest-command", "--project", "-C"}, run_index},
+       with_cache({"--pytest-command", "--project", "-C"}), run_index},
       {Verb::index_status, "index", "status", "Say when and at which commit the index was built, and what drifted",
        {"--format", "--project", "-C"}, run_index_status},
       {Verb::index_merge, "index", "merge", "Union the indexes of the shards of one run", {"-C"}, run_index_merge},
@@ -70,6 +80,10 @@ const std::vector<cli::Subcommand>& table() {
        {"--format", "--project", "-C"}, run_projects},
       {Verb::durations, "", "durations", "Print the recorded test durations; --from imports a JUnit XML report",
        {"--format", "-C"}, run_durations},
+      {Verb::cache, "", "cache", "The shared cache (docs/cache.md): impact cache compact", {"-C"}, run_cache},
+      {Verb::cache_compact, "cache", "compact",
+       "Fold the shared cache's segments into a new base and delete them (safe while others push)",
+       {"--cache-remote", "-C"}, run_cache_compact},
   };
   return k_table;
 }
@@ -80,7 +94,7 @@ std::span<const cli::Subcommand> subcommands() { return table(); }
 
 int run_command(const cli::Options& options) {
   for (const auto& s : table()) {
-    if (s.verb == options.verb) return s.run(options);
+    if (s.verb == options.verb) return run_with_shared_cache(options, s.run);
   }
   throw Error("no subcommand for this command line; please report it with the command that caused it");
 }

@@ -40,7 +40,9 @@ std::vector<Row> rows_of(const ImpactConfig& config) {
           {"mode", std::string(to_string(config.mode.value)), to_string(config.mode.source)},
           {"strict", config.strict.value, to_string(config.strict.source)},
           {"use-index", config.use_index.value, to_string(config.use_index.source)},
-          {"projects", argv(config.projects), to_string(config.projects.source)}};
+          {"projects", argv(config.projects), to_string(config.projects.source)},
+          {"cache-remote", config.cache_remote.is_set() ? json(config.cache_remote.value.string()) : json(nullptr),
+           to_string(config.cache_remote.source)}};
 }
 
 std::string text_of(const json& value) {

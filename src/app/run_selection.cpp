@@ -15,6 +15,7 @@
 #include "impact/run.hpp"
 #include "util/cache_dir.hpp"
 #include "util/quote.hpp"
+#include "util/subprocess.hpp"
 #include "util/terminal.hpp"
 
 #include <fmt/format.h>
@@ -187,6 +188,8 @@ int run_selection(const cli::Options& options) {
     extra = exec_durations_env(repo->root(), cache, env, recording); // docs/cache.md, "Durations"
   }
   for (const auto& w : recording) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
+  // --cache-push: impact waits for pytest (rather than exec it) to push what it measured (run_cache.cpp).
+  if (options.cache_push) return util::run_and_wait(report.plan.argv, repo->root(), extra);
   exec_command(report.plan.argv, repo->root(), extra, -1, report.plan.command->source);
 }
 

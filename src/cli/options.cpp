@@ -120,6 +120,34 @@ void usage_error(const std::string& message) {
   throw Exit{2};
 }
 
+// The shared cache (docs/cache.md, "The shared cache"): its folder, and whether to pull and push.
+void add_cache_flags(CLI::App& app, Options& o, std::string& remote) {
+  app.add_option("--cache-remote", remote,
+                 "The shared cache's folder (a mount, or one synced with object storage; else IMPACT_CACHE_REMOTE, "
+                 "[tool.impact] cache-remote)")
+      ->type_name("DIR")
+      ->group("Shared cache");
+  app.add_flag("--cache-pull", o.cache_pull, "Merge the shared cache into the local cache before the analysis")
+      ->group("Shared cache");
+  app.add_flag("--cache-push", o.cache_push,
+               "At the end, write what this run learnt (durations, new facts, an index it built) as one segment")
+      ->group("Shared cache");
+}
+
+// --cache-pull and --cache-push apply to the commands that analyse or run tests; --cache-remote also to
+// impact cache compact, which needs it. A relative DIR is relative to the current folder.
+void check_cache_flags(Options& o, const CLI::App& app, const std::string& remote) {
+  bool given = app.get_option("--cache-remote")->count() > 0;
+  if (given && remote.empty()) usage_error("--cache-remote '' names no folder; pass the shared cache's folder");
+  if (given) o.config.cache_remote = std::filesystem::absolute(remote);
+  bool runs = o.verb == Verb::run || o.verb == Verb::select || o.verb == Verb::audit || o.verb == Verb::index;
+  for (const char* flag : {"--cache-pull", "--cache-push"}) {
+    if (app.get_option(flag)->count() == 0) continue;
+    if (!runs) usage_error(fmt::format("{} applies to the run, select, audit and index; drop it", flag));
+    if (o.no_cache) usage_error(fmt::format("{} fills or reads the local cache, which --no-cache turns off; drop one", flag));
+  }
+}
+
 // The flags of SettingFlags (and --mode, --strict, --no-index), checked, as the top layer of the settings.
 ConfigFlags config_flags(const SettingFlags& s, const CLI::App& app) {
   ConfigFlags flags;
@@ -311,6 +339,8 @@ Options parse(int argc, char** argv, std::span<const Subcommand> subcommands) {
   std::string changed, format = "text";
   SettingFlags settings;
   add_selection_flags(app, o, changed, format, settings);
+  std::string cache_remote;
+  add_cache_flags(app, o, cache_remote);
   add_setting_flags(app, settings);
   app.add_flag("--dry-run", o.dry_run, "Print the decision, the evidence and the exact argv; run nothing")
       ->group("Output");
@@ -362,6 +392,7 @@ Options parse(int argc, char** argv, std::span<const Subcommand> subcommands) {
   o.dry_run = o.dry_run || o.verb == Verb::select; // select is the dry run by its own name
   check_replay_flags(o, app);
   check_values(o, app, *index_cmd, *app.get_subcommand("durations"));
+  check_cache_flags(o, app, cache_remote);
   if (o.directory.empty()) o.directory = std::filesystem::current_path();
   return o;
 }

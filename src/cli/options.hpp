@@ -14,7 +14,7 @@ namespace impact::cli {
 // name, help and handler, in app's table (app/commands.cpp).
 enum class Verb {
   run, changes, explain, config, facts, index, index_status, index_merge, install_hook, select, audit, doctor,
-  projects, durations
+  projects, durations, cache, cache_compact
 };
 
 enum class Format { text, json };
@@ -52,6 +52,9 @@ struct Options {
   std::string junitxml;                   // --junitxml PATH: monorepo mode, one JUnit file per project
   std::string report_json;                // --report-json PATH: monorepo mode, one merged report
   std::string shard;                      // --shard K/N or auto, unchecked ("" when not given): app reads it
+  // The shared cache (docs/cache.md): the folder itself is a setting (config.cache_remote).
+  bool cache_pull = false;                // --cache-pull: merge the remote into the local cache first
+  bool cache_push = false;                // --cache-push: write this run's segment into the remote at the end
 };
 
 // Thrown after CLI11 printed help, the version or a usage error; main returns `code`.

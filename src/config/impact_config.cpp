@@ -142,6 +142,12 @@ void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
       Setting<bool>& setting = key == "strict" ? config.strict : config.use_index;
       setting.value = *flag;
       setting.source = SettingSource::from_file(file);
+    } else if (key == "cache-remote") {
+      auto text = value.value<std::string>();
+      if (!text || text->empty()) {
+        throw Error("{}: [tool.impact] cache-remote must be a folder's path, a non-empty string (\"/mnt/ci-cache/impact\")", file);
+      }
+      config.cache_remote = {(repo_root / *text).lexically_normal(), SettingSource::from_file(file)};
     } else {
       auto near = util::closest(key, impact_config_keys());
       if (near) throw Error("{}: [tool.impact] unknown key '{}', did you mean '{}'?", file, key, *near);
@@ -167,6 +173,9 @@ void apply_env(ImpactConfig& config, const EnvLookup& env) {
   if (auto no_index = env("IMPACT_NO_INDEX")) {
     config.use_index = {!read_bool_env(*no_index, "IMPACT_NO_INDEX"), SettingSource::from_env("IMPACT_NO_INDEX")};
   }
+  if (auto remote = env("IMPACT_CACHE_REMOTE"); remote && !remote->empty()) {
+    config.cache_remote = {std::filesystem::absolute(*remote), SettingSource::from_env("IMPACT_CACHE_REMOTE")};
+  }
 }
 
 // Layer 3: the flags (already checked by the command line parser).
@@ -181,6 +190,7 @@ void apply_flags(ImpactConfig& config, const ConfigFlags& flags) {
   if (flags.use_index) {
     config.use_index = {*flags.use_index, SettingSource::from_flag(*flags.use_index ? "--use-index" : "--no-index")};
   }
+  if (flags.cache_remote) config.cache_remote = {*flags.cache_remote, SettingSource::from_flag("--cache-remote")};
 }
 
 } // namespace
@@ -188,7 +198,7 @@ void apply_flags(ImpactConfig& config, const ConfigFlags& flags) {
 const std::vector<std::string>& impact_config_keys() {
   static const std::vector<std::string> k_keys = {"pytest-command", "fallback-command", "ignore", "always-run",
                                                   "triggers",       "mode",             "strict", "use-index",
-                                                  "projects"};
+                                                  "projects",       "cache-remote"};
   return k_keys;
 }
 

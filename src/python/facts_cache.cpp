@@ -38,6 +38,8 @@ FactsCache::Oid oid_of(std::string_view raw) {
 
 std::string facts_cache_file_name() { return fmt::format("facts-v{}.bin", k_format_version); }
 
+std::string facts_format() { return fmt::format("facts-v{} {}", k_format_version, k_grammar); }
+
 // Layout: magic, version, grammar, entry count, entries (20-byte oid, length-prefixed facts), and an
 // 8-byte checksum of everything before it.
 FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
@@ -87,6 +89,20 @@ void FactsCache::put(const std::string& oid_hex, std::string_view encoded) {
   Oid key = to_binary(oid_hex);
   if (m_index.contains(key)) return;
   m_added[key] = encoded;
+}
+
+bool FactsCache::put_raw(std::string_view oid, std::string_view encoded) {
+  if (m_file.empty() || oid.size() != sizeof(Oid)) return false;
+  Oid key = oid_of(oid);
+  if (m_index.contains(key)) return false;
+  return m_added.emplace(key, encoded).second;
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> FactsCache::loaded_entries() const {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  out.reserve(m_index.size());
+  for (const auto& [oid, entry] : m_index) out.emplace_back(std::string_view(oid.data(), oid.size()), entry.payload);
+  return out;
 }
 
 bool FactsCache::worth_saving() const {

@@ -32,6 +32,13 @@ public:
   // Keeps `storage` (what put()'s views point into) alive as long as the cache: one cache shared by
   // several loads (a monorepo's projects) outlives each load's facts.
   void keep(std::shared_ptr<const void> storage) { m_kept.push_back(std::move(storage)); }
+  // The same by the 20-byte binary key (the shared cache's exchange, facts_exchange.cpp); true when
+  // the entry is new.
+  bool put_raw(std::string_view oid, std::string_view encoded);
+  // Counts every loaded entry as looked up, so that save() keeps them all (a merge, not a run).
+  void keep_all() { m_used.assign(m_used.size(), 1); }
+  // Every loaded entry as (20-byte key, encoded facts), viewing storage(); what put() added is not included.
+  std::vector<std::pair<std::string_view, std::string_view>> loaded_entries() const;
   // True when save() would write: something was added, or entries this run did not look up weigh more
   // than the rest and more than dead_weight() (a deleted 50 MB file's facts, read by every run). Call
   // after the run's lookups; it costs one pass over the loaded entries' sizes.
@@ -71,6 +78,8 @@ private:
 
 // The cache file's name, which changes with the format and the grammar.
 std::string facts_cache_file_name();
+// The format of the encoded entries and the grammar behind them, as the shared cache records it.
+std::string facts_format();
 
 } // namespace impact::python
 

@@ -5,6 +5,7 @@ one line naming the file (or variable, or flag), the key and the fix, even when 
 the key and even when a higher layer overrides it."""
 import json
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -36,7 +37,7 @@ def settings(repo, *args, env=None):
     doc = run.json
     assert (doc["schema"], doc["version"]) == ("impact.config", 1)
     assert set(doc["settings"]) == {"pytest-command", "fallback-command", "ignore", "always-run", "triggers", "mode",
-                                    "strict", "use-index", "projects"}
+                                    "strict", "use-index", "projects", "cache-remote"}
     return {key: (entry["value"], entry["source"]) for key, entry in doc["settings"].items()}
 
 
@@ -215,7 +216,8 @@ def test_config_text_output_names_the_source_of_each_value(repo_factory):
     assert lines["fallback-command"] == ["(not set)", "default"]
     assert lines["always-run"] == ["[]", "default"]
     assert lines["projects"] == ["(not set)", "default"]
-    assert len(lines) == 9
+    assert lines["cache-remote"] == ["(not set)", "default"]
+    assert len(lines) == 10
     assert str(repo.path / "pyproject.toml") in run.stdout.splitlines()[0]
     doc = repo.impact("config", "--format", "json").json
     assert doc["file"] == str(repo.path / "pyproject.toml")
@@ -304,3 +306,17 @@ def test_config_shows_always_run_and_triggers_from_pyproject(repo_factory):
     got = settings(repo)
     assert got["always-run"] == (["tests/test_a.py"], "pyproject.toml")
     assert got["triggers"] == ([{"name": "db", "paths": ["db/*.sql"], "run": "all"}], "pyproject.toml")
+
+
+def test_cache_remote_comes_from_the_flag_the_variable_or_the_file(repo_factory, tmp_path):
+    repo = project(repo_factory, 'cache-remote = "../shared"\n')
+    root = Path(repo.path)
+    in_file = settings(repo)["cache-remote"]
+    assert in_file[1] == "pyproject.toml"
+    assert Path(in_file[0]).resolve() == (root.parent / "shared").resolve()  # relative to the repository root
+    assert settings(repo, env={"IMPACT_CACHE_REMOTE": str(tmp_path / "env")})["cache-remote"] == (
+        str(tmp_path / "env"), "IMPACT_CACHE_REMOTE")
+    assert settings(repo, "--cache-remote", str(tmp_path / "flag"),
+                    env={"IMPACT_CACHE_REMOTE": str(tmp_path / "env")})["cache-remote"] == (
+        str(tmp_path / "flag"), "--cache-remote")
+    assert_error(project(repo_factory, 'cache-remote = ""\n').impact("config"), "pyproject.toml", "cache-remote")

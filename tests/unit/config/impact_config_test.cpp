@@ -216,7 +216,7 @@ TEST_CASE("load_impact_config rejects bad environment values, naming the variabl
 
 TEST_CASE("impact_config_keys lists every key", "[impact_config]") {
   CHECK(impact_config_keys() == Strings{"pytest-command", "fallback-command", "ignore", "always-run", "triggers", "mode",
-                                        "strict", "use-index", "projects"});
+                                        "strict", "use-index", "projects", "cache-remote"});
 }
 
 TEST_CASE("load_impact_config reads always-run and triggers", "[impact_config]") {
