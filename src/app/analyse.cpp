@@ -3,6 +3,7 @@
 
 #include "app/non_python_input.hpp"
 #include "app/pytest_command.hpp"
+#include "app/stage_clock.hpp"
 #include "impact/environment.hpp"
 #include "impact/ci.hpp"
 #include "impact/coverage.hpp"
@@ -26,20 +27,6 @@
 namespace impact::app {
 
 namespace {
-
-class StageClock {
-public:
-  explicit StageClock(std::vector<StageTiming>& out) : m_out(out), m_last(std::chrono::steady_clock::now()) {}
-  void lap(std::string stage) {
-    auto now = std::chrono::steady_clock::now();
-    m_out.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - m_last).count()});
-    m_last = now;
-  }
-
-private:
-  std::vector<StageTiming>& m_out;
-  std::chrono::steady_clock::time_point m_last;
-};
 
 // Writes the facts cache on a thread of its own, so that the write overlaps the stages after the
 // facts stage. wait() joins it and returns what went wrong (empty when it was saved or never started);

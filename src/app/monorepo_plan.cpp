@@ -4,6 +4,7 @@
 #include "app/monorepo_plan.hpp"
 
 #include "app/pytest_command.hpp"
+#include "app/stage_clock.hpp"
 #include "app/run_plan.hpp"
 #include "impact/ci.hpp"
 #include "impact/error.hpp"
@@ -23,21 +24,6 @@ namespace impact::app {
 namespace {
 
 bool is_python(std::string_view path) { return path.ends_with(".py"); }
-
-// Appends the time since the last lap (or since it was made) under a stage's name.
-class Lap {
-public:
-  explicit Lap(std::vector<StageTiming>& out) : m_out(out), m_last(std::chrono::steady_clock::now()) {}
-  void operator()(std::string stage) {
-    auto now = std::chrono::steady_clock::now();
-    m_out.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - m_last).count()});
-    m_last = now;
-  }
-
-private:
-  std::vector<StageTiming>& m_out;
-  std::chrono::steady_clock::time_point m_last;
-};
 
 // A changed project whose own analysis found nothing that can change behaviour (only comments,
 // documentation, ignored files) changes nothing for the projects that depend on it either. Any other
@@ -189,12 +175,12 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
   plan.root = repo.root();
   plan.warnings = set.warnings;
   plan.timings.push_back({"discovery", set.discovery_ms});
-  Lap lap(plan.timings);
+  StageClock clock(plan.timings);
   ChangeChoice choice = choose_changes(options, detect_ci(env));
   check_changed_is_a_revision(repo, options, choice);
   plan.snapshot = std::make_shared<monorepo::RootSnapshot>();
   if (choice.no_base.empty()) plan.snapshot->changes = repo.changes(choice.request);
-  lap("changes");
+  clock.lap("changes");
   // One facts cache for every analysis of this run, at the root's cache folder: keyed by content, so
   // that a file is parsed once whichever projects' views and the import edges read it.
   auto cache_dir = util::cache_dir(repo.root(), env);
@@ -219,7 +205,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
   std::string everything = choice.no_base;
   if (everything.empty() && !plan.outside.empty()) {
     everything = outside_effect(repo, plan, set, root_config, options, env, store, quiet_detail);
-    lap("outside");
+    clock.lap("outside");
   }
   plan.outside_effect = everything.empty() ? (plan.outside.empty() ? "" : "cannot affect a test: " + quiet_detail)
                                            : everything;
@@ -234,7 +220,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
     ImpactConfig config = load_impact_config(view.root(), env, options.config);
     Analysis analysis = analyse(view, config, options, env, &store);
     plan.parsed += analysis.project.parsed;
-    lap("analyse " + project.dir);
+    clock.lap("analyse " + project.dir);
     for (const auto& w : analysis.warnings) plan.warnings.push_back(fmt::format("{}: {}", project.dir, w));
     if (reaches_dependents(analysis.decision)) reaching.push_back(project.dir);
     if (!selected) continue; // analysed only for its dependents
@@ -257,7 +243,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
   if (everything.empty() && !reaching.empty() && others) {
     find_edges(repo, plan, set, options, store);
     for (auto& [dir, chain] : monorepo::dependents(plan.edges, reaching)) chains[dir] = chain;
-    lap("edges");
+    clock.lap("edges");
   }
   if (!options.no_cache && store.worth_saving()) {
     try {
@@ -266,7 +252,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
     } catch (const std::exception& e) {
       plan.warnings.push_back(fmt::format("{}; continuing without saving the cache", e.what()));
     }
-    lap("facts_save");
+    clock.lap("facts_save");
   }
   for (const auto& project : set.selected) {
     auto found = by_dir.find(project.dir);
@@ -302,7 +288,7 @@ MonorepoPlan plan_monorepo(Repository& repo, const ImpactConfig& root_config, co
       }
     }
   }
-  lap("plans");
+  clock.lap("plans");
   return plan;
 }
 
