@@ -212,6 +212,7 @@ struct DecisionInput {
   std::vector<SyntaxProblem> syntax_problems{}; // read in every mode, --file-level included
   NonPythonInput non_python{};
   std::vector<std::string> always_run{}; // [tool.impact] always-run: node ids, test files, globs
+  std::vector<std::string> last_failed{}; // --include-failed: the node ids pytest's last run failed
   std::vector<TriggerRule> triggers{};   // [tool.impact] triggers
   // What moved in the installed environment since the coverage index recorded it; the environment now
   // is non_python.environment.

@@ -1,4 +1,5 @@
 #include "app/analyse.hpp"
+#include "app/last_failed.hpp"
 #include "app/shard_plan.hpp"
 
 #include "app/non_python_input.hpp"
@@ -281,8 +282,12 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     environment = pytest_environment(config, env, repo.root());
     if (environment) drift = environment_drift(*index->meta().environment, versions_of(*environment));
   }
-  // [tool.impact] always-run and triggers name tests, which only the graph's test files resolve.
-  bool declared = !out.changes.files.empty() && (!config.always_run.value.empty() || !config.triggers.value.empty());
+  // [tool.impact] always-run and triggers name tests, which only the graph's test files resolve; so
+  // do the tests pytest's last run failed (--include-failed).
+  std::vector<std::string> failed;
+  if (options.include_failed) failed = last_failed(repo.root(), pytest, out.warnings);
+  bool declared = (!out.changes.files.empty() && (!config.always_run.value.empty() || !config.triggers.value.empty())) ||
+                  !failed.empty();
   if (needs_graph(out.changes) || declared || !drift.empty() ||
       (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
     inventory = repo.inventory(out.changes);
@@ -327,6 +332,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   input.non_python.facts = &facts;
   input.always_run = config.always_run.value;
+  input.last_failed = std::move(failed);
   input.triggers = config.triggers.value;
   for (const auto& s : semantics) {
     if (!s.syntax.empty()) input.syntax_problems.push_back(SyntaxProblem{s.path, s.syntax});

@@ -37,7 +37,7 @@ using cli::Verb;
 std::vector<std::string_view> analysis_and(std::initializer_list<std::string_view> more) {
   std::vector<std::string_view> out{"--changed",   "--changed-strict", "--staged",    "--mode",      "--strict",   "--no-strict",
                                     "--file-level", "--no-index", "--use-index", "--ignore",   "--max-depth",
-                                    "--budget-ms",  "--no-cache", "--jobs",      "-C",       "--project"};
+                                    "--budget-ms",  "--no-cache", "--jobs",      "-C",       "--project", "--include-failed"};
   out.insert(out.end(), more);
   return out;
 }

@@ -69,6 +69,9 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
       ->group("Selecting");
   app.add_option("--mode", s.mode, "fast | balanced | safe (default: balanced, or [tool.impact] mode)")
       ->group("Selecting");
+  app.add_flag("--include-failed", o.include_failed,
+               "Also run the tests that failed in pytest's last run (its .pytest_cache lastfailed record)")
+      ->group("Selecting");
   app.add_flag("--file-level", o.file_level, "Select whole test files by imports only (no symbol-level narrowing)")
       ->group("Selecting");
   app.add_flag("--no-index", s.no_index, "Do not use the coverage index (.impact_cache/coverage-index.sqlite)")
@@ -184,7 +187,7 @@ void check_replay_flags(const Options& o, const CLI::App& app) {
   }
   if (o.verb == Verb::audit) return;
   for (const char* flag : {"--changed", "--changed-strict", "--staged", "--mode", "--strict", "--no-strict", "--file-level", "--no-index",
-                           "--use-index", "--ignore", "--max-depth", "--budget-ms"}) {
+                           "--use-index", "--ignore", "--max-depth", "--budget-ms", "--include-failed"}) {
     const CLI::Option* option = app.get_option_no_throw(flag);
     if (option == nullptr || option->count() == 0) continue;
     usage_error(fmt::format("--impact replays a saved decision, which {} cannot change; drop {}, or save a new "

@@ -33,6 +33,7 @@ struct Options {
   bool no_cache = false;
   unsigned jobs = 0;                      // 0: one per core
   bool file_level = false;                // --file-level: no symbol-level narrowing
+  bool include_failed = false;            // --include-failed: pytest's last failures join the selection
   std::string from;                       // index --from FILE
   std::string measured_at;                // index --from FILE --measured-at REV
   std::vector<std::string> inputs;        // index merge A B ...

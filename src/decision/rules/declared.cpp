@@ -98,7 +98,9 @@ const TriggerRule* bounding_trigger(const ImportGraph& graph, const std::vector<
   return nullptr;
 }
 
-void apply_declared(const DecisionInput& in, Decision& decision) {
+namespace {
+
+void apply_changes_declared(const DecisionInput& in, Decision& decision) {
   if (in.changes.files.empty() || (in.triggers.empty() && in.always_run.empty())) return;
   std::vector<std::string> run_all;
   Additions added;
@@ -134,6 +136,26 @@ void apply_declared(const DecisionInput& in, Decision& decision) {
   decision.warnings.insert(decision.warnings.end(), added.warnings.begin(), added.warnings.end());
   if (added.tests.empty()) return;
   merge(decision, std::move(added.tests));
+  decision.outcome = Outcome::selected;
+  decision.reason = Reason::none;
+  decision.detail.clear();
+}
+
+} // namespace
+
+void apply_declared(const DecisionInput& in, Decision& decision) {
+  apply_changes_declared(in, decision);
+  // --include-failed: a test pytest's last run failed runs again, changes or not (a user fixing it
+  // expects it to); one that is gone from the suite is left out without a word.
+  if (in.last_failed.empty() || decision.outcome == Outcome::run_all) return;
+  std::vector<SelectedTest> failed;
+  for (const auto& id : in.last_failed) {
+    if (NodeId::of(id).whole_file || tests_named(in.graph, id).empty()) continue;
+    failed.push_back(SelectedTest{id, {Hop{std::string(NodeId::of(id).file), Relation::last_failed, 0, {}}},
+                                  "failed in pytest's last run (--include-failed)"});
+  }
+  if (failed.empty()) return;
+  merge(decision, std::move(failed));
   decision.outcome = Outcome::selected;
   decision.reason = Reason::none;
   decision.detail.clear();

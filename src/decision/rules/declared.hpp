@@ -1,5 +1,5 @@
 #pragma once
-// Rules `triggers` and `always-run` of docs/selection.md: the edges and tests a user declares in
+// Rules `triggers`, `always-run` and `include-failed` of docs/selection.md: the edges and tests a user declares in
 // [tool.impact], where no analysis can see them.
 #include "impact/decision.hpp"
 
@@ -18,7 +18,8 @@ const TriggerRule* bounding_trigger(const ImportGraph& graph, const std::vector<
 
 // Applies the rules to a concluded decision: a matching `run = "all"` trigger makes it run_all
 // (reason `triggered`); a matching list trigger and always-run add their tests to anything short of
-// run_all, each with a chain that names the rule. Nothing changed, nothing added.
+// run_all, each with a chain that names the rule. Nothing changed, nothing added. Then
+// --include-failed (rule `include-failed`) adds the tests pytest's last run failed, changes or not.
 void apply_declared(const DecisionInput& in, Decision& decision);
 
 } // namespace impact::decision
