@@ -143,6 +143,13 @@ def make_repo(tmp_path, fixture=None, files=None, commit=True):
     return repo
 
 
+def recorded_durations(repo):
+    """`impact durations --format json`'s per-test record (asserts a clean exit)."""
+    run = repo.impact("durations", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    return run.json["tests"]
+
+
 def selected_ids(decision):
     return sorted(t["node_id"] for t in decision["selected"])
 

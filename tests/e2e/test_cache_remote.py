@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gitutil import assert_error, clone
-from harness import IMPACT, clean_env, make_repo
+from harness import IMPACT, clean_env, make_repo, recorded_durations
 
 TESTS = 8
 
@@ -28,12 +28,6 @@ def suite_repo(tmp_path):
 
 def change_calc(repo):
     repo.replace("src/calc.py", "return a + b", "return b + a")
-
-
-def recorded(repo):
-    run = repo.impact("durations", "--format", "json")
-    assert run.returncode == 0, run.stderr
-    return run.json["tests"]
 
 
 def segments(remote):
@@ -67,8 +61,8 @@ def test_a_fresh_clone_that_pulls_starts_with_the_pushed_durations_and_facts(ori
     assert "pulled 1 segment(s)" in run.stderr
     # Warm: the job parsed the same contents (its src/calc.py has the same change), so nothing is parsed.
     assert run.json["project"]["parsed"] == 0
-    assert sorted(recorded(fresh)) == sorted(recorded(job))
-    assert recorded(fresh) == recorded(job)
+    assert sorted(recorded_durations(fresh)) == sorted(recorded_durations(job))
+    assert recorded_durations(fresh) == recorded_durations(job)
 
 
 def test_the_remote_can_come_from_the_environment_or_pyproject(origin, tmp_path):
@@ -88,7 +82,7 @@ def test_the_remote_can_come_from_the_environment_or_pyproject(origin, tmp_path)
     fresh.write("pyproject.toml", job.read("pyproject.toml"))
     run = fresh.impact("select", "--cache-pull")
     assert run.returncode == 0, run.stderr
-    assert len(recorded(fresh)) == TESTS
+    assert len(recorded_durations(fresh)) == TESTS
 
 
 def test_cache_flags_need_a_remote_and_a_cache(origin):
@@ -111,7 +105,7 @@ def test_a_torn_segment_is_skipped_with_one_warning(origin, tmp_path):
     assert run.returncode == 0, run.stderr
     warnings = [line for line in run.stderr.splitlines() if "warning" in line]
     assert len(warnings) == 1 and torn.name in warnings[0] and "torn" in warnings[0], run.stderr
-    assert len(recorded(fresh)) == TESTS  # the good segment was read
+    assert len(recorded_durations(fresh)) == TESTS  # the good segment was read
 
 
 def test_eight_concurrent_pushes_and_a_compaction_lose_no_segment(origin, tmp_path):
@@ -159,10 +153,10 @@ def test_eight_concurrent_pushes_and_a_compaction_lose_no_segment(origin, tmp_pa
     fresh = clone(origin.path, tmp_path / "fresh")
     run = fresh.impact("select", "--cache-remote", str(remote), "--cache-pull")
     assert run.returncode == 0, run.stderr
-    got = recorded(fresh)
+    got = recorded_durations(fresh)
     for k, job in enumerate(jobs):
         test = f"tests/test_k{k}.py::test_k{k}"
-        assert got[test] == recorded(job)[test]
+        assert got[test] == recorded_durations(job)[test]
 
 
 def test_shards_that_each_index_under_push_union_on_pull_into_the_whole_index(tmp_path):

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from gitutil import assert_error
-from harness import clean_env, make_repo
+from harness import clean_env, make_repo, recorded_durations
 
 # Four test files that all import src/calc.py, of very different lengths: the split must balance them.
 SLOW = "tests/test_slow.py::test_slow_one"
@@ -34,12 +34,6 @@ def change_calc(repo):
     repo.replace("src/calc.py", "return a + b", "return b + a")
 
 
-def recorded(repo):
-    run = repo.impact("durations", "--format", "json")
-    assert run.returncode == 0, run.stderr
-    return run.json["tests"]
-
-
 def shard_doc(repo, spec, *args, env=None):
     run = repo.impact("select", "--shard", spec, "--format", "json", *args, env=env)
     assert run.returncode == 0, run.stderr
@@ -57,7 +51,7 @@ class TestDurations:
         run = calc.impact()
         assert run.returncode == 0, run.stdout + run.stderr
         assert "8 passed" in run.stdout
-        tests = recorded(calc)
+        tests = recorded_durations(calc)
         assert len(tests) == 8
         assert tests["tests/test_slow.py::test_slow_one"]["seconds"] >= 0.6
         assert tests["tests/test_quick.py::test_quick_one"]["seconds"] < 0.3
@@ -68,10 +62,10 @@ class TestDurations:
     def test_a_filtered_run_updates_only_the_tests_it_ran(self, calc):
         change_calc(calc)
         assert calc.impact().returncode == 0
-        before = recorded(calc)
+        before = recorded_durations(calc)
         run = calc.impact("--", "-k", "slow")
         assert run.returncode == 0, run.stderr
-        after = recorded(calc)
+        after = recorded_durations(calc)
         assert after["tests/test_slow.py::test_slow_one"]["at"] > before["tests/test_slow.py::test_slow_one"]["at"]
         assert after["tests/test_mid.py::test_mid_one"] == before["tests/test_mid.py::test_mid_one"]
 
@@ -79,7 +73,7 @@ class TestDurations:
         change_calc(calc)
         run = calc.impact("--", "-n", "2", "-p", "xdist")
         assert run.returncode == 0, run.stdout + run.stderr
-        tests = recorded(calc)
+        tests = recorded_durations(calc)
         assert len(tests) == 8
         assert tests["tests/test_slow.py::test_slow_one"]["seconds"] >= 0.6
 
@@ -95,7 +89,7 @@ class TestDurations:
     def test_no_cache_records_nothing(self, calc):
         change_calc(calc)
         assert calc.impact("--no-cache").returncode == 0
-        assert recorded(calc) == {}
+        assert recorded_durations(calc) == {}
 
     @pytest.mark.parametrize("command", [
         ["env", "PYTHONPATH=src", "PYTEST_PLUGINS=", "/usr/bin/python3", "-m", "pytest"],
@@ -110,12 +104,12 @@ class TestDurations:
         run = calc.impact("--pytest-command", json.dumps(command))
         assert run.returncode == 0, run.stdout + run.stderr
         assert "8 passed" in run.stdout
-        assert recorded(calc) == {}
+        assert recorded_durations(calc) == {}
 
     def test_a_pytest_started_elsewhere_with_impacts_environment_records_nothing(self, calc, tmp_path):
         change_calc(calc)
         assert calc.impact().returncode == 0  # writes the plugin's module into the cache
-        assert len(recorded(calc)) == 8  # and merges what that run wrote: the inbox is empty
+        assert len(recorded_durations(calc)) == 8  # and merges what that run wrote: the inbox is empty
         inbox = calc.path / ".impact_cache" / "durations.d"
         base = {"PYTHONPATH": str(calc.path / ".impact_cache" / "plugin"), "PYTEST_PLUGINS": "impact_durations",
                 "IMPACT_DURATIONS_INBOX": str(inbox)}
@@ -130,12 +124,12 @@ class TestDurations:
         change_calc(calc)
         run = calc.impact("--pytest-command", json.dumps(["/usr/bin/python3", "-m", "pytest"]))
         assert run.returncode == 0, run.stdout + run.stderr
-        assert len(recorded(calc)) == 8
+        assert len(recorded_durations(calc)) == 8
 
     def test_index_records_durations_too(self, calc):
         run = calc.impact("index")
         assert run.returncode == 0, run.stdout + run.stderr
-        assert len(recorded(calc)) == 8
+        assert len(recorded_durations(calc)) == 8
 
     def test_audit_records_durations_too(self, calc):
         # the repository does not ignore the cache itself: its own .gitignore must be there first
@@ -145,7 +139,7 @@ class TestDurations:
         run = calc.impact("audit")
         assert run.returncode == 0, run.stdout + run.stderr
         assert ".impact_cache" not in calc.git("status", "--porcelain")
-        assert len(recorded(calc)) == 8
+        assert len(recorded_durations(calc)) == 8
 
 
 class TestJunitImport:
@@ -155,7 +149,7 @@ class TestJunitImport:
         run = calc.impact("durations", "--from", "junit.xml")
         assert run.returncode == 0, run.stderr
         assert "imported 8 test(s)" in run.stderr
-        tests = recorded(calc)
+        tests = recorded_durations(calc)
         assert tests["tests/test_slow.py::test_slow_one"]["seconds"] >= 0.6
         assert set(tests) == {f"{path}::test_{path.split('/')[1][5:-3]}_{n}" for path in SLEEPS for n in ("one", "two")}
 
