@@ -39,6 +39,15 @@ const std::string_view& ProjectFacts::name_table(size_t i) const {
 bool ProjectFacts::mentions(size_t i, std::string_view name) const { return python::mentions_in(name_table(i), name); }
 
 std::vector<uint32_t> ProjectFacts::files_mentioning(std::string_view name) const {
+  constexpr uint32_t k_scans_before_index = 16;
+  if (!m_mention_ready && m_mention_scans < k_scans_before_index) {
+    ++m_mention_scans;
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < m_blobs.size(); ++i) {
+      if (mentions(i, name)) out.push_back(static_cast<uint32_t>(i)); // an unreadable table mentions everything
+    }
+    return out;
+  }
   if (!m_mention_ready) {
     // (hash << 32 | file) pairs, sorted: grouped by hash, each group's files ascending.
     std::vector<uint64_t> pairs;
