@@ -1,4 +1,5 @@
 #include "changes/git_repository.hpp"
+#include "changes/workdir_diff.hpp"
 
 #include "changes/worktree_file.hpp"
 #include "impact/error.hpp"
@@ -181,7 +182,13 @@ git::DiffPtr GitRepository::diff_for(const ChangeRequest& request, git_tree* bas
     // Untracked directories are reported whole and expanded here, so that an unignored virtualenv is
     // skipped without libgit2 listing every file in it.
     opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_ENABLE_FAST_UNTRACKED_DIRS;
-    rc = git_diff_tree_to_workdir_with_index(&diff, m_repo.get(), base_tree, &opts);
+    git_index* index = nullptr;
+    if (git_repository_index(&index, m_repo.get()) != 0) {
+      throw Error("cannot read the git index: {}", git::last_error());
+    }
+    git::IndexPtr owner(index);
+    diff = git::tree_to_workdir(*m_repo, base_tree, *index, m_root, opts, true).release();
+    rc = diff == nullptr ? -1 : 0;
   }
   if (rc != 0) throw Error("cannot compute the diff: {}", git::last_error());
   git::DiffPtr owned(diff);
