@@ -185,7 +185,8 @@ int run_selection(const cli::Options& options) {
   std::vector<std::string> recording; // why durations are not recorded, when they cannot be
   EnvPairs extra;
   if (records_durations(*report.plan.command, env, options.no_cache)) {
-    extra = exec_durations_env(repo->root(), cache, env, recording); // docs/cache.md, "Durations"
+    // docs/cache.md, "Durations" and "Run order"
+    extra = exec_durations_env(repo->root(), cache, env, !options.no_reorder, recording);
   }
   for (const auto& w : recording) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   // --cache-push: impact waits for pytest (rather than exec it) to push what it measured (run_cache.cpp).

@@ -1,6 +1,10 @@
 // impact's durations plugin (docs/cache.md): loaded into every pytest run impact starts, it writes
 // each test's duration (set-up + call + teardown) into the cache's inbox when the session ends.
+#include "run/order_plugin.hpp"
+
 #include "impact/run/durations.hpp"
+
+#include <string>
 
 namespace impact {
 
@@ -10,13 +14,16 @@ namespace {
 
 // Every hook swallows its own errors: recording durations must never change how the run goes. Under
 // xdist the controller receives every worker's reports and writes one file; workers write nothing.
-// Reports of a rerun attempt (pytest-rerunfailures) are not counted. Node ids are made relative to
-// the folder pytest was started in (impact starts it at the repository root).
-constexpr const char* k_source = R"PY("""Written by impact (docs/cache.md): records test durations into impact's cache. Safe to delete."""
+// Reports of a rerun attempt (pytest-rerunfailures) are not counted. Node ids are made relative
+// to the folder pytest was started in (impact starts it at the repository root). The run order's
+// hooks are in order_plugin.cpp, appended to this source.
+constexpr const char* k_source = R"PY("""Written by impact (docs/cache.md): records test durations into impact's cache, and orders the run. Safe to delete."""
 import datetime
 import json
 import os
 import tempfile
+
+import pytest
 
 _durations = {}
 _where = {"rootdir": None, "invocation": None, "at": None}
@@ -27,6 +34,7 @@ def pytest_configure(config):
         _where["at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         _where["rootdir"] = str(config.rootpath)
         _where["invocation"] = str(config.invocation_params.dir)
+        _order["inputs"] = _order_inputs(config)
     except Exception:
         pass
 
@@ -69,20 +77,26 @@ def pytest_sessionfinish(session, exitstatus):
 
 } // namespace
 
-const char* durations_plugin_source() { return k_source; }
+const char* durations_plugin_source() {
+  static const std::string k_whole = std::string(k_source) + k_order_plugin_source;
+  return k_whole.c_str();
+}
 
 std::vector<std::pair<std::string, std::string>> durations_plugin_env(const std::filesystem::path& plugin_dir,
                                                                       const std::filesystem::path& inbox,
                                                                       const std::filesystem::path& root,
                                                                       const std::string& pythonpath,
-                                                                      const std::string& pytest_plugins) {
+                                                                      const std::string& pytest_plugins,
+                                                                      const std::filesystem::path& order_durations) {
   std::string path = pythonpath.empty() ? plugin_dir.string() : plugin_dir.string() + ":" + pythonpath;
   std::string plugins = pytest_plugins.empty() ? std::string(k_durations_plugin_module)
                                                : pytest_plugins + "," + k_durations_plugin_module;
-  return {{"PYTHONPATH", path},
-          {"PYTEST_PLUGINS", plugins},
-          {"IMPACT_DURATIONS_INBOX", inbox.string()},
-          {"IMPACT_DURATIONS_ROOT", root.string()}};
+  std::vector<std::pair<std::string, std::string>> out = {{"PYTHONPATH", path},
+                                                          {"PYTEST_PLUGINS", plugins},
+                                                          {"IMPACT_DURATIONS_INBOX", inbox.string()},
+                                                          {"IMPACT_DURATIONS_ROOT", root.string()}};
+  if (!order_durations.empty()) out.emplace_back("IMPACT_ORDER_DURATIONS", order_durations.string());
+  return out;
 }
 
 } // namespace impact
