@@ -14,10 +14,11 @@ namespace {
 
 // Every hook swallows its own errors: recording durations must never change how the run goes. Under
 // xdist the controller receives every worker's reports and writes one file; workers write nothing.
-// Reports of a rerun attempt (pytest-rerunfailures) are not counted. Node ids are made relative
+// Reports of a rerun attempt (pytest-rerunfailures) are not counted as time; a test whose attempt
+// after a rerun passes counts as a flaky pass (docs/cache.md, "Flakes"). Node ids are made relative
 // to the folder pytest was started in (impact starts it at the repository root). The run order's
 // hooks are in order_plugin.cpp, appended to this source.
-constexpr const char* k_source = R"PY("""Written by impact (docs/cache.md): records test durations into impact's cache, and orders the run. Safe to delete."""
+constexpr const char* k_source = R"PY("""Written by impact (docs/cache.md): records test durations and flaky passes into impact's cache, and orders the run. Safe to delete."""
 import datetime
 import json
 import os
@@ -26,6 +27,8 @@ import tempfile
 import pytest
 
 _durations = {}
+_reran = {}  # node id -> whether the call of its attempt after a rerun passed
+_flaky = {}  # node id -> passes after a rerun, in this session
 _where = {"rootdir": None, "invocation": None, "at": None}
 
 
@@ -47,8 +50,23 @@ def _repo_relative(nodeid):
     return os.path.relpath(full, _where["invocation"]).replace(os.sep, "/") + sep + rest
 
 
+def _count_flaky(report):
+    # pytest-rerunfailures logs a failed attempt's phase as "rerun" and starts the test again; a
+    # test whose last attempt then passes set-up, call and teardown passed only on rerun.
+    nodeid = report.nodeid
+    if report.outcome == "rerun":
+        _reran[nodeid] = False
+    elif nodeid in _reran:
+        if report.when == "call":
+            _reran[nodeid] = report.passed
+        elif report.when == "teardown":
+            if _reran.pop(nodeid) and report.passed:
+                _flaky[nodeid] = _flaky.get(nodeid, 0) + 1
+
+
 def pytest_runtest_logreport(report):
     try:
+        _count_flaky(report)
         if getattr(report, "outcome", "") == "rerun":
             return
         _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + float(report.duration)
@@ -67,6 +85,8 @@ def pytest_sessionfinish(session, exitstatus):
         os.makedirs(folder, exist_ok=True)
         doc = {"schema": "impact.durations.run", "version": 1, "at": _where["at"],
                "tests": {_repo_relative(k): round(v, 6) for k, v in sorted(_durations.items())}}
+        if _flaky:
+            doc["flaky"] = {_repo_relative(k): v for k, v in sorted(_flaky.items())}
         fd, tmp = tempfile.mkstemp(prefix=".run-", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(doc, out)

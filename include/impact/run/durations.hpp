@@ -43,9 +43,10 @@ Durations parse_durations(std::string_view text, const std::string& name);
 Durations parse_run_file(std::string_view text, const std::string& name);
 
 // The cache's durations: durations.json with every file of the inbox merged in. When the inbox held
-// any (or durations.json could not be read), writes durations.json again (temp file and rename) and removes the files it merged. A file that
+// any (or durations.json could not be read), writes durations.json again (temp file and rename) and removes the files it merged;
+// the files' flaky passes are added to flakes.json first (flakes.hpp). A file that
 // cannot be read is skipped (and removed, for a run file) with a line in `warnings`; never throws for
-// the cache's content, only when durations.json cannot be written.
+// the cache's content, only when durations.json or flakes.json cannot be written.
 Durations load_durations(const std::filesystem::path& cache, std::vector<std::string>& warnings);
 
 // Writes `durations` as the cache's durations.json (temp file and rename). Throws impact::Error.
