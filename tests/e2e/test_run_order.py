@@ -71,6 +71,8 @@ def test_last_failures_run_first_then_the_longest(repo):
         "tests/test_mid.py::test_mid_two", "tests/test_mid.py::test_mid_one",
     ]
     assert "impact: run order: last failures first (1), then the longest first (6 of 6 test(s)" in again.stdout
+    dry = repo.impact("--dry-run")
+    assert "order: last failures first, then the longest first (6 of the tests it runs" in dry.stdout
 
 
 def test_no_reorder_keeps_pytests_collection_order(repo):
@@ -80,6 +82,7 @@ def test_no_reorder_keeps_pytests_collection_order(repo):
     assert kept.returncode == 1, kept.stdout + kept.stderr
     assert ran(kept) == COLLECTED
     assert "impact: run order" not in kept.stdout
+    assert "order: pytest's collection order (--no-reorder)" in repo.impact("--dry-run", "--no-reorder").stdout
 
 
 def test_xdist_workers_collect_the_same_order(repo):
