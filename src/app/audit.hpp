@@ -6,6 +6,7 @@
 #include "impact/changes.hpp"
 #include "impact/decision.hpp"
 #include "impact/run.hpp"
+#include "impact/run/flakes.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -56,6 +57,7 @@ struct AuditedTest {
 struct Miss {
   TestOutcome test;
   NotSelected evidence; // what the analysis of the change knows about it
+  std::optional<FlakeRecord> flake; // a known flake: it has passed on rerun before (flakes.json)
 };
 
 struct AuditResult {
@@ -71,6 +73,10 @@ struct AuditResult {
 // analysis failed, and then `evidence_error` says why. Pure.
 AuditResult audit_selection(const Decision& audited, const Decision* evidence, const std::string& evidence_error,
                             SuiteRun suite);
+
+// Marks each miss whose test is in the cache's flakes record (docs/cache.md, "Flakes"): its failure may
+// be the flake's, not the change's.
+void mark_known_flakes(AuditResult& result, const Flakes& flakes);
 
 std::string render_audit_text(const AuditedSelection& selection, const AuditResult& result);
 std::string render_audit_json(const AuditedSelection& selection, const AuditResult& result,

@@ -45,7 +45,7 @@ AuditResult audit_selection(const Decision& audited, const Decision* evidence, c
           why = why_not_selected(*evidence, test.node_id);
           why.lines = describe_not_selected(why, *evidence);
         }
-        out.misses.push_back(Miss{test, std::move(why)});
+        out.misses.push_back(Miss{test, std::move(why), std::nullopt});
       }
     }
   }
@@ -57,6 +57,12 @@ AuditResult audit_selection(const Decision& audited, const Decision* evidence, c
     }
   }
   return out;
+}
+
+void mark_known_flakes(AuditResult& result, const Flakes& flakes) {
+  for (auto& miss : result.misses) {
+    if (auto it = flakes.find(miss.test.node_id); it != flakes.end()) miss.flake = it->second;
+  }
 }
 
 } // namespace impact::app

@@ -27,6 +27,18 @@ std::string describe_selection(const Decision& d) {
   return {};
 }
 
+// ", known flake: passed on rerun 3 times, last 2026-…Z", or "".
+std::string describe_flake(const std::optional<FlakeRecord>& flake) {
+  if (!flake) return {};
+  return fmt::format(", known flake: passed on rerun {} time{}, last {}", flake->passes, flake->passes == 1 ? "" : "s",
+                     one_line(flake->last));
+}
+
+json flake_json(const std::optional<FlakeRecord>& flake) {
+  if (!flake) return nullptr;
+  return {{"passes_on_rerun", flake->passes}, {"last", flake->last}};
+}
+
 json base_json(const std::optional<DiffBase>& base) {
   return base ? report::base_json<json>(*base) : json(nullptr);
 }
@@ -54,8 +66,8 @@ std::string render_audit_text(const AuditedSelection& selection, const AuditResu
   if (!r.misses.empty()) {
     out += "\nmissed: failed, but the selection skips them\n";
     for (const auto& m : r.misses) {
-      out += fmt::format("  MISS {} ({}{})\n", quote_name(m.test.node_id), one_line(m.test.outcome),
-                         m.test.collection_error ? ", could not be collected" : "");
+      out += fmt::format("  MISS {} ({}{}{})\n", quote_name(m.test.node_id), one_line(m.test.outcome),
+                         m.test.collection_error ? ", could not be collected" : "", describe_flake(m.flake));
       for (const auto& line : m.evidence.lines) out += fmt::format("    {}\n", one_line(line));
     }
   }
@@ -112,6 +124,7 @@ std::string render_audit_json(const AuditedSelection& selection, const AuditResu
     misses.push_back({{"node_id", m.test.node_id},
                       {"outcome", m.test.outcome},
                       {"collection_error", m.test.collection_error},
+                      {"known_flake", flake_json(m.flake)},
                       {"evidence",
                        {{"kind", m.evidence.kind}, {"chain", report::chain_json<json>(m.evidence.chain)}, {"detail", m.evidence.lines}}}});
   }

@@ -38,7 +38,7 @@ bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cach
 }
 
 EnvPairs exec_durations_env(const std::filesystem::path& root, const std::filesystem::path& cache, const EnvLookup& env,
-                            std::vector<std::string>& warnings) {
+                            bool reorder, std::vector<std::string>& warnings) {
   try {
     util::ensure_cache_dir(cache);
     auto dir = durations_plugin_dir(cache);
@@ -48,7 +48,7 @@ EnvPairs exec_durations_env(const std::filesystem::path& root, const std::filesy
       util::write_file_atomic(module, durations_plugin_source());
     }
     return durations_plugin_env(dir, durations_inbox(cache), root, env("PYTHONPATH").value_or(""),
-                                env("PYTEST_PLUGINS").value_or(""));
+                                env("PYTEST_PLUGINS").value_or(""), reorder ? durations_file(cache) : std::filesystem::path());
   } catch (const std::exception& e) { // Error, or filesystem_error from create_directories
     warnings.push_back(fmt::format("test durations are not recorded: {}", e.what()));
     return {};

@@ -24,10 +24,11 @@ using EnvPairs = std::vector<std::pair<std::string, std::string>>;
 bool records_durations(const Command& pytest, const EnvLookup& env, bool no_cache);
 
 // The environment that loads the plugin into the pytest impact execs in the repository at `root`:
-// writes the module into <cache>/plugin/ when it is missing or differs. Empty (and a line in
-// `warnings`) when the cache folder cannot be written.
+// writes the module into <cache>/plugin/ when it is missing or differs. With `reorder` the plugin also
+// orders the run (last failures first, then the longest first; off with --no-reorder). Empty (and a
+// line in `warnings`) when the cache folder cannot be written.
 EnvPairs exec_durations_env(const std::filesystem::path& root, const std::filesystem::path& cache, const EnvLookup& env,
-                            std::vector<std::string>& warnings);
+                            bool reorder, std::vector<std::string>& warnings);
 
 // The plugin in a temporary folder, for a run impact waits for.
 class TempDurationsPlugin {

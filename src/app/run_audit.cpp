@@ -86,6 +86,10 @@ int run_audit(const cli::Options& options) {
   // 3. What the selection would have skipped, and which of those failed.
   const Decision* evidence = analysis_error.empty() ? &analysis.decision : nullptr;
   AuditResult result = audit_selection(*selection.decision, evidence, analysis_error, std::move(suite));
+  // 4. Which misses are known flakes: the record includes the suite's own run, merged just now.
+  std::vector<std::string> flake_warnings;
+  mark_known_flakes(result, load_flakes(util::cache_dir(repo->root(), env), flake_warnings));
+  for (const auto& w : flake_warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   if (options.format == cli::Format::json) {
     std::vector<std::string> changed;
     for (const auto& f : analysis.decision.files) changed.push_back(f.path.str);

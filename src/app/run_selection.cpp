@@ -5,6 +5,7 @@
 #include "app/pytest_command.hpp"
 #include "app/replay.hpp"
 #include "app/run_monorepo.hpp"
+#include "app/run_order.hpp"
 #include "app/run_plan.hpp"
 #include "app/run_shards.hpp"
 #include "app/shard_plan.hpp"
@@ -169,6 +170,12 @@ int run_selection(const cli::Options& options) {
   if (options.dry_run || json) {
     if (json) fmt::print("{}", render_json(report));
     else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO, env)));
+    if (!json && report.plan.command && !report.plan.fallback) {
+      bool loaded = records_durations(*report.plan.command, env, options.no_cache);
+      bool reorder = loaded && !options.no_reorder;
+      fmt::print("{}", describe_run_order(analysis.decision, !options.no_reorder, loaded,
+                                          reorder ? recorded_durations(cache) : Durations{}));
+    }
     if (!json && report.shards) fmt::print("{}", render_shards(*report.shards));
     if (!json && !payload.empty()) fmt::print("{}", describe_fallback_input(report, payload));
     return 0;
@@ -185,7 +192,8 @@ int run_selection(const cli::Options& options) {
   std::vector<std::string> recording; // why durations are not recorded, when they cannot be
   EnvPairs extra;
   if (records_durations(*report.plan.command, env, options.no_cache)) {
-    extra = exec_durations_env(repo->root(), cache, env, recording); // docs/cache.md, "Durations"
+    // docs/cache.md, "Durations" and "Run order"
+    extra = exec_durations_env(repo->root(), cache, env, !options.no_reorder, recording);
   }
   for (const auto& w : recording) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   // --cache-push: impact waits for pytest (rather than exec it) to push what it measured (run_cache.cpp).

@@ -87,6 +87,9 @@ void add_selection_flags(CLI::App& app, Options& o, std::string& changed, std::s
   app.add_option("--format", format, "Output of --dry-run and of subcommands: text | json")->group("Output");
   app.add_flag("--timings", o.timings, "Print how long each stage took, on stderr")->group("Output");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the facts cache (.impact_cache/)")->group("Tuning");
+  app.add_flag("--no-reorder", o.no_reorder,
+               "Run the tests in pytest's collection order, not last failures first, then the longest first")
+      ->group("Tuning");
   app.add_option("-j,--jobs", o.jobs, "Parse files and link their imports with this many threads (default: one per core)")->group("Tuning");
   app.add_option("--project", o.projects,
                  "Monorepo: work on this project folder only; repeatable (impact projects lists them)")
@@ -234,6 +237,9 @@ void check_values(const Options& o, const CLI::App& app, const CLI::App& index_c
   }
   if (given(app, "--shard") && o.verb != Verb::run && o.verb != Verb::select) {
     usage_error("--shard applies to the run and to select; drop it");
+  }
+  if (given(app, "--no-reorder") && o.verb != Verb::run) {
+    usage_error("--no-reorder applies to the run (the pytest impact starts); drop it");
   }
   if (given(app, "--shard") && o.shard.empty()) usage_error("--shard '' names no shard; pass K/N (1 <= K <= N) or auto");
   if (given(app, "--junitxml") && o.junitxml.empty()) usage_error("--junitxml '' names no file; pass a path such as junit.xml");

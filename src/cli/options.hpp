@@ -31,6 +31,7 @@ struct Options {
   Format format = Format::text;
   bool timings = false;
   bool no_cache = false;
+  bool no_reorder = false;                // --no-reorder: pytest's collection order, not last failures then longest
   unsigned jobs = 0;                      // 0: one per core
   bool file_level = false;                // --file-level: no symbol-level narrowing
   bool include_failed = false;            // --include-failed: pytest's last failures join the selection

@@ -2,6 +2,7 @@
 // the plugin leaves in the inbox, newest value per test.
 #include "impact/error.hpp"
 #include "impact/run/durations.hpp"
+#include "impact/run/flakes.hpp"
 #include "util/files.hpp"
 
 #include <fmt/format.h>
@@ -107,17 +108,25 @@ Durations load_durations(const std::filesystem::path& cache, std::vector<std::st
     if (name.starts_with("run-") && name.ends_with(".json")) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end()); // the same ties whatever order the folder lists them in
+  Flakes flaky; // the runs' flaky passes (flakes.hpp), added to flakes.json once, as their files go
   for (const auto& file : files) {
     auto text = util::read_file(file);
     if (!text) continue; // another impact merged and removed it meanwhile
     try {
-      merge_durations(out, parse_run_file(*text, file.string()));
+      Durations run = parse_run_file(*text, file.string());
+      add_flakes(flaky, parse_run_flakes(*text, file.string()));
+      merge_durations(out, run);
     } catch (const Error& e) {
       warnings.push_back(fmt::format("{}; removing it", e.what()));
     }
     read.push_back(file);
   }
   if (read.empty() && !broken) return out;
+  if (!flaky.empty()) {
+    Flakes all = load_flakes(cache, warnings);
+    add_flakes(all, flaky);
+    save_flakes(cache, all);
+  }
   save_durations(cache, out);
   for (const auto& file : read) std::filesystem::remove(file, ec);
   return out;

@@ -43,9 +43,10 @@ Durations parse_durations(std::string_view text, const std::string& name);
 Durations parse_run_file(std::string_view text, const std::string& name);
 
 // The cache's durations: durations.json with every file of the inbox merged in. When the inbox held
-// any (or durations.json could not be read), writes durations.json again (temp file and rename) and removes the files it merged. A file that
+// any (or durations.json could not be read), writes durations.json again (temp file and rename) and removes the files it merged;
+// the files' flaky passes are added to flakes.json first (flakes.hpp). A file that
 // cannot be read is skipped (and removed, for a run file) with a line in `warnings`; never throws for
-// the cache's content, only when durations.json cannot be written.
+// the cache's content, only when durations.json or flakes.json cannot be written.
 Durations load_durations(const std::filesystem::path& cache, std::vector<std::string>& warnings);
 
 // Writes `durations` as the cache's durations.json (temp file and rename). Throws impact::Error.
@@ -76,13 +77,16 @@ std::string utc_of(const std::filesystem::file_time_type& time);
 // The plugin module (impact_durations.py) the runs load, and the environment that loads it: its
 // folder in front of `pythonpath`, its name added to `pytest_plugins` (PYTEST_PLUGINS), the inbox it
 // writes to, and the folder pytest is started in (`root`): a pytest that inherits the environment
-// but starts elsewhere (a test that runs pytest on a project of its own) records nothing.
+// but starts elsewhere (a test that runs pytest on a project of its own) records nothing. A non-empty
+// `order_durations` (the cache's durations.json) turns the run order on (IMPACT_ORDER_DURATIONS;
+// docs/cache.md, "Run order"): last failures first, then the longest first.
 extern const char* const k_durations_plugin_module;
 const char* durations_plugin_source();
 std::vector<std::pair<std::string, std::string>> durations_plugin_env(const std::filesystem::path& plugin_dir,
                                                                       const std::filesystem::path& inbox,
                                                                       const std::filesystem::path& root,
                                                                       const std::string& pythonpath,
-                                                                      const std::string& pytest_plugins);
+                                                                      const std::string& pytest_plugins,
+                                                                      const std::filesystem::path& order_durations = {});
 
 } // namespace impact

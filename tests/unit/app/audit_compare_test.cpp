@@ -109,3 +109,19 @@ TEST_CASE("a miss carries what the analysis of the change knows about it", "[aud
   CHECK(r.misses[2].evidence.kind == "no_static_path");
   CHECK(r.misses[2].evidence.lines[0].ends_with("src/m.py (modified)"));
 }
+
+TEST_CASE("a miss whose test has passed on rerun before is marked a known flake", "[audit]") {
+  std::vector<TestOutcome> tests = {{"tests/a.py::test_1", "failed", false}, {"tests/b.py::test_2", "failed", false}};
+  Decision d = selecting({});
+  AuditResult r = audit_selection(d, &d, "", suite(tests));
+  mark_known_flakes(r, {{"tests/b.py::test_2", {3, "2026-01-02T00:00:00.000000Z"}}, {"tests/c.py::t", {1, "x"}}});
+  REQUIRE(r.misses.size() == 2);
+  CHECK(!r.misses[0].flake);
+  REQUIRE(r.misses[1].flake);
+  CHECK(r.misses[1].flake->passes == 3);
+  AuditedSelection selection{"", std::nullopt, &d};
+  CHECK_THAT(render_audit_text(selection, r),
+             Catch::Contains("MISS tests/b.py::test_2 (failed, known flake: passed on rerun 3 times, last "
+                             "2026-01-02T00:00:00.000000Z)"));
+  CHECK_THAT(render_audit_json(selection, r, {}), Catch::Contains(R"("known_flake": {)"));
+}

@@ -61,3 +61,12 @@ TEST_CASE("the same flags with a value that names something parse", "[cli]") {
   auto here = parse_args({"-C", "."});
   REQUIRE(here.options);
 }
+
+TEST_CASE("--no-reorder belongs to the run, the only command that orders a pytest run", "[cli]") {
+  auto run = parse_args({"--no-reorder", "--", "-v"});
+  REQUIRE(run.options);
+  CHECK(run.options->no_reorder);
+  CHECK(!parse_args({}).options->no_reorder);
+  CHECK(parse_args({"select", "--no-reorder"}).code == 2);
+  CHECK(parse_args({"audit", "--no-reorder"}).code == 2);
+}

@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <string>
+
 using namespace impact;
 using impact::testing::TempDir;
 
@@ -115,4 +118,29 @@ TEST_CASE("a broken durations.json is rewritten, so that it is reported once", "
   load_durations(cache.path(), second);
   CHECK(first.size() == 1);
   CHECK(second.empty());
+}
+
+TEST_CASE("the plugin's environment turns the run order on only when given the durations file", "[durations]") {
+  auto value = [](const std::vector<std::pair<std::string, std::string>>& env, const std::string& name) {
+    for (const auto& [n, v] : env) {
+      if (n == name) return std::optional<std::string>(v);
+    }
+    return std::optional<std::string>();
+  };
+  auto ordered = durations_plugin_env("/c/plugin", "/c/durations.d", "/repo", "", "xdist", "/c/durations.json");
+  CHECK(value(ordered, "IMPACT_ORDER_DURATIONS") == "/c/durations.json");
+  CHECK(value(ordered, "PYTEST_PLUGINS") == "xdist,impact_durations");
+  auto kept = durations_plugin_env("/c/plugin", "/c/durations.d", "/repo", "", "");
+  CHECK(!value(kept, "IMPACT_ORDER_DURATIONS"));
+  CHECK(value(kept, "PYTEST_PLUGINS") == "impact_durations");
+}
+
+TEST_CASE("the plugin's source carries the order's hooks after the recording ones", "[durations]") {
+  std::string source = durations_plugin_source();
+  auto configure = source.find("def pytest_configure(");
+  auto order = source.find("def pytest_collection_modifyitems(");
+  REQUIRE(configure != std::string::npos);
+  REQUIRE(order != std::string::npos);
+  CHECK(configure < order);
+  CHECK(source.find("IMPACT_ORDER_DURATIONS") != std::string::npos);
 }
