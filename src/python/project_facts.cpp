@@ -39,14 +39,19 @@ const std::string_view& ProjectFacts::name_table(size_t i) const {
 bool ProjectFacts::mentions(size_t i, std::string_view name) const { return python::mentions_in(name_table(i), name); }
 
 std::vector<uint32_t> ProjectFacts::files_mentioning(std::string_view name) const {
-  constexpr uint32_t k_scans_before_index = 16;
-  if (!m_mention_ready && m_mention_scans < k_scans_before_index) {
-    ++m_mention_scans;
-    std::vector<uint32_t> out;
-    for (size_t i = 0; i < m_blobs.size(); ++i) {
-      if (mentions(i, name)) out.push_back(static_cast<uint32_t>(i)); // an unreadable table mentions everything
+  constexpr size_t k_scans_before_index = 16;
+  if (!m_mention_ready) {
+    for (const auto& [scanned, found] : m_mention_scanned) {
+      if (scanned == name) return found;
     }
-    return out;
+    if (m_mention_scanned.size() < k_scans_before_index) {
+      std::vector<uint32_t> out;
+      for (size_t i = 0; i < m_blobs.size(); ++i) {
+        if (mentions(i, name)) out.push_back(static_cast<uint32_t>(i)); // an unreadable table mentions everything
+      }
+      m_mention_scanned.emplace_back(std::string(name), out);
+      return out;
+    }
   }
   if (!m_mention_ready) {
     // (hash << 32 | file) pairs, sorted: grouped by hash, each group's files ascending.
@@ -116,6 +121,7 @@ FileFacts ProjectFacts::full(size_t i) const {
 void ProjectFacts::add(SourceFile file, std::string_view encoded) {
   files.push_back(std::move(file));
   m_blobs.push_back(encoded);
+  m_mention_scanned.clear();
   if (m_mention_ready) {
     m_mention_ready = false;
     m_mention_hashes.clear();

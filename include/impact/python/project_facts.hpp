@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace impact {
@@ -111,8 +112,9 @@ public:
   // Whether file i's code reads `name` anywhere (a component of a reference, a fixture request):
   // a cheap test on a sorted table of name hashes, without decoding the file.
   bool mentions(size_t i, std::string_view name) const;
-  // The files that mention `name` (as mentions() says), ascending. The first few questions look in
-  // each file's sorted name table (a warm run usually asks one or two); from then on a lookup in an
+  // The files that mention `name` (as mentions() says), ascending. The first few names are looked up
+  // in each file's sorted name table (a warm run usually asks about one or two), and remembered; past
+  // them, a lookup in an
   // inverted index of every table, built once, so that a walk asking about many names does not scan
   // every file for each (building it costs as much as a few dozen scans: sorting every name's hash).
   std::vector<uint32_t> files_mentioning(std::string_view name) const;
@@ -133,7 +135,8 @@ private:
   // m_mention_files (one more offset than hashes), and the files whose table cannot be read.
   mutable std::vector<uint32_t> m_mention_hashes, m_mention_offsets, m_mention_files, m_mention_all;
   mutable bool m_mention_ready = false;
-  mutable uint32_t m_mention_scans = 0; // questions answered by scanning, before the index is built
+  // Answers found by scanning, before the index is built (a walk asks the same name many times).
+  mutable std::vector<std::pair<std::string, std::vector<uint32_t>>> m_mention_scanned;
   std::vector<std::shared_ptr<const void>> m_storage;
 };
 
