@@ -126,7 +126,7 @@ void list_untracked(int root_fd, const std::string& folder, const Tracked& track
       is_dir = ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
     }
     if (is_dir && tracked.folders.contains(path)) subfolders.push_back(std::move(path));
-    else out.push_back(std::move(path));
+    else out.push_back(is_dir ? path + "/" : std::move(path)); // a trailing slash: a folder
   }
   ::closedir(dir);
   for (const auto& sub : subfolders) list_untracked(root_fd, sub, tracked, out);
@@ -181,11 +181,17 @@ std::optional<std::vector<std::string>> paths_that_may_differ(git_repository& re
   struct stat last {};
   if (!stat_of(index_path, last) || !same_stat(before, last)) return std::nullopt;
   first.insert(first.end(), second.begin(), second.end());
+  // Names git ignores are no candidates (a __pycache__ folder in every package would make a thousand);
+  // git_ignore_path_is_ignored applies the rules the diff applies, parent folders included.
+  std::erase_if(untracked, [&](const std::string& path) {
+    int ignored = 0;
+    return git_ignore_path_is_ignored(&ignored, &repo, path.c_str()) == 0 && ignored == 1;
+  });
   first.insert(first.end(), untracked.begin(), untracked.end());
   // libgit2 1.5 reports an untracked name in a tracked folder only when the narrowed index side holds
   // something under that folder too (else it never descends into it): add the folder's first entry.
   for (const auto& path : untracked) {
-    std::string_view folder = folder_of(path);
+    std::string_view folder = folder_of(std::string_view(path).substr(0, path.size() - (path.ends_with('/') ? 1 : 0)));
     size_t at = 0;
     if (!folder.empty() && git_index_find_prefix(&at, &index, (std::string(folder) + "/").c_str()) == 0) {
       first.emplace_back(git_index_get_byindex(&index, at)->path);
@@ -193,8 +199,10 @@ std::optional<std::vector<std::string>> paths_that_may_differ(git_repository& re
   }
   std::sort(first.begin(), first.end());
   first.erase(std::unique(first.begin(), first.end()), first.end());
-  // Past a point the narrowed diff saves nothing (a checkout that touched every file).
-  if (first.size() > std::max<size_t>(256, count / 8)) return std::nullopt;
+  // Past a point the narrowed diff saves nothing (a fresh clone, every entry racily clean; a checkout
+  // that touched every file). Below it, a candidate costs libgit2 one look-up: a __pycache__ folder
+  // in every package (ignored, but a name the index lacks) is still far cheaper narrowed.
+  if (first.size() > std::max<size_t>(1024, count / 2)) return std::nullopt;
   return first;
 }
 
