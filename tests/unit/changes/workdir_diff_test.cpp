@@ -195,3 +195,36 @@ TEST_CASE("an index written in the same second as a file makes it a candidate (r
   CHECK(std::find(both.candidates->begin(), both.candidates->end(), "pkg/a.py") != both.candidates->end());
   CHECK(both.narrowed == both.whole);
 }
+
+// A seeded random walk over work-tree states: after every step the narrowed diff must equal the
+// whole one. Steps mix edits, same-second rewrites, deletions, new files and folders, ignore rules,
+// staging, commits and index refreshes (which age nothing: some entries stay racily clean).
+TEST_CASE("the narrowed diff equals the whole one along a random walk of edits", "[workdir_diff]") {
+  Repo repo;
+  base_project(repo);
+  const std::vector<std::string> files{"pkg/a.py", "pkg/sub/b.py", "pkg/sub/c.py", "lib/deep/z.py", "README",
+                                       "docs/index.rst", "new/x.py", "pkg/n.py", "lib/deep/more/m.py", "t.log"};
+  uint32_t state = 20261203;
+  auto next = [&](uint32_t n) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 8) % n;
+  };
+  for (int step = 0; step < 60; ++step) {
+    const std::string& f = files[next(static_cast<uint32_t>(files.size()))];
+    std::string dir = f.find('/') == std::string::npos ? "." : f.substr(0, f.rfind('/'));
+    switch (next(9)) {
+    case 0: repo.sh(fmt::format("mkdir -p {} && printf 'v{}\\n' > {}", dir, step, f)); break;
+    case 1: repo.sh(fmt::format("mkdir -p {} && printf 'v{}\\n' >> {}", dir, step, f)); break;
+    case 2: repo.sh(fmt::format("rm -rf {}", f)); break;
+    case 3: repo.git(fmt::format("add -A {} || true", dir)); break; // the folder may be gone
+    case 4: repo.git("commit -qam step || true"); break;              // there may be nothing to commit
+    case 5: repo.age(); break;
+    case 6: repo.sh(fmt::format("printf '{}\\n' >> .gitignore", next(2) == 0 ? "*.log" : "new/")); break;
+    case 7: repo.sh(fmt::format("[ -e {0} ] && touch -d '2020-01-01 00:00:00' {0} || true", f)); break;
+    default: repo.git("update-index -q --refresh"); break;
+    }
+    Both both = diff_both(repo);
+    INFO("step " << step);
+    REQUIRE(both.narrowed == both.whole);
+  }
+}
