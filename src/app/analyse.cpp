@@ -15,6 +15,7 @@
 #include "impact/semantic.hpp"
 #include "util/cache_dir.hpp"
 #include "util/glob.hpp"
+#include "util/keep_until_exit.hpp"
 #include "util/temp_files.hpp"
 #include "util/quote.hpp"
 
@@ -379,6 +380,10 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   out.project.python_files = facts.files.size();
   out.project.parsed = facts.parsed;
   for (const auto& node : graph.nodes) out.project.test_files += node.test ? 1 : 0;
+  if (shared_facts == nullptr) { // one analysis per process: freeing these is the OS's job at exit
+    util::keep_until_exit(std::move(graph));
+    util::keep_until_exit(std::move(facts));
+  }
   return out;
 }
 
