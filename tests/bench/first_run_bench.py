@@ -31,36 +31,21 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench_proc import clone, timed_run
 
 HERE = Path(__file__).resolve().parent
 # run_bench.py's "module-level constant (mid-level module)": file level, every importer is selected.
 CHANGE = ("src/app/pkg050/sub03/mod007.py", "LIMIT = ", "LIMIT = 1 + ")
 
 
-def env():
-    out = {k: v for k, v in os.environ.items() if not k.startswith("IMPACT_")}
-    for var in ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE"):
-        out.pop(var, None)
-    out["PATH"] = "/usr/bin:" + out.get("PATH", "")
-    return out
-
-
 def timed(argv, cwd):
-    start = time.perf_counter()
-    result = subprocess.run([str(a) for a in argv], cwd=cwd, env=env(), capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        sys.exit(f"first_run_bench: {' '.join(map(str, argv))} failed ({result.returncode}):\n"
-                 f"{result.stdout}\n{result.stderr}")
-    return elapsed, result
+    return timed_run("first_run_bench", argv, cwd, system_path_first=True)
 
 
 def fresh_clone(source, where):
-    if where.exists():
-        shutil.rmtree(where)
-    subprocess.run(["git", "clone", "-q", str(source), str(where)], check=True)
+    clone(source, where)
     path, old, new = CHANGE
     target = where / path
     target.write_text(target.read_text().replace(old, new, 1))

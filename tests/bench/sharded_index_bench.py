@@ -24,39 +24,19 @@ import os
 import re
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench_proc import clone, timed_run
 from index_bench import generate, write_coverage
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def env():
-    out = {k: v for k, v in os.environ.items() if not k.startswith("IMPACT_")}
-    for var in ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE"):
-        out.pop(var, None)
-    return out
-
-
 def run(argv, cwd):
-    start = time.perf_counter()
-    result = subprocess.run([str(a) for a in argv], cwd=cwd, env=env(), capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        sys.exit(f"sharded_index_bench: {' '.join(map(str, argv))} failed ({result.returncode}):\n"
-                 f"{result.stdout}\n{result.stderr}")
-    return elapsed, result
-
-
-def clone(repo, where):
-    if where.exists():
-        shutil.rmtree(where)
-    subprocess.run(["git", "clone", "-q", str(repo), str(where)], check=True)
-    return where
+    return timed_run("sharded_index_bench", argv, cwd)
 
 
 def split(whole, parts_dir, n_parts, n_test_files):
