@@ -104,6 +104,10 @@ util::Writer name_table(const FileFacts& facts) {
       size_t dot = chain.find('.', start);
       std::string_view part = chain.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
       if (!part.empty()) hashes.push_back(name_hash(part));
+      // getattr(self, "visit_" + kind) is recorded as `.*visit_`: a reader of any member too.
+      if (start > 0 && part.starts_with('*') && !any_member_prefix(chain.substr(start - 1, part.size() + 1)).empty()) {
+        hashes.push_back(name_hash(k_any_member_name));
+      }
       if (dot == std::string_view::npos) break;
       start = dot + 1;
     }

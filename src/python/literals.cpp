@@ -1,5 +1,7 @@
 #include "python/literals.hpp"
 
+#include "python/lexer.hpp"
+
 namespace impact::python {
 
 namespace {
@@ -95,6 +97,73 @@ std::optional<std::vector<std::string>> string_list(TSNode node, std::string_vie
     out.push_back(std::move(*value));
   }
   return out;
+}
+
+} // namespace impact::python
+
+namespace impact::python {
+
+namespace {
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The leading identifier characters of a string literal's body, stopping at `stop` too (the first
+// replacement field or conversion), and at a backslash (an escape may spell any character).
+std::string leading_identifier(std::string_view body, char stop) {
+  std::string out;
+  for (char c : body) {
+    if (c == stop || !is_identifier_char(c)) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string identifier_prefix(std::string_view expression) {
+  std::vector<Token> tokens;
+  lex(expression, tokens);
+  // The literal that starts the expression: for an f-string its fields' tokens come first.
+  const Token* literal = nullptr;
+  for (const Token& t : tokens) {
+    if (literal == nullptr || t.begin < literal->begin) literal = &t;
+  }
+  if (literal == nullptr || literal->kind != Tok::string) return {};
+  std::string_view text = expression.substr(literal->begin, literal->end - literal->begin);
+  size_t quote = text.find_first_of("\"'");
+  if (quote == std::string_view::npos) return {};
+  bool f_string = false;
+  for (char c : text.substr(0, quote)) {
+    if (c == 'b' || c == 'B') return {}; // bytes: getattr takes no bytes
+    if (c == 'f' || c == 'F') f_string = true;
+  }
+  size_t quotes = text.substr(quote).starts_with("\"\"\"") || text.substr(quote).starts_with("'''") ? 3 : 1;
+  if (text.size() < quote + 2 * quotes) return {}; // unterminated
+  std::string_view body = text.substr(quote + quotes, text.size() - quote - 2 * quotes);
+  // What follows the literal decides what the value starts with.
+  std::vector<const Token*> rest;
+  for (const Token& t : tokens) {
+    if (t.begin >= literal->end) rest.push_back(&t);
+  }
+  if (rest.empty()) return f_string ? leading_identifier(body, '{') : std::string();
+  // A conditional or a boolean operator may give another value altogether.
+  for (const Token* t : rest) {
+    if (t->depth != 0 || t->kind != Tok::name) continue;
+    std::string_view word = expression.substr(t->begin, t->end - t->begin);
+    if (word == "if" || word == "else" || word == "or" || word == "and" || word == "lambda" || word == "for") return {};
+  }
+  std::string_view op = expression.substr(rest[0]->begin, rest[0]->end - rest[0]->begin);
+  if (rest[0]->kind == Tok::other && op == "+") return leading_identifier(body, f_string ? '{' : '\0');
+  if (rest[0]->kind == Tok::other && op == "%" && !f_string) return leading_identifier(body, '%');
+  // "visit_{}".format(x), and nothing after the call.
+  bool format = rest.size() >= 4 && rest[0]->kind == Tok::dot && rest[1]->kind == Tok::name &&
+                expression.substr(rest[1]->begin, rest[1]->end - rest[1]->begin) == "format" &&
+                rest[2]->kind == Tok::lparen && rest.back()->kind == Tok::rparen && rest.back()->depth == 0;
+  for (size_t i = 3; format && i + 1 < rest.size(); ++i) format = rest[i]->depth > 0;
+  if (format && !f_string) return leading_identifier(body, '{');
+  return {};
 }
 
 } // namespace impact::python

@@ -20,3 +20,13 @@ std::string string_prefix(TSNode node, std::string_view source, const Grammar& g
 std::optional<std::vector<std::string>> string_list(TSNode node, std::string_view source, const Grammar& g);
 
 } // namespace impact::python
+
+namespace impact::python {
+
+// The identifier characters a computed string given as source text is known to start with:
+// f"visit_{x}", "visit_" + x, "visit_%s" % x and "visit_{}".format(x) give "visit_"; anything the
+// value may not start with (a conditional, `or`, a bytes literal, a method call on the literal) gives "".
+// Cut at the first character that is no ASCII letter, digit or underscore.
+std::string identifier_prefix(std::string_view expression);
+
+} // namespace impact::python

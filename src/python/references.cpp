@@ -7,6 +7,7 @@
 #include "python/symbol_spans.hpp"
 
 #include "python/lexer.hpp"
+#include "python/literals.hpp"
 #include "python/module_lookup.hpp"
 #include "python/names.hpp"
 
@@ -249,7 +250,9 @@ private:
       } else {
         ++m_call.tokens;
         if (m_call.tokens == 1 && t.kind == Tok::string) m_call.literal = text(t);
-        if (m_call.tokens == 1) m_call.begin = t.begin;
+        // An f-string's replacement fields come before the string's own token: the argument begins
+        // at the earliest token.
+        if (m_call.tokens == 1 || t.begin < m_call.begin) m_call.begin = t.begin;
         m_call.dotted = (m_call.tokens == 1 || m_call.dotted) && (t.kind == Tok::name || t.kind == Tok::dot);
         m_call.end = t.end;
         if (m_call.argument == 0) {
@@ -336,8 +339,11 @@ private:
         // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
         // named, and the caller's code names it.
       } else if (m_call.kind == Call::getattr && m_call.on_self) {
-        // getattr(self, "visit_" + kind): any member of the object, but no module-level name.
-        read(o, k_any_member, true);
+        // getattr(self, computed): any member of the object, but no module-level name; with a
+        // literal prefix (getattr(self, "visit_" + kind)), only a member whose name starts with it.
+        std::string prefix = identifier_prefix(m_src.substr(m_call.begin, m_call.end - m_call.begin));
+        if (prefix.empty()) read(o, k_any_member, true);
+        else read(o, std::string(k_any_member) + prefix, false);
       } else {
         // getattr(stream, attr): a member of whatever object it is given, or a module-level name when
         // that object is a module; the decision follows where such objects come from.

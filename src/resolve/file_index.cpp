@@ -356,14 +356,18 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
     std::string_view instance = instance_name(symbol);
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       if (!marker.empty()) {
-        if (*ref == marker) out.push_back(Read{symbol, &k_any});
+        if (*ref == marker) {
+          out.push_back(Read{symbol, &k_any, false, false, {}});
+        } else if (marker == k_any_member && !any_member_prefix(*ref).empty()) {
+          out.push_back(Read{symbol, &k_any, false, false, any_member_prefix(*ref)});
+        }
         continue;
       }
       if (ref->find(name) == std::string_view::npos) continue;
       auto parts = split_chain(*ref);
       for (size_t i = 0; i < parts.size(); ++i) {
         bool on_self = i == 1 && (parts[0] == "self" || parts[0] == "super" || parts[0] == instance);
-        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self});
+        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}});
       }
     }
   };
@@ -392,7 +396,7 @@ const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {
         std::string_view of = parts[i - 1];
         bool class_like = of == "cls" || of == "mcs" || of == "klass" || of == "__class__";
         if (parts[0] == "self" && !class_like) continue;
-        out.push_back(Read{symbol, &prefix_target(*info, parts, i - 1), class_like});
+        out.push_back(Read{symbol, &prefix_target(*info, parts, i - 1), class_like, false, {}});
       }
     }
   };

@@ -43,6 +43,9 @@ struct Read {
   const Target* target = nullptr;
   bool class_like = false; // namespace_reads(): the namespace of a class (`cls.__dict__`, `x.__class__.__dict__`)
   bool on_self = false;    // reads(): the name is read as `self.<name>` or `super().<name>` (docs/selection.md `self-calls`)
+  // reads() of k_any_member_name: the literal start of the computed name (getattr(self, "visit_" + kind)
+  // reads only members whose names start with "visit_"); empty for any member.
+  std::string_view name_prefix;
 };
 
 struct FileInfo {

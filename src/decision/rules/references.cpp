@@ -90,6 +90,12 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
   string_refs(search, h, info);
 }
 
+// getattr(self, "visit_" + kind) looks up a name that starts with "visit_": it runs such a member, or,
+// when there is none, __getattr__; __getattribute__ runs for every lookup (`member-precision`).
+bool ReferenceRules::looks_up(std::string_view prefix, std::string_view member) {
+  return prefix.empty() || member.starts_with(prefix) || member == "__getattr__" || member == "__getattribute__";
+}
+
 void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileInfo& info) {
   const Key& key = search.key;
   std::vector<int32_t>& reading = m_reading;
@@ -100,7 +106,9 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   // bound the code that reads it so and in no other way.
   bool self_calls = search.member && !search.constructor && search.scan == Scan::all;
   for (size_t k = 0; k < search.markers.size(); ++k) {
-    for (const Read& r : m_index.reads(h, search.marker_ids[k], search.markers[k])) mark(r);
+    for (const Read& r : m_index.reads(h, search.marker_ids[k], search.markers[k])) {
+      if (looks_up(r.name_prefix, search.name)) mark(r);
+    }
   }
   for (size_t k = 0; k < search.names.size(); ++k) {
     for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {

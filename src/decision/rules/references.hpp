@@ -30,6 +30,8 @@ public:
   void referrers(const Key& key, std::string_view name, Scan scan);
   // Nested function `key` is reached: the function around it, which makes and usually calls it.
   void enclosing(const Key& key, const SymbolView& parent, WalkKey self);
+  // Whether getattr(self, <name starting with `prefix`>) may run member `member` (an empty prefix: any).
+  static bool looks_up(std::string_view prefix, std::string_view member);
 
 private:
   // What referrers() looks for: the symbol, the names it may be read by and the computed-name readers

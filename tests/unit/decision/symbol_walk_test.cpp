@@ -2,6 +2,7 @@
 // node ids the symbol level selects. No git, no pytest.
 #include "impact/decision.hpp"
 #include "impact/semantic.hpp"
+#include "decision/rules/references.hpp"
 
 #include "support.hpp"
 
@@ -169,4 +170,17 @@ TEST_CASE("the symbol walk follows fixtures into inherited tests and installed p
     CHECK(edit(p, "tests/conftest.py", "return 'x'", "return 'y'") ==
           Strings{"tests/test_inherits.py", "tests/test_plain.py"});
   }
+}
+
+TEST_CASE("a computed getattr with a literal start looks up only members that start so, and __getattr__",
+          "[symbol_walk]") {
+  // docs/selection.md `dynamic-access`: getattr(self, "visit_" + kind).
+  using decision::rules::ReferenceRules;
+  CHECK(ReferenceRules::looks_up("", "anything"));
+  CHECK(ReferenceRules::looks_up("visit_", "visit_Name"));
+  CHECK(ReferenceRules::looks_up("visit_", "visit_"));
+  CHECK_FALSE(ReferenceRules::looks_up("visit_", "generic_visit"));
+  CHECK_FALSE(ReferenceRules::looks_up("visit_", "visit"));
+  CHECK(ReferenceRules::looks_up("visit_", "__getattr__"));      // a name no member has lands there
+  CHECK(ReferenceRules::looks_up("visit_", "__getattribute__")); // every lookup runs it
 }

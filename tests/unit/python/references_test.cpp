@@ -1,5 +1,6 @@
 // The reference pass, through FactsExtractor: which dotted names each symbol's own code reads.
 #include "impact/python/facts.hpp"
+#include "python/literals.hpp"
 
 #include "support.hpp"
 
@@ -68,10 +69,29 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     CHECK(reads(symbol(extract("def f(o):\n    return getattr(o, 'size')\n"), "f"), ".size"));
   }
   SECTION("getattr(self, computed) reads any member, and no module-level name") {
-    auto facts = extract("class V:\n    def visit(self, kind):\n        return getattr(self, 'v_' + kind)()\n");
+    auto facts = extract("class V:\n    def visit(self, kind):\n        return getattr(self, kind)()\n");
     const Symbol& s = symbol(facts, "V.visit");
     CHECK(reads(s, std::string(k_any_member)));
     CHECK_FALSE(s.dynamic_access);
+  }
+  SECTION("getattr(self, computed) with a literal start reads the members whose names start so") {
+    auto facts = extract("class V:\n"
+                         "    def a(self, kind):\n        return getattr(self, 'v_' + kind)()\n"
+                         "    def b(self, node):\n        return getattr(self, f\"visit_{type(node).__name__}\", None)\n"
+                         "    def c(self, kind):\n        return getattr(self, \"do_%s\" % kind)\n"
+                         "    def d(self, kind):\n        return getattr(self, 'on_{}'.format(kind))\n"
+                         "    def e(self, kind):\n        return getattr(self, 'x_' + kind if kind else 'other')\n"
+                         "    def f(self, kind):\n        return getattr(self, '_'.join([kind, 'x']))\n"
+                         "    def g(self, kind):\n        return getattr(self, 'p.' + kind)\n");
+    std::string any(k_any_member);
+    CHECK(reads(symbol(facts, "V.a"), any + "v_"));
+    CHECK_FALSE(reads(symbol(facts, "V.a"), any));
+    CHECK(reads(symbol(facts, "V.b"), any + "visit_"));
+    CHECK(reads(symbol(facts, "V.c"), any + "do_"));
+    CHECK(reads(symbol(facts, "V.d"), any + "on_"));
+    CHECK(reads(symbol(facts, "V.e"), any)); // a conditional may give another name
+    CHECK(reads(symbol(facts, "V.f"), any)); // a method of the literal: it is no start
+    CHECK(reads(symbol(facts, "V.g"), any + "p"));
   }
   SECTION("getattr(obj, computed) reads a member of any object or a name of a module object") {
     auto facts = extract("def f(o, n):\n    return getattr(o, n)\n");
@@ -172,4 +192,25 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
                            "        return getattr(self._wrapped, name)\n");
     CHECK(reads(symbol(rebound, "Proxy.__getattr__"), std::string(k_any_value_attr))); // it forwards another name
   }
+}
+
+TEST_CASE("identifier_prefix reads what a computed string starts with", "[references]") {
+  using python::identifier_prefix;
+  CHECK(identifier_prefix("'visit_' + kind") == "visit_");
+  CHECK(identifier_prefix("f\"visit_{kind}\"") == "visit_");
+  CHECK(identifier_prefix("F'visit_{kind}_x'") == "visit_");
+  CHECK(identifier_prefix("rf'a_{k}'") == "a_");
+  CHECK(identifier_prefix("\"parse_%s\" % (kind,)") == "parse_");
+  CHECK(identifier_prefix("'on_{}_x'.format(kind)") == "on_");
+  CHECK(identifier_prefix("f'{kind}_visit'").empty());
+  CHECK(identifier_prefix("kind + '_visit'").empty());
+  CHECK(identifier_prefix("'a' + k or 'b'").empty());
+  CHECK(identifier_prefix("'a' + k if k else 'b'").empty());
+  CHECK(identifier_prefix("'A'.lower() + k").empty());
+  CHECK(identifier_prefix("'a_{}'.format(k) + 'x'").empty());
+  CHECK(identifier_prefix("b'a' + k").empty());
+  CHECK(identifier_prefix("'a\\x5f' + k") == "a");   // an escape may spell anything: cut before it
+  CHECK(identifier_prefix("'a' 'b' + k").empty());     // implicit concatenation: left wide
+  CHECK(identifier_prefix("'ünï' + k").empty());       // ASCII only
+  CHECK(identifier_prefix("'name'").empty());          // a plain literal is no computed name
 }
