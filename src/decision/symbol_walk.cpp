@@ -47,34 +47,34 @@ bool SymbolWalk::over_budget() {
 SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
   for (const auto& seed : seeds) {
     WalkKey key = key_of(seed.node, seed.qualname);
-    if (m_via.contains(key)) continue;
-    m_via[key] = Via{k_no_key, seed.change, seed.line, 0};
-    m_queue.push_back(key_from(key));
+    if (!m_via.try_emplace(key, Via{k_no_key, seed.change, seed.line, 0}).second) continue;
+    m_queue.push_back(key);
   }
+  // A queued symbol is looked up by its WalkKey: its qualified name is hashed once, when first reached.
   for (size_t next = 0; next < m_queue.size(); ++next) {
-    Key key = m_queue[next];
+    WalkKey self = m_queue[next];
+    Key key = key_from(self);
     if (over_budget()) {
       // Out of time: every symbol still waiting falls back to its file's importers.
       m_result.budget_exceeded = true;
       for (size_t rest = next; rest < m_queue.size(); ++rest) {
-        file_level(m_queue[rest].node, key_of(m_queue[rest].node, m_queue[rest].qualname), Relation::budget_exceeded, 0);
+        file_level(static_cast<uint32_t>(m_queue[rest] >> 32), m_queue[rest], Relation::budget_exceeded, 0);
       }
       m_result.warnings.push_back(fmt::format("--budget-ms {:.0f} exceeded: the rest of the walk is file-level",
                                               m_budget.budget_ms));
       break;
     }
-    const Via& via = m_via[key_of(key.node, key.qualname)];
-    if (via.depth >= m_budget.max_depth) {
+    if (m_via.find(self)->second.depth >= m_budget.max_depth) {
       if (!m_result.budget_exceeded) {
         m_result.warnings.push_back(
             fmt::format("--max-depth {} reached at {}: that file is analysed at file level", m_budget.max_depth,
                         m_graph.nodes[key.node].path));
       }
       m_result.budget_exceeded = true;
-      file_level(key.node, key_of(key.node, key.qualname), Relation::max_depth, 0);
+      file_level(key.node, self, Relation::max_depth, 0);
       continue;
     }
-    visit(key);
+    visit(key, self);
   }
   return std::move(m_result);
 }
@@ -84,8 +84,8 @@ void SymbolWalk::reach(uint32_t node, std::string_view qualname, WalkKey from, R
   if (m_via.contains(key)) return;
   const Via* parent = from == k_no_key ? nullptr : via_of(from);
   uint32_t depth = parent == nullptr ? 0 : parent->depth + 1;
-  m_via[key] = Via{from, relation, line, depth};
-  m_queue.push_back(key_from(key));
+  m_via.emplace(key, Via{from, relation, line, depth});
+  m_queue.push_back(key);
 }
 
 const SymbolWalk::Via* SymbolWalk::via_of(WalkKey key) const {
@@ -163,32 +163,31 @@ void SymbolWalk::test_reached(const FileInfo& info, int32_t index, WalkKey from)
   if (!m_result.tests.contains(id)) m_result.tests.emplace(id, chain(from));
 }
 
-void SymbolWalk::visit(const Key& key) {
+void SymbolWalk::visit(const Key& key, WalkKey self) {
   const FileInfo* info = m_index.get(key.node);
   std::string_view name = last_part(key.qualname);
   if (info == nullptr) {
-    m_references.referrers(key, name, rules::ReferenceRules::Scan::gone); // a deleted file's symbol: its users by name
+    m_references.referrers(key, self, name, rules::ReferenceRules::Scan::gone); // a deleted file's symbol: its users by name
     return;
   }
   int32_t index = info->symbol(key.qualname);
   if (index < 0) {
     // Gone from the file (deleted or renamed): name resolution in the new version cannot rule users out,
     // and a module that imports the old name fails at import.
-    m_classes.gone(key, *info, key_of(key.node, key.qualname));
-    m_dynamic_access.gone(key, *info, key_of(key.node, key.qualname));
-    m_references.referrers(key, name, rules::ReferenceRules::Scan::gone);
+    m_classes.gone(key, *info, self);
+    m_dynamic_access.gone(key, *info, self);
+    m_references.referrers(key, self, name, rules::ReferenceRules::Scan::gone);
     return;
   }
-  if (visit_defined(key, *info, index)) {
-    m_dynamic_access.reached(key, *info, index, key_of(key.node, key.qualname));
-    m_references.referrers(key, name, rules::ReferenceRules::Scan::all);
+  if (visit_defined(key, self, *info, index)) {
+    m_dynamic_access.reached(key, *info, index, self);
+    m_references.referrers(key, self, name, rules::ReferenceRules::Scan::all);
   }
 }
 
 // The rules for a symbol the file defines, in order; false when one of them made the file file-level
 // (then its users by name add nothing).
-bool SymbolWalk::visit_defined(const Key& key, const FileInfo& info, int32_t index) {
-  WalkKey self = key_of(key.node, key.qualname);
+bool SymbolWalk::visit_defined(const Key& key, WalkKey self, const FileInfo& info, int32_t index) {
   const SymbolView& sym = info.at(index);
   if (is_test_symbol(info, index)) test_reached(info, index, self);
   m_fixtures.reached(key, sym, self);

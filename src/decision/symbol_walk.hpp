@@ -106,8 +106,8 @@ private:
     uint32_t depth = 0;
   };
 
-  void visit(const Key& key);
-  bool visit_defined(const Key& key, const resolve::FileInfo& info, int32_t index);
+  void visit(const Key& key, WalkKey self);
+  bool visit_defined(const Key& key, WalkKey self, const resolve::FileInfo& info, int32_t index);
   const Via* via_of(WalkKey key) const; // m_via, else m_member_of
   std::vector<Hop> chain(WalkKey key) const;
   bool is_test_symbol(const resolve::FileInfo& info, int32_t index) const;
@@ -131,7 +131,7 @@ private:
   // A class whose subclasses were searched for a changed method: how the chains from there read. Kept
   // apart from m_via, which says what is queued, so that the class itself can still be reached.
   std::unordered_map<WalkKey, Via> m_member_of;
-  std::vector<Key> m_queue;
+  std::vector<WalkKey> m_queue;
   SymbolResult m_result;
   // The rule families, in the order visit() applies them.
   rules::FixtureRules m_fixtures;

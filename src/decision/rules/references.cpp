@@ -24,8 +24,8 @@ void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey
   m_walk.reach(key.node, std::string(parent.qualname), self, Relation::nested_in, parent.def_line);
 }
 
-void ReferenceRules::referrers(const Key& key, std::string_view name, Scan scan) {
-  Search search{key, m_walk.key_of(key.node, key.qualname), name, scan,
+void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view name, Scan scan) {
+  Search search{key, self, name, scan,
                 key.qualname.find('.') != std::string_view::npos, {std::string(name)}, {}, {}, {}, false};
   // `super().__init__(...)` names no class: it runs a constructor of its own class's MRO only.
   search.constructor = search.member && (name == "__init__" || name == "__new__" || name == "__post_init__");

@@ -26,8 +26,8 @@ public:
 
   // gone: a symbol no longer defined, whose users resolution cannot rule out.
   enum class Scan { all, gone };
-  // The code that may read symbol `key` (named `name`): reached, or its file made file-level.
-  void referrers(const Key& key, std::string_view name, Scan scan);
+  // The code that may read symbol `key` (named `name`, walked as `self`): reached, or its file made file-level.
+  void referrers(const Key& key, WalkKey self, std::string_view name, Scan scan);
   // Nested function `key` is reached: the function around it, which makes and usually calls it.
   void enclosing(const Key& key, const SymbolView& parent, WalkKey self);
   // Whether getattr(self, <name starting with `prefix`>) may run member `member` (an empty prefix: any).
