@@ -2,10 +2,12 @@
 #include "app/cache_remote.hpp"
 
 #include "app/cache_coverage.hpp"
+#include "app/cache_flakes.hpp"
 #include "app/cache_segment.hpp"
 #include "impact/error.hpp"
 #include "impact/python/facts_exchange.hpp"
 #include "impact/run/durations.hpp"
+#include "impact/run/flakes.hpp"
 #include "util/cache_dir.hpp"
 #include "util/files.hpp"
 #include "util/quote.hpp"
@@ -31,11 +33,12 @@ namespace {
 constexpr std::string_view k_suffix = ".seg";
 
 // The remote as one moment saw it: its base (when it has a readable one), the segments the base did not
-// absorb, and the stem of every segment file listed.
+// absorb, the stem of every segment file listed, and whether there was a base file at all.
 struct RemoteView {
   std::optional<Segment> base;
   std::vector<Segment> segments;
   std::set<std::string> listed;
+  bool no_base = false;
 };
 
 // One file of the remote; nullopt when it is gone (a compaction absorbed it) or, with a warning, when it
@@ -83,6 +86,8 @@ RemoteView read_remote(const std::filesystem::path& remote, std::vector<std::str
     if (auto segment = read_remote_file(file, false, warnings)) segments.push_back(std::move(*segment));
   }
   out.base = read_remote_file(remote_base(remote), true, warnings);
+  std::error_code missing;
+  out.no_base = !out.base && !std::filesystem::exists(remote_base(remote), missing);
   std::unordered_set<std::string> absorbed;
   if (out.base) absorbed.insert(out.base->absorbed.begin(), out.base->absorbed.end());
   for (auto& segment : segments) {
@@ -132,6 +137,19 @@ std::vector<FactsEntry> facts_of(const std::vector<const Segment*>& files, std::
     warnings.push_back(fmt::format("shared cache: {} file(s) hold facts of another impact version ({}); their facts "
                                    "are not used (their durations are)",
                                    foreign, format));
+  }
+  return out;
+}
+
+// The view's flake events for pull_flakes: a listed segment file the base did not absorb is live.
+RemoteFlakes flakes_of(const RemoteView& view) {
+  RemoteFlakes out;
+  if (view.base) out.base = &view.base->flakes;
+  out.no_base = view.no_base;
+  for (const auto& s : view.segments) out.segments.emplace_back(s.id, &s.flakes);
+  out.live = view.listed;
+  if (view.base) {
+    for (const auto& id : view.base->absorbed) out.live.erase(id);
   }
   return out;
 }
@@ -208,13 +226,26 @@ PullSummary pull_remote(const std::filesystem::path& remote, const std::filesyst
     if (!merged.empty()) save_coverage(cache, merged);
     out.indexes = indexes.size();
   }
+  SharedFlakes record = load_shared_flakes(cache, warnings);
+  SharedFlakes before = record;
+  Flakes added = pull_flakes(record, flakes_of(view));
+  out.flakes = added.size();
+  // The record first: a pull cut short between the two writes loses its passes rather than counting
+  // them twice.
+  if (record != before) save_shared_flakes(cache, record);
+  if (!added.empty()) {
+    Flakes local_flakes = load_flakes(cache, warnings);
+    add_flakes(local_flakes, added);
+    save_flakes(cache, local_flakes);
+  }
   return out;
 }
 
 PushSummary push_segment(const std::filesystem::path& remote, const std::filesystem::path& cache, const std::string& since,
-                         std::vector<std::string>& warnings) {
+                         const Flakes& flakes_before, std::vector<std::string>& warnings) {
   Segment segment;
-  Durations local = load_durations(cache, warnings);
+  Durations local = load_durations(cache, warnings); // merges the run's files, and their flaky passes
+  segment.flakes = flakes_added(flakes_before, load_flakes(cache, warnings));
   for (const auto& [test, record] : local) {
     if (record.at >= since) segment.durations.push_back({test, record.seconds, record.at});
   }
@@ -237,11 +268,19 @@ PushSummary push_segment(const std::filesystem::path& remote, const std::filesys
   out.durations = segment.durations.size();
   out.facts = segment.facts.size();
   out.coverage = !coverage.empty();
-  if (segment.durations.empty() && segment.facts.empty() && coverage.empty()) return out;
+  out.flakes = segment.flakes.size();
+  if (segment.durations.empty() && segment.facts.empty() && coverage.empty() && segment.flakes.empty()) return out;
   segment.id = new_segment_id();
   segment.facts_format = format;
   out.id = segment.id;
   util::write_file_atomic(remote_segments(remote) / (segment.id + std::string(k_suffix)), encode_segment(segment));
+  if (!segment.flakes.empty()) {
+    // Its events are in flakes.json already: a pull of this segment, or of a base that absorbs it, must
+    // not add them again.
+    SharedFlakes record = load_shared_flakes(cache, warnings);
+    record.segments[segment.id] = segment.flakes;
+    save_shared_flakes(cache, record);
+  }
   return out;
 }
 
@@ -259,11 +298,15 @@ CompactSummary compact_remote(const std::filesystem::path& remote, std::vector<s
   base.facts_format = facts_exchange_format();
   std::set<std::string> absorbed;
   for (const auto& s : view.segments) absorbed.insert(s.id);
-  // The old base's ids whose files are still listed (a prune that failed, a sync that restored them):
-  // kept, so that no pull reads them twice. Ids whose files are gone are dropped, and the list stays short.
+  // The old base's ids whose files are still listed (a prune that failed, a sync that restored them),
+  // and those pushed in the last k_absorbed_keep_days (a job that synced a segment down before a
+  // compaction may sync it back up after the next one): kept, so that no pull reads them twice, and no
+  // compaction folds them twice (a segment's flaky passes would then be summed twice). Older ids whose
+  // files are gone are dropped, and the list stays short.
+  std::string keep_from = segment_id_stamp(std::chrono::system_clock::now() - std::chrono::days(k_absorbed_keep_days));
   if (view.base) {
     for (const auto& id : view.base->absorbed) {
-      if (view.listed.contains(id)) absorbed.insert(id);
+      if (view.listed.contains(id) || id >= keep_from) absorbed.insert(id);
     }
   }
   base.absorbed.assign(absorbed.begin(), absorbed.end());
@@ -290,11 +333,14 @@ CompactSummary compact_remote(const std::filesystem::path& remote, std::vector<s
     std::filesystem::remove_all(work, ec);
   }
   base.coverage = coverage;
+  for (const Segment* file : files) add_flakes(base.flakes, file->flakes); // summed: each segment's once
   out.durations = base.durations.size();
   out.facts = base.facts.size();
+  out.flakes = base.flakes.size();
   util::write_file_atomic(remote_base(remote), encode_segment(base));
   // Only now: a pull that listed a segment and finds it gone reads it from the new base.
   for (const auto& id : base.absorbed) {
+    if (!view.listed.contains(id)) continue; // kept for a while, but its file is long gone
     std::filesystem::remove(remote_segments(remote) / (id + std::string(k_suffix)), ec);
     out.pruned.push_back("segments/" + id + std::string(k_suffix));
   }

@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cstring>
+#include <ctime>
 #include <random>
 
 namespace impact::app {
@@ -15,7 +16,10 @@ namespace impact::app {
 namespace {
 
 constexpr std::string_view k_magic = "IMPCACHE";
-constexpr uint64_t k_version = 1; // bump when the layout changes: older files are skipped, never misread
+// Bump when the layout changes: files of other versions are skipped, never misread. Layout 1 lacked the
+// flake events that end layout 2; it still reads, with none (an older impact skips layout 2 files).
+constexpr uint64_t k_version = 2;
+constexpr uint64_t k_version_without_flakes = 1;
 
 void put_f64(util::Writer& out, double v) {
   auto bits = std::bit_cast<uint64_t>(v);
@@ -56,6 +60,12 @@ std::string encode_segment(const Segment& segment) {
     out.str(facts);
   }
   out.str(segment.coverage);
+  out.u64(segment.flakes.size());
+  for (const auto& [test, record] : segment.flakes) {
+    out.str(test);
+    out.u64(static_cast<uint64_t>(record.passes));
+    out.str(record.last);
+  }
   uint64_t sum = util::checksum64(out.buffer());
   char raw[8];
   std::memcpy(raw, &sum, 8);
@@ -74,7 +84,7 @@ std::optional<Segment> decode_segment(std::string_view bytes, std::shared_ptr<co
   util::Reader in(bytes);
   in.raw(k_magic.size());
   uint64_t version = in.u64();
-  if (version != k_version) {
+  if (version != k_version && version != k_version_without_flakes) {
     problem = fmt::format("written by another version of impact (layout {}, this one reads {})", version, k_version);
     return std::nullopt;
   }
@@ -105,7 +115,16 @@ std::optional<Segment> decode_segment(std::string_view bytes, std::shared_ptr<co
     out.facts.emplace_back(oid, facts);
   }
   out.coverage = view(in);
-  if (!in.ok() || !in.done() || (kind != "base" && kind != "segment") || !valid_segment_id(out.id)) {
+  count = version == k_version ? in.count() : 0;
+  bool counts_ok = true; // every test's passes a count flakes.json can hold
+  for (size_t i = 0; i < count && in.ok(); ++i) {
+    std::string test = in.str();
+    uint64_t passes = in.u64();
+    std::string last = in.str();
+    counts_ok = counts_ok && passes >= 1 && passes <= (uint64_t{1} << 62);
+    out.flakes[std::move(test)] = FlakeRecord{static_cast<long long>(passes), std::move(last)};
+  }
+  if (!counts_ok || !in.ok() || !in.done() || (kind != "base" && kind != "segment") || !valid_segment_id(out.id)) {
     problem = "malformed (its checksum matches, but its content does not parse)";
     return std::nullopt;
   }
@@ -113,15 +132,18 @@ std::optional<Segment> decode_segment(std::string_view bytes, std::shared_ptr<co
   return out;
 }
 
+std::string segment_id_stamp(std::chrono::system_clock::time_point time) {
+  std::time_t secs = std::chrono::system_clock::to_time_t(time);
+  std::tm tm{};
+  ::gmtime_r(&secs, &tm);
+  return fmt::format("{:04}{:02}{:02}T{:02}{:02}{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                     tm.tm_min, tm.tm_sec);
+}
+
 std::string new_segment_id() {
   std::random_device random;
   uint64_t bits = (static_cast<uint64_t>(random()) << 32) ^ random();
-  std::string now = utc_now(); // 2026-12-02T19:45:33.123456Z
-  std::string stamp;
-  for (char c : now.substr(0, 19)) {
-    if (c != '-' && c != ':') stamp += c;
-  }
-  return fmt::format("{}Z-{:016x}", stamp, bits);
+  return fmt::format("{}-{:016x}", segment_id_stamp(std::chrono::system_clock::now()), bits);
 }
 
 bool valid_segment_id(std::string_view id) {

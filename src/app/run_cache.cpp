@@ -7,6 +7,7 @@
 #include "impact/config.hpp"
 #include "impact/error.hpp"
 #include "impact/run/durations.hpp"
+#include "impact/run/flakes.hpp"
 #include "util/cache_dir.hpp"
 #include "util/quote.hpp"
 
@@ -50,10 +51,19 @@ int run_with_shared_cache(const cli::Options& options, int (*run)(const cli::Opt
     std::vector<std::string> warnings;
     PullSummary pulled = pull_remote(remote, cache, warnings);
     print_warnings(warnings);
-    fmt::print(stderr, "impact: shared cache: pulled {}{} segment(s) from {}: {} duration(s) and {} facts entry(ies) new{} ({:.0f} ms)\n",
+    fmt::print(stderr, "impact: shared cache: pulled {}{} segment(s) from {}: {} duration(s) and {} facts entry(ies) new{}{} ({:.0f} ms)\n",
                pulled.base ? "the base and " : "", pulled.segments, util::quote_name(remote.string()), pulled.durations,
                pulled.facts, pulled.indexes > 0 ? fmt::format(", {} coverage index(es) unioned", pulled.indexes) : "",
-               ms_since(start));
+               pulled.flakes > 0 ? fmt::format(", flaky passes of {} test(s) added", pulled.flakes) : "", ms_since(start));
+  }
+  // The flaky passes flakes.json holds before the run, with earlier runs' files merged: what it gains from
+  // now on is this run's to push.
+  Flakes flakes_before;
+  if (options.cache_push) {
+    std::vector<std::string> warnings;
+    load_durations(cache, warnings);
+    flakes_before = load_flakes(cache, warnings);
+    print_warnings(warnings);
   }
   // What the run measures or builds from now on is this run's (after the pull: what it wrote is not).
   std::string since = utc_now();
@@ -61,12 +71,13 @@ int run_with_shared_cache(const cli::Options& options, int (*run)(const cli::Opt
   if (!options.cache_push) return code;
   try {
     std::vector<std::string> warnings;
-    PushSummary pushed = push_segment(remote, cache, since, warnings);
+    PushSummary pushed = push_segment(remote, cache, since, flakes_before, warnings);
     print_warnings(warnings);
     if (pushed.id.empty()) fmt::print(stderr, "impact: shared cache: nothing new to push\n");
     else {
-      fmt::print(stderr, "impact: shared cache: pushed segment {} ({} duration(s), {} facts entry(ies){})\n", pushed.id,
-                 pushed.durations, pushed.facts, pushed.coverage ? ", the coverage index" : "");
+      fmt::print(stderr, "impact: shared cache: pushed segment {} ({} duration(s), {} facts entry(ies){}{})\n", pushed.id,
+                 pushed.durations, pushed.facts, pushed.coverage ? ", the coverage index" : "",
+                 pushed.flakes > 0 ? fmt::format(", flaky passes of {} test(s)", pushed.flakes) : "");
     }
   } catch (const Error& e) {
     // The tests ran: their outcome is the exit code; a lost segment costs the next job time, not results.
@@ -94,10 +105,10 @@ int run_cache_compact(const cli::Options& options) {
   CompactSummary done = compact_remote(remote, warnings);
   print_warnings(warnings);
   for (const auto& file : done.pruned) fmt::print("{}\n", file); // for a sync to object storage to delete too
-  fmt::print(stderr, "impact: shared cache: compacted {} segment(s) into {} ({} duration(s), {} facts entry(ies); {} "
-                     "segment(s) skipped) in {:.0f} ms\n",
-             done.absorbed, util::quote_name(remote_base(remote).string()), done.durations, done.facts, done.skipped,
-             ms_since(start));
+  fmt::print(stderr, "impact: shared cache: compacted {} segment(s) into {} ({} duration(s), {} facts entry(ies), "
+                     "flaky passes of {} test(s); {} segment(s) skipped) in {:.0f} ms\n",
+             done.absorbed, util::quote_name(remote_base(remote).string()), done.durations, done.facts, done.flakes,
+             done.skipped, ms_since(start));
   return 0;
 }
 

@@ -185,3 +185,48 @@ def test_shards_that_each_index_under_push_union_on_pull_into_the_whole_index(tm
     for repo in (fresh, whole):
         repo.replace(SIGNS, *NEGATIVE_LINE)
     assert selected_ids(fresh.decide()) == selected_ids(whole.decide()) == NEGATIVE_TESTS
+
+
+def test_flaky_passes_pushed_by_two_jobs_are_counted_once_by_each_pull_before_and_after_a_compaction(tmp_path):
+    from test_flakes import FILES, FLAKY, flakes
+
+    marked = "tests/test_marked.py::test_marked"
+    origin = make_repo(tmp_path / "origin", files=FILES)
+    remote = tmp_path / "remote"
+    jobs = []
+    for k in range(2):
+        job = clone(origin.path, tmp_path / f"job{k}")
+        (tmp_path / f"flake{k}").mkdir()
+        job.env = {"FLAKE_DIR": str(tmp_path / f"flake{k}")}  # a fresh marker: both tests flake once
+        change_calc(job)
+        run = job.impact("--cache-remote", str(remote), "--cache-push", "--", "--reruns", "1", "-p", "rerunfailures")
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "flaky passes of 2 test(s))" in run.stderr, run.stderr
+        jobs.append(job)
+    assert len(segments(remote)) == 2
+
+    def passes(repo):
+        record = flakes(repo)
+        return {test: record[test]["passes_on_rerun"] for test in record}
+
+    summed = {FLAKY: 2, marked: 2}
+    fresh = clone(origin.path, tmp_path / "fresh")
+    for k in range(2):  # the second pull adds nothing
+        run = fresh.impact("select", "--cache-remote", str(remote), "--cache-pull")
+        assert run.returncode == 0, run.stderr
+        assert ("flaky passes of 2 test(s) added" in run.stderr) == (k == 0), run.stderr
+        assert passes(fresh) == summed
+    # A job that pulls holds its own segment's passes already: it adds the other job's only.
+    assert jobs[0].impact("select", "--cache-remote", str(remote), "--cache-pull").returncode == 0
+    assert passes(jobs[0]) == summed
+
+    compact = subprocess.run([IMPACT, "cache", "compact", "--cache-remote", str(remote)], cwd=origin.path,
+                             capture_output=True, text=True, env=clean_env())
+    assert compact.returncode == 0, compact.stderr
+    assert "compacted 2 segment(s)" in compact.stderr and "flaky passes of 2 test(s)" in compact.stderr
+    assert segments(remote) == []
+    later = clone(origin.path, tmp_path / "later")
+    for repo in (fresh, jobs[0], jobs[1], later):  # the base absorbed segments some of them counted
+        run = repo.impact("select", "--cache-remote", str(remote), "--cache-pull")
+        assert run.returncode == 0, run.stderr
+        assert passes(repo) == summed, repo.path
