@@ -80,6 +80,7 @@ Grammar make_grammar() {
   g.list_comprehension = symbol(l, "list_comprehension");
   g.generator_expression = symbol(l, "generator_expression");
   g.set_comprehension = symbol(l, "set_comprehension");
+  g.set = symbol(l, "set");
   g.error = static_cast<TSSymbol>(-1); // ts_node_is_error is used instead
   g.f_name = field(l, "name");
   g.f_alias = field(l, "alias");

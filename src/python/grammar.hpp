@@ -26,7 +26,7 @@ struct Grammar {
            binary_operator = 0, pattern_list = 0, expression_list = 0, typed_parameter = 0,
            default_parameter = 0, typed_default_parameter = 0, list_splat_pattern = 0,
            dictionary_splat_pattern = 0, parameters = 0, error = 0, comment = 0, escape_sequence = 0,
-           list_comprehension = 0, generator_expression = 0, set_comprehension = 0;
+           list_comprehension = 0, generator_expression = 0, set_comprehension = 0, set = 0;
   TSFieldId f_name = 0, f_alias = 0, f_module_name = 0, f_body = 0, f_consequence = 0, f_alternative = 0,
             f_condition = 0, f_definition = 0, f_superclasses = 0, f_parameters = 0, f_left = 0, f_right = 0,
             f_function = 0, f_arguments = 0, f_object = 0, f_attribute = 0, f_value = 0, f_operator = 0;
