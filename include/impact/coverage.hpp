@@ -43,7 +43,23 @@ struct MeasuredFile {
   // static answer.
   bool trusted = true;
   std::map<uint32_t, std::vector<uint32_t>> lines;
+  // The runs that measured this content (indexes into CoverageIndex::origins): one for an index built
+  // by impact index, several where a merge unioned the same content of several runs. Empty means the
+  // index's own run (origin 0).
+  std::vector<uint32_t> origins;
 };
+
+// One run of the suite whose coverage the index holds (a merged index holds several): the commit it
+// was built at and when. A version of a file is read against the other files of a run that measured
+// it, never against a mixture (docs/coverage.md, "Versions").
+struct IndexOrigin {
+  std::string commit;
+  int64_t built_epoch = 0;
+  bool operator==(const IndexOrigin&) const = default;
+};
+
+// The most versions (contents) of one file a merged index keeps; the oldest go first.
+constexpr size_t k_versions_per_file = 4;
 
 struct IndexMeta {
   int schema = 0;
@@ -70,7 +86,18 @@ struct IndexMeta {
 struct CoverageIndex {
   IndexMeta meta;
   std::vector<std::string> tests; // id - 1 -> node id (id 0 is k_import_time)
+  // One entry per version of a file: a merged index may hold up to k_versions_per_file contents of one
+  // path (by path, then newest first); an index built by impact index holds one.
   std::vector<MeasuredFile> files;
+  std::vector<IndexOrigin> origins; // empty: the one run the meta describes
+};
+
+// One version of a file as the drift check reads it: its git blob id ("" when untrusted, which matches
+// no content) and the runs that measured it.
+struct IndexedVersion {
+  std::string path;
+  std::string oid;
+  std::vector<uint32_t> origins;
 };
 
 // What reading a coverage.py data file found.
@@ -111,9 +138,11 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path);
 // naming the file and the fix when it is missing, corrupt, foreign or from another schema.
 CoverageIndex read_index(const std::filesystem::path& path, bool with_lines);
 
-// Unions indexes of shards of one run: files whose hashes agree union their line maps (untrusted if
-// any part is: a union with unproven lines can miss); where they differ, the newer index's file wins
-// (built in the same second: the greater hash, so that the order of the inputs does not matter).
+// Unions indexes (shards of one run, or runs on several branches) per (file, content hash): versions
+// whose hashes agree union their line maps and their runs (untrusted if any part is: a union with
+// unproven lines can miss); versions that differ are kept side by side, at most k_versions_per_file
+// per file: the newest (by the latest run that measured each; equal: the greater hash) are kept, so
+// the order of the inputs does not matter. A version keeps at most k_versions_per_file runs, the newest.
 CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts);
 
 // A lookup into the store for one run: opens the file, answers per-file questions reading only that
@@ -126,11 +155,12 @@ public:
   IndexReader& operator=(const IndexReader&) = delete;
 
   const IndexMeta& meta() const;
-  // The measured file at `path`, or std::nullopt when the index never measured it.
+  // The newest version of the file at `path`, or std::nullopt when the index never measured it.
   std::optional<MeasuredFile> file(const RepoPath& path);
-  // path -> git blob id of every file the index holds (to find files that changed since the index);
-  // an untrusted file's id is "", which matches no content.
-  std::vector<std::pair<std::string, std::string>> file_oids();
+  // Every version of the file at `path` the index holds, newest first (empty when none).
+  std::vector<MeasuredFile> versions(const RepoPath& path);
+  // Every version of every file the index holds (to find files that changed since the index).
+  std::vector<IndexedVersion> file_oids();
   // The node id of test `id`, or "" when there is none.
   std::string test_name(uint32_t id);
   // The recorded node ids in test file `path` ("path::..."), sorted.

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace impact::app {
 
 namespace {
@@ -73,7 +75,9 @@ Check index_check(const std::filesystem::path& index_path, const ImportGraph& gr
   try {
     IndexReader index(index_path);
     size_t source = 0, tests = 0;
-    for (const auto& [path, oid] : index.file_oids()) {
+    std::set<std::string> paths; // a merged index may hold several versions of a path: counted once
+    for (auto& version : index.file_oids()) paths.insert(std::move(version.path));
+    for (const auto& path : paths) {
       auto file = index.file(RepoPath(path));
       if (!file || !file->measured || file->lines.empty()) continue;
       auto node = graph.find(path);

@@ -267,11 +267,20 @@ void status_one(const std::filesystem::path& root, const std::string& head, cons
   auto path = util::cache_dir(root, env) / index_file_name();
   CoverageIndex index = read_index(path, false);
   std::vector<std::string> drifted, missing, untrusted;
-  for (const auto& f : index.files) {
-    if (!f.trusted) untrusted.push_back(f.path.str);
-    auto content = util::read_file(root / f.path.str);
-    if (!content) missing.push_back(f.path.str);
-    else if (util::git_blob_id(*content) != f.oid) drifted.push_back(f.path.str);
+  // A merged index may hold several versions of a path (by path, newest first): a file has drifted
+  // when it is none of them, and is untrusted when the version it is (or else the newest) is.
+  for (size_t i = 0, end = 0; i < index.files.size(); i = end) {
+    const std::string& file = index.files[i].path.str;
+    for (end = i; end < index.files.size() && index.files[end].path.str == file;) ++end;
+    auto content = util::read_file(root / file);
+    std::string oid = content ? util::git_blob_id(*content) : std::string();
+    const MeasuredFile* same = &index.files[i];
+    for (size_t v = i; v < end; ++v) {
+      if (index.files[v].oid == oid) same = &index.files[v];
+    }
+    if (!same->trusted) untrusted.push_back(file);
+    if (!content) missing.push_back(file);
+    else if (same->oid != oid) drifted.push_back(file);
   }
   if (options.format == cli::Format::json) {
     nlohmann::json doc = {{"schema", "impact.index_status"},

@@ -171,6 +171,9 @@ public:
       : m_reads(reads), m_base(base), m_facts(facts), m_graph(graph), m_index(index),
         m_names(facts, graph, text_doctests) {}
 
+  // The runs that measured the version the last trusted answer used, newest first.
+  const std::vector<uint32_t>& origins() const { return m_origins; }
+
   CoverageUse evaluate(const ChangedFile& change, const FileSemantics* sem) {
     CoverageUse use;
     use.path = change.path();
@@ -204,8 +207,15 @@ public:
         return fallback(CoverageFallback::not_implementation, fmt::format("{}: {} of {}", path, to_string(s.change), s.qualname));
       }
     }
-    auto measured = m_index.file(change.path());
-    if (!measured || !measured->measured) {
+    std::vector<MeasuredFile> versions = m_index.versions(change.path());
+    if (versions.empty()) return fallback(CoverageFallback::not_indexed, fmt::format("{} was never measured by the index", path));
+    const auto& base = m_base.read(change.old_path);
+    // The version measured on the content at the diff base (a merged index may hold several); without
+    // one, the newest says why the index cannot answer.
+    std::string base_sha = base ? util::sha256_hex(*base) : std::string();
+    auto match = std::find_if(versions.begin(), versions.end(), [&](const MeasuredFile& v) { return v.sha256 == base_sha; });
+    const MeasuredFile* measured = match != versions.end() ? &*match : &versions.front();
+    if (!measured->measured) {
       return fallback(CoverageFallback::not_indexed, fmt::format("{} was never measured by the index", path));
     }
     if (!measured->trusted) {
@@ -213,10 +223,10 @@ public:
                                                "index holds (it changed after the data was written)",
                                                path));
     }
-    const auto& base = m_base.read(change.old_path);
-    if (!base || util::sha256_hex(*base) != measured->sha256) {
+    if (!base || base_sha != measured->sha256) {
       return fallback(CoverageFallback::drift, fmt::format("{} changed since the index was built", path));
     }
+    m_origins = measured->origins;
     size_t at = m_facts.find(path);
     auto current = at == ProjectFacts::npos ? std::nullopt : content_of(m_reads.current(m_facts.files[at]));
     if (!current) return fallback(CoverageFallback::not_indexed, fmt::format("{} cannot be read", path));
@@ -274,6 +284,15 @@ private:
   const ImportGraph& m_graph;
   IndexReader& m_index;
   TestNames m_names;
+  std::vector<uint32_t> m_origins;
+};
+
+// What differs from one run the index holds: the nodes of the files whose content is not the one
+// that run measured (outside the change), and the test files among them.
+struct Drift {
+  std::vector<uint32_t> drifted;
+  std::set<std::string> unmeasured;
+  size_t size() const { return drifted.size() + unmeasured.size(); }
 };
 
 // Every node that can load one of `seeds` (the seeds included), following imports, conftest.py files
@@ -329,6 +348,7 @@ CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<File
   Evaluator evaluator(reads, base_files, facts, graph, index, text_doctests);
   std::unordered_set<std::string> changed;
   std::vector<uint32_t> trusted;
+  std::vector<std::vector<uint32_t>> trusted_origins; // per trusted file: the runs of its version
   for (const auto& change : changes.files) {
     for (const RepoPath* p : {&change.old_path, &change.new_path}) {
       if (!p->empty()) changed.insert(p->str);
@@ -343,6 +363,7 @@ CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<File
     out.files.push_back(evaluator.evaluate(change, sem));
     if (out.files.back().trusted) {
       if (auto node = graph.find(change.path().str)) trusted.push_back(*node);
+      trusted_origins.push_back(evaluator.origins());
     }
   }
   if (trusted.empty()) return out; // nothing narrows: the static answer stands everywhere
@@ -350,32 +371,60 @@ CoverageInput coverage_evidence(const ChangeSet& changes, const std::vector<File
   // The index's line maps say which tests ran a file as the project was when it was built. A test
   // file that differs since, or that can load a Python file that differs since (outside this change,
   // which is judged file by file above), may run the changed lines now without the index knowing:
-  // for those the static answer stands.
-  std::unordered_map<std::string, std::string> measured;
-  for (auto& [path, oid] : index.file_oids()) measured.emplace(std::move(path), std::move(oid));
-  auto same_as_indexed = [&](const std::string& path, const std::string& oid) {
+  // for those the static answer stands. "Since" is from a run that measured the version each trusted
+  // file used: a merged index holds several runs, and a version is read against its own run's files,
+  // never against another branch's.
+  std::unordered_map<std::string, std::vector<IndexedVersion>> measured;
+  for (auto& v : index.file_oids()) measured[v.path].push_back(std::move(v));
+  auto same_as_indexed = [&](const std::string& path, const std::string& oid, uint32_t origin) {
     auto it = measured.find(path);
-    return it != measured.end() && it->second == oid;
+    if (it == measured.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const IndexedVersion& v) {
+      return v.oid == oid && std::find(v.origins.begin(), v.origins.end(), origin) != v.origins.end();
+    });
   };
+  auto drift_from = [&](uint32_t origin) {
+    Drift found;
+    for (const auto& file : facts.files) {
+      auto node = graph.find(file.path.view());
+      // A link to a file of the repository was measured as that file (coverage.py records the path it
+      // resolves to), and its blob id is the content it leads to (changes/symlinks.cpp).
+      const std::string& measured_as = file.symlink && !file.link_target.empty() ? file.link_target.str : file.path.str;
+      if (!node || same_as_indexed(measured_as, file.oid, origin)) continue;
+      if (graph.nodes[*node].test) found.unmeasured.insert(file.path.str);
+      if (!changed.contains(file.path.str)) found.drifted.push_back(*node);
+    }
+    // A changed file is judged by its change above, but only from its base on: what it became between
+    // the index and the base is drift like any other.
+    for (const auto& change : changes.files) {
+      if (change.old_path.empty() || !change.old_path.ends_with(".py")) continue;
+      auto node = graph.find(change.old_path.str);
+      if (!node) continue;
+      const auto& base = base_files.read(change.old_path);
+      if (!base || !same_as_indexed(change.old_path.str, util::git_blob_id(*base), origin)) found.drifted.push_back(*node);
+    }
+    return found;
+  };
+  // Each trusted file is read against the run of its version that differs least from the project now;
+  // what differs from any of those runs gets the static answer.
+  std::map<uint32_t, Drift> by_origin;
   std::set<std::string> unmeasured;
   std::vector<uint32_t> drifted;
-  for (const auto& file : facts.files) {
-    auto node = graph.find(file.path.view());
-    // A link to a file of the repository was measured as that file (coverage.py records the path it
-    // resolves to), and its blob id is the content it leads to (changes/symlinks.cpp).
-    const std::string& measured_as = file.symlink && !file.link_target.empty() ? file.link_target.str : file.path.str;
-    if (!node || same_as_indexed(measured_as, file.oid)) continue;
-    if (graph.nodes[*node].test) unmeasured.insert(file.path.str);
-    if (!changed.contains(file.path.str)) drifted.push_back(*node);
-  }
-  // A changed file is judged by its change above, but only from its base on: what it became between
-  // the index and the base is drift like any other.
-  for (const auto& change : changes.files) {
-    if (change.old_path.empty() || !change.old_path.ends_with(".py")) continue;
-    auto node = graph.find(change.old_path.str);
-    if (!node) continue;
-    const auto& base = base_files.read(change.old_path);
-    if (!base || !same_as_indexed(change.old_path.str, util::git_blob_id(*base))) drifted.push_back(*node);
+  std::set<uint32_t> used;
+  for (const auto& runs : trusted_origins) {
+    const Drift* best = nullptr;
+    uint32_t best_origin = 0;
+    for (uint32_t o : runs) {
+      auto it = by_origin.find(o);
+      if (it == by_origin.end()) it = by_origin.emplace(o, drift_from(o)).first;
+      if (best == nullptr || it->second.size() < best->size()) {
+        best = &it->second;
+        best_origin = o;
+      }
+    }
+    if (best == nullptr || !used.insert(best_origin).second) continue;
+    unmeasured.insert(best->unmeasured.begin(), best->unmeasured.end());
+    drifted.insert(drifted.end(), best->drifted.begin(), best->drifted.end());
   }
   std::vector<bool> affected = loaders_of(graph, drifted);
   // Tests that did not run when the index was built (skipped, deselected, stopped by -x, or added to

@@ -1,6 +1,7 @@
 // The index store: one SQLite file. A file's line map is one row of its own table (line -> test ids,
 // delta-encoded), apart from the small per-file row of path and hashes, so a lookup for a one-file
 // change reads that file's two rows and the names of the tests it holds, nothing else.
+#include "coverage/versions.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/binary.hpp"
@@ -21,7 +22,6 @@
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 
 namespace impact {
 
@@ -29,8 +29,11 @@ namespace {
 
 // 2: line maps (and content hashes) in their own table, binary hashes: the `file` table, which every
 // lookup scans for drift, stays small (1 kept everything in one row per file). 3: a file's `trusted`
-// flag; a schema 2 index may hold line maps read from another commit's data, so it is not read.
-constexpr int k_schema = 3;
+// flag; a schema 2 index may hold line maps read from another commit's data, so it is not read. 4:
+// several versions of one path (`file.path` no longer unique) and the runs that measured each (the
+// `origin` table, `file.origins`); a schema 3 index still reads, as one run's versions.
+constexpr int k_schema = 4;
+constexpr int k_oldest_schema = 3;
 constexpr std::string_view k_application = "impact-coverage-index";
 
 [[noreturn]] void corrupt(const std::filesystem::path& path, std::string_view what) {
@@ -136,13 +139,68 @@ void check_store(util::Database& db) {
                 "upgrade impact",
                 path.string(), schema, k_schema);
   }
-  if (schema < k_schema) {
+  if (schema < k_oldest_schema) {
     throw Error("{}: an older index schema {} (this impact reads {}); rebuild it with impact index", path.string(),
                 schema, k_schema);
   }
   for (const char* table : {"test", "file", "lines"}) {
     if (!db.has_table(table)) corrupt(path, fmt::format("no {} table", table));
   }
+  if (schema >= 4 && !db.has_table("origin")) corrupt(path, "no origin table");
+}
+
+std::string encode_origins(const std::vector<uint32_t>& origins) {
+  util::Writer out;
+  out.u64(origins.size());
+  for (uint32_t o : origins) out.u64(o);
+  return std::move(out.buffer());
+}
+
+bool decode_origins(std::string_view blob, size_t count, std::vector<uint32_t>& origins) {
+  util::Reader in(blob);
+  size_t n = in.count();
+  for (size_t i = 0; i < n && in.ok(); ++i) origins.push_back(in.u32());
+  return in.ok() && in.done() && !origins.empty() &&
+         std::all_of(origins.begin(), origins.end(), [&](uint32_t o) { return o < count; });
+}
+
+// The runs of a schema 4 index (a schema 3 index is one run: the one its meta describes).
+std::vector<IndexOrigin> read_origins(util::Database& db, const IndexMeta& meta) {
+  if (meta.schema < 4) return {IndexOrigin{meta.commit, meta.built_epoch}};
+  std::vector<IndexOrigin> out;
+  auto s = db.prepare("SELECT id, commit_id, built_epoch FROM origin ORDER BY id");
+  while (s.step()) {
+    if (s.integer(0) != static_cast<int64_t>(out.size())) corrupt(db.path(), "origin ids out of sequence");
+    out.push_back(IndexOrigin{s.text(1), s.integer(2)});
+  }
+  if (out.empty()) corrupt(db.path(), "no origin");
+  return out;
+}
+
+// The columns of one version, in the order read_version() reads them, and the tables they come from
+// (a schema 3 file has no runs; without lines, the `lines` table is not read).
+std::string version_columns(int schema, bool with_lines) {
+  return fmt::format("f.oid, f.measured, f.trusted, {}, {} FROM file f{}", schema >= 4 ? "f.origins" : "NULL",
+                     with_lines ? "l.sha256, l.map" : "NULL, NULL",
+                     with_lines ? " LEFT JOIN lines l ON l.file_id = f.id" : "");
+}
+
+// Reads one version from a statement that selected version_columns() from column `at` on.
+MeasuredFile read_version(const std::filesystem::path& path, util::Statement& s, int at, RepoPath file,
+                          bool with_lines, size_t origins) {
+  MeasuredFile f;
+  f.path = std::move(file);
+  f.oid = util::to_hex(s.blob(at));
+  f.measured = s.integer(at + 1) != 0;
+  f.trusted = s.integer(at + 2) != 0;
+  if (s.is_null(at + 3)) f.origins = {0};
+  else if (!decode_origins(s.blob(at + 3), origins, f.origins)) corrupt(path, fmt::format("the runs of {}", f.path));
+  if (with_lines) f.sha256 = util::to_hex(s.blob(at + 4));
+  if (f.oid.size() != 40 || (with_lines && f.sha256.size() != 64)) corrupt(path, fmt::format("the hashes of {}", f.path));
+  if (with_lines && (s.is_null(at + 5) || !decode_lines(s.blob(at + 5), f.lines))) {
+    corrupt(path, fmt::format("the line map of {}", f.path));
+  }
+  return f;
 }
 
 // The recorded environment (a JSON object of name -> version); nullopt for one that cannot be read,
@@ -217,8 +275,9 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
       db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
               "CREATE TABLE test (id INTEGER PRIMARY KEY, node_id TEXT NOT NULL);"
-              "CREATE TABLE file (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, oid BLOB NOT NULL, "
-              "measured INTEGER NOT NULL, trusted INTEGER NOT NULL);"
+              "CREATE TABLE origin (id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL, built_epoch INTEGER NOT NULL);"
+              "CREATE TABLE file (id INTEGER PRIMARY KEY, path TEXT NOT NULL, oid BLOB NOT NULL, "
+              "measured INTEGER NOT NULL, trusted INTEGER NOT NULL, origins BLOB NOT NULL);"
               "CREATE TABLE lines (file_id INTEGER PRIMARY KEY, sha256 BLOB NOT NULL, map BLOB NOT NULL);");
       db.exec("BEGIN");
       auto meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
@@ -238,33 +297,44 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       put("partial", index.meta.partial);
       if (index.meta.environment) put("environment", nlohmann::json(*index.meta.environment).dump());
       put("tests", std::to_string(index.tests.size()));
-      size_t hashed = static_cast<size_t>(
-          std::count_if(index.files.begin(), index.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
-      put("files", std::to_string(index.files.size() - hashed));
-      put("hashed", std::to_string(hashed));
-      put("untrusted", std::to_string(std::count_if(index.files.begin(), index.files.end(),
-                                                    [](const MeasuredFile& f) { return !f.trusted; })));
+      FileCounts counts = count_files(index.files);
+      put("files", std::to_string(counts.measured));
+      put("hashed", std::to_string(counts.hashed));
+      put("untrusted", std::to_string(counts.untrusted));
+      // An index built by impact index is its own one run.
+      std::vector<IndexOrigin> origins = index.origins;
+      if (origins.empty()) origins.push_back(IndexOrigin{index.meta.commit, index.meta.built_epoch});
+      auto origin = db.prepare("INSERT INTO origin (id, commit_id, built_epoch) VALUES (?, ?, ?)");
+      for (size_t i = 0; i < origins.size(); ++i) {
+        origin.bind(1, static_cast<int64_t>(i)).bind(2, origins[i].commit).bind(3, origins[i].built_epoch);
+        origin.step();
+        origin.reset();
+      }
       auto test = db.prepare("INSERT INTO test (id, node_id) VALUES (?, ?)");
       for (size_t i = 0; i < index.tests.size(); ++i) {
         test.bind(1, static_cast<int64_t>(i + 1)).bind(2, index.tests[i]);
         test.step();
         test.reset();
       }
-      auto file = db.prepare("INSERT INTO file (id, path, oid, measured, trusted) VALUES (?, ?, ?, ?, ?)");
+      auto file =
+          db.prepare("INSERT INTO file (id, path, oid, measured, trusted, origins) VALUES (?, ?, ?, ?, ?, ?)");
       auto lines = db.prepare("INSERT INTO lines (file_id, sha256, map) VALUES (?, ?, ?)");
       for (size_t i = 0; i < index.files.size(); ++i) {
         const auto& f = index.files[i];
         auto id = static_cast<int64_t>(i + 1);
         file.bind(1, id).bind(2, f.path.str).bind_blob(3, to_bytes(f.oid)).bind(4, int64_t{f.measured ? 1 : 0});
         file.bind(5, int64_t{f.trusted ? 1 : 0});
+        file.bind_blob(6, encode_origins(f.origins.empty() ? std::vector<uint32_t>{0} : f.origins));
         file.step();
         file.reset();
         lines.bind(1, id).bind_blob(2, to_bytes(f.sha256)).bind_blob(3, encode_lines(f.lines));
         lines.step();
         lines.reset();
       }
-      // Built after the rows: tests_in() reads a test file's node ids as one range of this index.
+      // Built after the rows: tests_in() reads a test file's node ids as one range of this index, and
+      // versions() a path's versions.
       db.exec("CREATE INDEX test_node_id ON test (node_id)");
+      db.exec("CREATE INDEX file_path ON file (path)");
       db.exec("COMMIT");
     }
     sync_file(temp);
@@ -289,22 +359,10 @@ CoverageIndex read_index(const std::filesystem::path& path, bool with_lines) {
       if (tests.integer(0) != static_cast<int64_t>(index.tests.size() + 1)) corrupt(path, "test ids out of sequence");
       index.tests.push_back(tests.text(1));
     }
-    auto files = db.prepare(with_lines ? "SELECT f.path, f.oid, f.measured, f.trusted, l.sha256, l.map FROM file f "
-                                         "LEFT JOIN lines l ON l.file_id = f.id ORDER BY f.id"
-                                       : "SELECT path, oid, measured, trusted FROM file ORDER BY id");
+    index.origins = read_origins(db, index.meta);
+    auto files = db.prepare(fmt::format("SELECT f.path, {} ORDER BY f.id", version_columns(index.meta.schema, with_lines)));
     while (files.step()) {
-      MeasuredFile f;
-      f.path = RepoPath(files.text(0));
-      f.oid = util::to_hex(files.blob(1));
-      f.measured = files.integer(2) != 0;
-      f.trusted = files.integer(3) != 0;
-      if (with_lines) f.sha256 = util::to_hex(files.blob(4));
-      if (f.oid.size() != 40 || (with_lines && f.sha256.size() != 64)) {
-        corrupt(path, fmt::format("the hashes of {}", f.path));
-      }
-      if (with_lines && (files.is_null(5) || !decode_lines(files.blob(5), f.lines))) {
-        corrupt(path, fmt::format("the line map of {}", f.path));
-      }
+      MeasuredFile f = read_version(path, files, 1, RepoPath(files.text(0)), with_lines, index.origins.size());
       for (const auto& [line, ids] : f.lines) {
         if (!ids.empty() && ids.back() > index.tests.size()) corrupt(path, fmt::format("the line map of {}", f.path));
       }
@@ -314,83 +372,6 @@ CoverageIndex read_index(const std::filesystem::path& path, bool with_lines) {
   });
 }
 
-CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
-  CoverageIndex out;
-  std::unordered_map<std::string, uint32_t> test_ids;
-  std::unordered_map<std::string, size_t> file_slot;
-  std::vector<int64_t> file_epoch; // per out.files: when the index it came from was built
-  // Newest first, so that where hashes differ the newer file is met first and kept.
-  std::vector<const CoverageIndex*> order;
-  for (const auto& p : parts) order.push_back(&p);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const CoverageIndex* a, const CoverageIndex* b) { return a->meta.built_epoch > b->meta.built_epoch; });
-  auto copy_lines = [](MeasuredFile& target, const MeasuredFile& from, const std::vector<uint32_t>& remap) {
-    for (const auto& [line, tests] : from.lines) {
-      auto& ids = target.lines[line];
-      for (uint32_t t : tests) ids.push_back(t < remap.size() ? remap[t] : k_import_time);
-    }
-  };
-  for (const CoverageIndex* part : order) {
-    std::vector<uint32_t> remap(part->tests.size() + 1, k_import_time);
-    for (size_t i = 0; i < part->tests.size(); ++i) {
-      auto [it, inserted] = test_ids.emplace(part->tests[i], static_cast<uint32_t>(out.tests.size() + 1));
-      if (inserted) out.tests.push_back(part->tests[i]);
-      remap[i + 1] = it->second;
-    }
-    for (const auto& f : part->files) {
-      auto slot = file_slot.find(f.path.str);
-      if (slot == file_slot.end()) {
-        file_slot.emplace(f.path.str, out.files.size());
-        file_epoch.push_back(part->meta.built_epoch);
-        MeasuredFile copy;
-        copy.path = f.path;
-        copy.sha256 = f.sha256;
-        copy.oid = f.oid;
-        copy.measured = f.measured;
-        copy.trusted = f.trusted;
-        copy_lines(copy, f, remap);
-        out.files.push_back(std::move(copy));
-        continue;
-      }
-      MeasuredFile& kept = out.files[slot->second];
-      if (kept.sha256 == f.sha256) {
-        kept.measured = kept.measured || f.measured;
-        kept.trusted = kept.trusted && f.trusted;
-        copy_lines(kept, f, remap);
-      } else if (file_epoch[slot->second] == part->meta.built_epoch && f.sha256 > kept.sha256) {
-        // Built in the same second: the greater hash wins, whatever the order of the inputs.
-        kept.sha256 = f.sha256;
-        kept.oid = f.oid;
-        kept.measured = f.measured;
-        kept.trusted = f.trusted;
-        kept.lines.clear();
-        copy_lines(kept, f, remap);
-      }
-      // Otherwise the newer content is already kept and this older map says nothing about it.
-    }
-    if (part == order.front()) out.meta = part->meta; // the newest part's date and commit
-  }
-  for (auto& f : out.files) {
-    for (auto& [line, tests] : f.lines) {
-      std::sort(tests.begin(), tests.end());
-      tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
-    }
-  }
-  std::sort(out.files.begin(), out.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
-  out.meta.schema = k_schema;
-  out.meta.source = fmt::format("merge of {} index(es)", parts.size());
-  // Shards each ran a share of the suite; nothing proves the shares add up to all of it.
-  out.meta.whole_suite = false;
-  out.meta.partial = "merged from shards";
-  out.meta.tests = out.tests.size();
-  out.meta.hashed = static_cast<size_t>(
-      std::count_if(out.files.begin(), out.files.end(), [](const MeasuredFile& f) { return !f.measured; }));
-  out.meta.files = out.files.size() - out.meta.hashed;
-  out.meta.untrusted = static_cast<size_t>(
-      std::count_if(out.files.begin(), out.files.end(), [](const MeasuredFile& f) { return !f.trusted; }));
-  return out;
-}
-
 struct IndexReader::Impl {
   explicit Impl(const std::filesystem::path& path) : db(path, util::Database::Mode::read_only) {
     // One read transaction for the whole run: every lookup sees the same index, and SQLite keeps its
@@ -398,9 +379,11 @@ struct IndexReader::Impl {
     db.exec("BEGIN");
     check_store(db);
     meta = read_meta(db);
+    origins = read_origins(db, meta).size();
   }
   util::Database db;
   IndexMeta meta;
+  size_t origins = 0;
   std::optional<util::Statement> test_name; // prepared once: a hot line names thousands of tests
 };
 
@@ -413,28 +396,35 @@ IndexReader::~IndexReader() = default;
 const IndexMeta& IndexReader::meta() const { return m_impl->meta; }
 
 std::optional<MeasuredFile> IndexReader::file(const RepoPath& path) {
-  return guarded(m_impl->db.path(), [&]() -> std::optional<MeasuredFile> {
-    auto s = m_impl->db.prepare("SELECT f.oid, f.measured, f.trusted, l.sha256, l.map FROM file f LEFT JOIN lines l "
-                                "ON l.file_id = f.id WHERE f.path = ?");
+  auto all = versions(path);
+  if (all.empty()) return std::nullopt;
+  return std::move(all.front());
+}
+
+std::vector<MeasuredFile> IndexReader::versions(const RepoPath& path) {
+  return guarded(m_impl->db.path(), [&] {
+    auto s = m_impl->db.prepare(
+        fmt::format("SELECT {} WHERE f.path = ? ORDER BY f.id", version_columns(m_impl->meta.schema, true)));
     s.bind(1, path.str);
-    if (!s.step()) return std::nullopt;
-    MeasuredFile f;
-    f.path = path;
-    f.oid = util::to_hex(s.blob(0));
-    f.measured = s.integer(1) != 0;
-    f.trusted = s.integer(2) != 0;
-    f.sha256 = util::to_hex(s.blob(3));
-    if (f.oid.size() != 40 || f.sha256.size() != 64) corrupt(m_impl->db.path(), fmt::format("the hashes of {}", path));
-    if (s.is_null(4) || !decode_lines(s.blob(4), f.lines)) corrupt(m_impl->db.path(), fmt::format("the line map of {}", path));
-    return f;
+    std::vector<MeasuredFile> out;
+    while (s.step()) out.push_back(read_version(m_impl->db.path(), s, 0, path, true, m_impl->origins));
+    return out;
   });
 }
 
-std::vector<std::pair<std::string, std::string>> IndexReader::file_oids() {
+std::vector<IndexedVersion> IndexReader::file_oids() {
   return guarded(m_impl->db.path(), [&] {
-    std::vector<std::pair<std::string, std::string>> out;
-    auto s = m_impl->db.prepare("SELECT path, oid, trusted FROM file");
-    while (s.step()) out.emplace_back(s.text(0), s.integer(2) != 0 ? util::to_hex(s.blob(1)) : std::string());
+    std::vector<IndexedVersion> out;
+    auto s = m_impl->db.prepare(m_impl->meta.schema >= 4 ? "SELECT path, oid, trusted, origins FROM file ORDER BY id"
+                                                         : "SELECT path, oid, trusted, NULL FROM file ORDER BY id");
+    while (s.step()) {
+      IndexedVersion v{s.text(0), s.integer(2) != 0 ? util::to_hex(s.blob(1)) : std::string(), {}};
+      if (s.is_null(3)) v.origins = {0};
+      else if (!decode_origins(s.blob(3), m_impl->origins, v.origins)) {
+        corrupt(m_impl->db.path(), fmt::format("the runs of {}", v.path));
+      }
+      out.push_back(std::move(v));
+    }
     return out;
   });
 }

@@ -551,7 +551,7 @@ def test_merge_unions_the_shards_of_one_run(tmp_path):
     assert selected_ids(repo.decide()) == NEGATIVE_TESTS
 
 
-def test_merge_keeps_the_newer_file_where_hashes_differ(tmp_path):
+def test_merge_keeps_the_newer_version_where_hashes_differ(tmp_path):
     repo = make_repo(tmp_path, files=CALC)
     build_index(repo, "--", "tests/test_negative.py")
     older = tmp_path / "older.sqlite"
@@ -606,9 +606,9 @@ BAD_INDEX = {
     "empty": "corrupt coverage index (empty file); delete it and rebuild it with impact index",
     "truncated": "corrupt coverage index (truncated: ",
     "foreign": "not an impact coverage index; delete it and rebuild it with impact index",
-    "newer": "written by a newer impact (index schema 99, this one reads 3); rebuild it with impact index or upgrade impact",
+    "newer": "written by a newer impact (index schema 99, this one reads 4); rebuild it with impact index or upgrade impact",
     # Schema 2 recorded no trust: its line maps may be another commit's (docs/coverage.md, "Trust").
-    "older": "an older index schema 2 (this impact reads 3); rebuild it with impact index",
+    "older": "an older index schema 2 (this impact reads 4); rebuild it with impact index",
     "damaged": "corrupt coverage index (",
 }
 

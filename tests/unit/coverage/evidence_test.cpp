@@ -201,3 +201,62 @@ TEST_CASE("coverage evidence: a recorded doctest stands for its file while it is
     CHECK_THAT(use.detail, Catch::Contains("pkg/d.py::test_gone"));
   }
 }
+
+namespace {
+
+// A merged index of two runs: run 0 (older) measured m.py as `m_content` and tests/test_m.py as
+// k_test, recording test_f; run 1 (newer) measured m.py as "def f():\n    return 9\n" and recorded
+// test_other. `test_file_runs` are the runs that measured tests/test_m.py as it is now.
+CoverageIndex two_runs(const Fixture& fx, const std::string& m_content, std::vector<uint32_t> test_file_runs) {
+  CoverageIndex index;
+  index.meta.commit = std::string(40, 'b');
+  index.meta.built_epoch = 2000;
+  index.meta.whole_suite = true;
+  index.tests = {"tests/test_m.py::test_f", "tests/test_m.py::test_other"};
+  index.origins = {IndexOrigin{std::string(40, 'a'), 1000}, IndexOrigin{std::string(40, 'b'), 2000}};
+  auto version = [](std::string path, const std::string& content, uint32_t test, std::vector<uint32_t> runs) {
+    MeasuredFile f;
+    f.path = RepoPath{std::move(path)};
+    f.sha256 = util::sha256_hex(content);
+    f.oid = util::git_blob_id(content);
+    f.lines[2] = {test};
+    f.origins = std::move(runs);
+    return f;
+  };
+  index.files.push_back(version("m.py", "def f():\n    return 9\n", 2, {1}));
+  index.files.push_back(version("m.py", m_content, 1, {0}));
+  index.files.push_back(version("tests/test_m.py", k_test, 1, std::move(test_file_runs)));
+  // The fake project's blob ids are not the contents' (testing::oid).
+  index.files.back().oid = fx.built->facts.files.at(fx.built->facts.find("tests/test_m.py")).oid;
+  return index;
+}
+
+} // namespace
+
+TEST_CASE("coverage evidence reads the version of a file measured on the content at the diff base", "[coverage]") {
+  Fixture fx;
+  SECTION("the older version matches the base: its tests answer, not the newer version's") {
+    write_index(two_runs(fx, k_base, {0}), fx.index_path);
+    CoverageInput in = fx.evidence(Fixture::modified_m());
+    const CoverageUse& use = in.files.at(0);
+    CHECK(use.trusted);
+    REQUIRE(use.tests.size() == 1);
+    CHECK(use.tests[0].first == "tests/test_m.py::test_f");
+    CHECK(in.unmeasured_tests.empty()); // the test file is as the version's own run measured it
+  }
+  SECTION("no version matches the base: drift, as with one version") {
+    write_index(two_runs(fx, "def f():\n    return 5\n", {0}), fx.index_path);
+    const CoverageUse use = fx.evidence(Fixture::modified_m()).files.at(0);
+    CHECK_FALSE(use.trusted);
+    CHECK(use.fallback == CoverageFallback::drift);
+    CHECK(use.detail == "m.py changed since the index was built");
+  }
+  SECTION("a file is compared with the run that measured the version used, not with another run") {
+    // Only the newer run measured tests/test_m.py as it is: against the older run, whose m.py the
+    // change uses, the test file is unmeasured, so its tests keep the static answer.
+    write_index(two_runs(fx, k_base, {1}), fx.index_path);
+    CoverageInput in = fx.evidence(Fixture::modified_m());
+    CHECK(in.files.at(0).trusted);
+    CHECK(in.unmeasured_tests == std::vector<std::string>{"tests/test_m.py"});
+  }
+}

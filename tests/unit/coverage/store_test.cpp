@@ -135,7 +135,16 @@ TEST_CASE("writing is atomic: a temporary file renamed into place, none left beh
   }
 }
 
-TEST_CASE("merge unions line maps where hashes agree and keeps the newer file where they differ", "[coverage]") {
+// The versions of `path` in a merged index, newest first.
+std::vector<const MeasuredFile*> versions_of(const CoverageIndex& index, std::string_view path) {
+  std::vector<const MeasuredFile*> out;
+  for (const auto& f : index.files) {
+    if (f.path.str == path) out.push_back(&f);
+  }
+  return out;
+}
+
+TEST_CASE("merge unions line maps where hashes agree and keeps both versions where they differ", "[coverage]") {
   CoverageIndex older = sample(1000);
   CoverageIndex newer = sample(2000);
   newer.meta.commit = std::string(40, 'd');
@@ -151,33 +160,122 @@ TEST_CASE("merge unions line maps where hashes agree and keeps the newer file wh
     CHECK(merged.meta.commit == newer.meta.commit);
     CHECK(merged.meta.built_epoch == 2000);
     CHECK(merged.meta.source == "merge of 2 index(es)");
+    CHECK(merged.meta.schema == 4);
+    REQUIRE(merged.origins.size() == 2);
     CHECK(tests_at(merged, "src/a.py", 4) == std::vector<std::string>{"tests/test_a.py::test_one", "tests/test_a.py::test_two[x y]",
                                                                       "tests/test_c.py::test_new"});
     CHECK(tests_at(merged, "src/a.py", 6) == std::vector<std::string>{"tests/test_b.py::TestB::test_three"});
     CHECK(tests_at(merged, "src/a.py", 1) == std::vector<std::string>{"<outside>"});
     CHECK(tests_at(merged, "src/a.py", 900).size() == 4);
-    const MeasuredFile& t = file_of(merged, "tests/test_a.py");
-    CHECK(t.sha256 == newer.files[1].sha256);
-    CHECK(t.lines.size() == 1);
-    CHECK(tests_at(merged, "tests/test_a.py", 3) == std::vector<std::string>{"tests/test_c.py::test_new"});
+    // The same content of src/a.py is one version, measured by both runs (the newer first).
+    REQUIRE(versions_of(merged, "src/a.py").size() == 1);
+    const auto& runs = file_of(merged, "src/a.py").origins;
+    REQUIRE(runs.size() == 2);
+    CHECK(merged.origins.at(runs[0]).built_epoch == 2000);
+    CHECK(merged.origins.at(runs[1]).built_epoch == 1000);
+    // Two contents of tests/test_a.py: both kept, each with its own map and run, the newer first.
+    auto test_a = versions_of(merged, "tests/test_a.py");
+    REQUIRE(test_a.size() == 2);
+    CHECK(test_a[0]->sha256 == newer.files[1].sha256);
+    CHECK(test_a[0]->lines.size() == 1);
+    CHECK(merged.tests.at(test_a[0]->lines.at(3).at(0) - 1) == "tests/test_c.py::test_new");
+    CHECK(merged.origins.at(test_a[0]->origins.at(0)).built_epoch == 2000);
+    CHECK(test_a[1]->sha256 == older.files[1].sha256);
+    CHECK(test_a[1]->lines.size() == 2);
+    CHECK(merged.origins.at(test_a[1]->origins.at(0)).built_epoch == 1000);
     CHECK_FALSE(file_of(merged, "src/unused.py").measured); // only the older one has it
-    CHECK(merged.meta.files == 2);
+    CHECK(merged.meta.files == 2); // files, not versions
     CHECK(merged.meta.hashed == 1);
   }
-  SECTION("built in the same second, the greater hash wins whatever the order") {
+  SECTION("built in the same second, the greater hash comes first whatever the order") {
     CoverageIndex a = sample(5000), b = sample(5000);
+    b.meta.commit = std::string(40, 'e');
     b.files[0] = measured("src/a.py", "ff", {{2, {1}}});
     for (bool reversed : {false, true}) {
       CoverageIndex merged = impact::merge_indexes(reversed ? std::vector{b, a} : std::vector{a, b});
-      CHECK(file_of(merged, "src/a.py").sha256 == b.files[0].sha256);
-      CHECK(file_of(merged, "src/a.py").lines.size() == 1);
+      auto a_py = versions_of(merged, "src/a.py");
+      REQUIRE(a_py.size() == 2);
+      CHECK(a_py[0]->sha256 == b.files[0].sha256);
+      CHECK(a_py[1]->sha256 == a.files[0].sha256);
     }
   }
-  SECTION("a merged index round-trips through the store") {
+  SECTION("a merged index round-trips through the store, versions and runs included") {
     TempDir dir;
-    impact::write_index(impact::merge_indexes({older, newer}), dir / "merged.sqlite");
-    CHECK(impact::read_index(dir / "merged.sqlite", true).tests.size() == 5);
+    CoverageIndex merged = impact::merge_indexes({older, newer});
+    impact::write_index(merged, dir / "merged.sqlite");
+    CoverageIndex back = impact::read_index(dir / "merged.sqlite", true);
+    CHECK(back.tests.size() == 5);
+    CHECK(back.origins == merged.origins);
+    REQUIRE(back.files.size() == merged.files.size());
+    for (size_t i = 0; i < back.files.size(); ++i) {
+      CHECK(back.files[i].path == merged.files[i].path);
+      CHECK(back.files[i].sha256 == merged.files[i].sha256);
+      CHECK(back.files[i].origins == merged.files[i].origins);
+      CHECK(back.files[i].lines == merged.files[i].lines);
+    }
+    IndexReader reader(dir / "merged.sqlite");
+    auto versions = reader.versions(RepoPath("tests/test_a.py"));
+    REQUIRE(versions.size() == 2);
+    CHECK(versions[0].sha256 == newer.files[1].sha256);
+    CHECK(versions[1].sha256 == older.files[1].sha256);
+    CHECK(reader.file(RepoPath("tests/test_a.py"))->sha256 == newer.files[1].sha256);
+    CHECK(reader.file_oids().size() == 4);
   }
+}
+
+TEST_CASE("merge keeps at most four versions of a file: the oldest go, whatever the order", "[coverage]") {
+  std::vector<CoverageIndex> parts;
+  for (int i = 0; i < 6; ++i) {
+    CoverageIndex part = sample(1000 + i);
+    part.meta.commit = std::string(40, static_cast<char>('a' + i));
+    part.files[0] = measured("src/a.py", std::string(1, static_cast<char>('a' + i)) + "1", {{7, {1}}});
+    parts.push_back(part);
+  }
+  for (bool reversed : {false, true}) {
+    if (reversed) std::reverse(parts.begin(), parts.end());
+    CoverageIndex merged = impact::merge_indexes(parts);
+    auto a_py = versions_of(merged, "src/a.py");
+    REQUIRE(a_py.size() == impact::k_versions_per_file);
+    for (size_t v = 0; v < a_py.size(); ++v) {
+      // Newest first: runs 5, 4, 3, 2; runs 0 and 1 measured versions that were dropped.
+      CHECK(a_py[v]->sha256.substr(0, 2) == std::string(1, static_cast<char>('a' + 5 - v)) + "1");
+      REQUIRE(a_py[v]->origins.size() == 1);
+      CHECK(merged.origins.at(a_py[v]->origins[0]).built_epoch == static_cast<int64_t>(1005 - v));
+    }
+    // tests/test_a.py has one content in all six runs: one version, the four newest runs kept.
+    auto test_a = versions_of(merged, "tests/test_a.py");
+    REQUIRE(test_a.size() == 1);
+    REQUIRE(test_a[0]->origins.size() == impact::k_versions_per_file);
+    CHECK(merged.origins.at(test_a[0]->origins.back()).built_epoch == 1002);
+    // Runs no version names any more are gone.
+    CHECK(merged.origins.size() == impact::k_versions_per_file);
+    // Merging the merged index into itself changes nothing.
+    CoverageIndex again = impact::merge_indexes({merged, merged});
+    CHECK(versions_of(again, "src/a.py").size() == impact::k_versions_per_file);
+    CHECK(again.origins == merged.origins);
+  }
+}
+
+TEST_CASE("an index of schema 3 (one version per file) still reads, as one run", "[coverage]") {
+  TempDir dir;
+  auto path = dir / "coverage-index.sqlite";
+  impact::write_index(sample(), path);
+  {
+    impact::util::Database db(path, impact::util::Database::Mode::create);
+    db.exec("DROP INDEX file_path; ALTER TABLE file DROP COLUMN origins; DROP TABLE origin;"
+            "UPDATE meta SET value = '3' WHERE key = 'schema'");
+  }
+  CoverageIndex back = impact::read_index(path, true);
+  CHECK(back.meta.schema == 3);
+  REQUIRE(back.origins.size() == 1);
+  CHECK(back.origins[0].built_epoch == 1000);
+  CHECK(file_of(back, "src/a.py").origins == std::vector<uint32_t>{0});
+  CHECK(file_of(back, "src/a.py").lines == sample().files[0].lines);
+  IndexReader reader(path);
+  CHECK(reader.versions(RepoPath("src/a.py")).size() == 1);
+  CHECK(reader.file_oids().size() == 3);
+  CoverageIndex merged = impact::merge_indexes({back, sample(3000)});
+  CHECK(merged.origins.size() == 2);
 }
 
 TEST_CASE("reading a bad index throws one error naming the file and the fix", "[coverage]") {
@@ -259,7 +357,7 @@ TEST_CASE("an untrusted file round-trips, matches no content and makes a merge w
   IndexReader reader(path);
   CHECK_FALSE(reader.file(RepoPath("tests/test_a.py"))->trusted);
   CHECK(reader.file(RepoPath("src/a.py"))->trusted);
-  for (const auto& [file, oid] : reader.file_oids()) CHECK(oid.empty() == (file == "tests/test_a.py"));
+  for (const auto& v : reader.file_oids()) CHECK(v.oid.empty() == (v.path == "tests/test_a.py"));
 
   SECTION("a union with an untrusted shard of the same content is untrusted, whatever the order") {
     CoverageIndex other = sample(1000);
