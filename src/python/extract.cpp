@@ -5,6 +5,7 @@
 #include "impact/python/facts.hpp"
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
+#include "python/lazy_modules.hpp"
 #include "python/literals.hpp"
 #include "python/path_literals.hpp"
 #include "python/references.hpp"
@@ -520,42 +521,6 @@ private:
   FileFacts& m_facts;
 };
 
-// `__lazy_modules__ = {"pkg.a", ...}` at module level (PEP 810) makes the file's own imports of those
-// modules lazy: its strings name what the file's import statements already link, and are read by no
-// other code. They are no string references (docs/selection.md `string-references`), which would make
-// the module's import-time code read every name of those modules.
-void drop_lazy_module_names(TSNode root, std::string_view source, FileFacts& facts) {
-  const Grammar& g = Grammar::get();
-  uint32_t count = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode statement = ts_node_named_child(root, i);
-    if (ts_node_symbol(statement) != g.expression_statement || ts_node_named_child_count(statement) != 1) continue;
-    TSNode assignment = ts_node_named_child(statement, 0);
-    if (ts_node_symbol(assignment) != g.assignment) continue;
-    TSNode left = ts_node_child_by_field_id(assignment, g.f_left);
-    TSNode right = ts_node_child_by_field_id(assignment, g.f_right);
-    if (ts_node_is_null(left) || ts_node_is_null(right) || node_text(left, source) != "__lazy_modules__") continue;
-    TSSymbol kind = ts_node_symbol(right);
-    if (kind != g.set && kind != g.list && kind != g.tuple) continue;
-    std::vector<std::string> names; // only strings (and comments): anything else keeps every string a reference
-    uint32_t elements = ts_node_named_child_count(right);
-    bool literal = true;
-    for (uint32_t k = 0; k < elements && literal; ++k) {
-      TSNode element = ts_node_named_child(right, k);
-      if (ts_node_symbol(element) == g.comment) continue;
-      auto value = python::string_value(element, source, g);
-      literal = value.has_value();
-      if (literal) names.push_back(std::move(*value));
-    }
-    if (!literal) continue;
-    uint32_t first = python::line_of(ts_node_start_point(right)), last = ts_node_end_point(right).row + 1;
-    std::erase_if(facts.imports, [&](const ImportFact& f) {
-      return f.kind == ImportKind::string_ref && f.line >= first && f.line <= last && f.names.empty() &&
-             std::find(names.begin(), names.end(), f.module) != names.end();
-    });
-  }
-}
-
 // A file too large to parse is not walked for dynamic imports: any call that may import by name is
 // taken as one that could load any module.
 void unbounded_dynamic_imports(std::string_view source, FileFacts& facts) {
@@ -607,7 +572,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::collect_references(source, facts, m_impl->references);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
-  drop_lazy_module_names(root, source, facts);
+  python::drop_lazy_module_names(root, source, facts);
   python::read_paths(source, m_impl->references.tokens, facts.paths);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   return facts;

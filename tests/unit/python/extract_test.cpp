@@ -589,20 +589,3 @@ TEST_CASE("FactsExtractor can be reused for many files", "[extract]") {
   CHECK(a.imports[0].module == "a");
   CHECK(b.imports[0].module == "b");
 }
-
-TEST_CASE("strings of a module-level __lazy_modules__ literal are no string references", "[extract]") {
-  // PEP 810: they name what the file's own import statements link.
-  auto facts = extract("__lazy_modules__ = {\n    \"app.models\",\n    \"app.views\",  # the views\n}\n"
-                       "from app import models, views\nTARGET = \"app.tasks\"\n");
-  CHECK_FALSE(has_string_ref(facts, "app.models"));
-  CHECK_FALSE(has_string_ref(facts, "app.views"));
-  CHECK(has_string_ref(facts, "app.tasks"));
-  SECTION("anything but strings in it keeps every string a reference") {
-    auto mixed = extract("__lazy_modules__ = [\"app.models\", PREFIX + \"views\"]\n");
-    CHECK(has_string_ref(mixed, "app.models"));
-  }
-  SECTION("inside a function it is no such declaration") {
-    auto local = extract("def f():\n    __lazy_modules__ = [\"app.models\"]\n");
-    CHECK(has_string_ref(local, "app.models"));
-  }
-}
