@@ -9,6 +9,7 @@
 namespace impact::python {
 
 void drop_lazy_module_names(TSNode root, std::string_view source, FileFacts& facts) {
+  if (source.find("__lazy_modules__") == std::string_view::npos) return; // almost every file
   const Grammar& g = Grammar::get();
   uint32_t count = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < count; ++i) {

@@ -1,5 +1,6 @@
 #include "python/literals.hpp"
 
+#include "impact/python/facts.hpp"
 #include "python/lexer.hpp"
 
 namespace impact::python {
@@ -99,22 +100,14 @@ std::optional<std::vector<std::string>> string_list(TSNode node, std::string_vie
   return out;
 }
 
-} // namespace impact::python
-
-namespace impact::python {
-
 namespace {
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// The leading identifier characters of a string literal's body, stopping at `stop` too (the first
-// replacement field or conversion), and at a backslash (an escape may spell any character).
-std::string leading_identifier(std::string_view body, char stop) {
+// The leading identifier characters of a string literal's body: a replacement field (`{`), a
+// conversion (`%`) and a backslash (an escape may spell any character) all end it.
+std::string leading_identifier(std::string_view body) {
   std::string out;
   for (char c : body) {
-    if (c == stop || !is_identifier_char(c)) break;
+    if (!is_ascii_identifier_char(c)) break;
     out.push_back(c);
   }
   return out;
@@ -147,7 +140,7 @@ std::string identifier_prefix(std::string_view expression) {
   for (const Token& t : tokens) {
     if (t.begin >= literal->end) rest.push_back(&t);
   }
-  if (rest.empty()) return f_string ? leading_identifier(body, '{') : std::string();
+  if (rest.empty()) return f_string ? leading_identifier(body) : std::string();
   // A conditional or a boolean operator may give another value altogether.
   for (const Token* t : rest) {
     if (t->depth != 0 || t->kind != Tok::name) continue;
@@ -155,14 +148,14 @@ std::string identifier_prefix(std::string_view expression) {
     if (word == "if" || word == "else" || word == "or" || word == "and" || word == "lambda" || word == "for") return {};
   }
   std::string_view op = expression.substr(rest[0]->begin, rest[0]->end - rest[0]->begin);
-  if (rest[0]->kind == Tok::other && op == "+") return leading_identifier(body, f_string ? '{' : '\0');
-  if (rest[0]->kind == Tok::other && op == "%" && !f_string) return leading_identifier(body, '%');
+  if (rest[0]->kind == Tok::other && op == "+") return leading_identifier(body);
+  if (rest[0]->kind == Tok::other && op == "%" && !f_string) return leading_identifier(body);
   // "visit_{}".format(x), and nothing after the call.
   bool format = rest.size() >= 4 && rest[0]->kind == Tok::dot && rest[1]->kind == Tok::name &&
                 expression.substr(rest[1]->begin, rest[1]->end - rest[1]->begin) == "format" &&
                 rest[2]->kind == Tok::lparen && rest.back()->kind == Tok::rparen && rest.back()->depth == 0;
   for (size_t i = 3; format && i + 1 < rest.size(); ++i) format = rest[i]->depth > 0;
-  if (format && !f_string) return leading_identifier(body, '{');
+  if (format && !f_string) return leading_identifier(body);
   return {};
 }
 

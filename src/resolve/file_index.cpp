@@ -358,8 +358,8 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
       if (!marker.empty()) {
         if (*ref == marker) {
           out.push_back(Read{symbol, &k_any, false, false, {}});
-        } else if (marker == k_any_member && !any_member_prefix(*ref).empty()) {
-          out.push_back(Read{symbol, &k_any, false, false, any_member_prefix(*ref)});
+        } else if (std::string_view prefix = any_member_prefix(*ref); marker == k_any_member && !prefix.empty()) {
+          out.push_back(Read{symbol, &k_any, false, false, prefix});
         }
         continue;
       }

@@ -84,11 +84,13 @@ inline constexpr std::string_view k_any_getter_name = "*?";
 // getattr(self, "visit_" + kind) is recorded as k_any_member followed by the literal start of the name
 // (`.*visit_`): it reads only the members whose names start so. Its name table component (`*visit_`)
 // stands for k_any_member_name too. Returns the start ("visit_"), or "" for any other reference.
+// The start is made of ASCII letters, digits and underscores only.
+inline bool is_ascii_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 inline std::string_view any_member_prefix(std::string_view ref) {
   if (!ref.starts_with(k_any_member) || ref.size() == k_any_member.size()) return {};
-  char c = ref[k_any_member.size()];
-  bool identifier = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  return identifier ? ref.substr(k_any_member.size()) : std::string_view();
+  return is_ascii_identifier_char(ref[k_any_member.size()]) ? ref.substr(k_any_member.size()) : std::string_view();
 }
 
 // A function, method or class definition, nested ones included.
