@@ -31,7 +31,8 @@ int run_facts(const cli::Options& options) {
     symbols.push_back({{"qualname", s.qualname}, {"kind", std::string(to_string(s.kind))},
                        {"lines", {s.first_line, s.def_line, s.body_line, s.last_line}},
                        {"decorators", s.decorators}, {"params", s.params}, {"bases", s.bases},
-                       {"refs", s.refs}, {"dynamic_access", s.dynamic_access}, {"has_init", s.has_init}});
+                       {"refs", s.refs}, {"dynamic_access", s.dynamic_access}, {"has_init", s.has_init},
+                       {"wraps_only", s.wraps_only}});
   }
   json doc = {{"imports", imports},
               {"uncertain_imports", uncertain},

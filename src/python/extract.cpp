@@ -4,6 +4,7 @@
 #include "impact/python/compile_check.hpp"
 #include "impact/python/facts.hpp"
 #include "python/compile_check.hpp"
+#include "python/decorator_shape.hpp"
 #include "python/grammar.hpp"
 #include "python/lazy_modules.hpp"
 #include "python/literals.hpp"
@@ -573,6 +574,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
   python::drop_lazy_module_names(root, source, facts);
+  python::mark_wrapping_decorators(root, source, facts);
   python::read_paths(source, m_impl->references.tokens, facts.paths);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   return facts;

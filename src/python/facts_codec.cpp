@@ -216,7 +216,7 @@ std::string encode(const FileFacts& facts) {
     rest.strings(s.params);
     rest.strings(s.bases);
     rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u) | (s.autouse ? 4u : 0u) |
-             (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u));
+             (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u) | (s.wraps_only ? 32u : 0u));
     rest.str(s.fixture);
     rest.strings(s.usefixtures);
   }
@@ -331,6 +331,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.autouse = (bits & 4) != 0;
     s.usefixtures_dynamic = (bits & 8) != 0;
     s.has_metaclass = (bits & 16) != 0;
+    s.wraps_only = (bits & 32) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
     if (!rest.ok() || s.parent == k_bad_parent) return false;
@@ -403,6 +404,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.autouse = (bits & 4) != 0;
     s.usefixtures_dynamic = (bits & 8) != 0;
     s.has_metaclass = (bits & 16) != 0;
+    s.wraps_only = (bits & 32) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
     if (s.parent == k_bad_parent) return false;

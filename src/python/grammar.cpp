@@ -119,6 +119,17 @@ std::string dotted_text(TSNode node, std::string_view source) {
   return out;
 }
 
+TSNode definition_starting_at(TSNode root, uint32_t start) {
+  const Grammar& g = Grammar::get();
+  TSNode n = ts_node_descendant_for_byte_range(root, start, start);
+  while (!ts_node_is_null(n)) {
+    TSSymbol s = ts_node_symbol(n);
+    if ((s == g.function_definition || s == g.class_definition) && ts_node_start_byte(n) == start) return n;
+    n = ts_node_parent(n);
+  }
+  return n;
+}
+
 Parser::Parser() : m_parser(ts_parser_new()) {
   if (!ts_parser_set_language(m_parser.get(), tree_sitter_python())) {
     throw std::logic_error("libtree-sitter cannot load the tree-sitter-python grammar (ABI mismatch)");

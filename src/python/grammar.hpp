@@ -44,6 +44,9 @@ inline std::string_view node_text(TSNode node, std::string_view source) {
 std::string dotted_text(TSNode node, std::string_view source);
 
 // True for an ERROR node (libtree-sitter 0.20 has no ts_node_is_error).
+// The function or class definition that starts at byte `start` of the tree (a null node if none).
+TSNode definition_starting_at(TSNode root, uint32_t start);
+
 inline bool is_error(TSNode node) { return ts_node_symbol(node) == static_cast<TSSymbol>(-1); }
 
 inline uint32_t line_of(TSPoint point) { return point.row + 1; }

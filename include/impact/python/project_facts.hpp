@@ -44,7 +44,8 @@ struct SymbolView {
   SymbolKind kind = SymbolKind::function;
   int32_t parent = -1;
   uint32_t first_line = 0, def_line = 0, last_line = 0;
-  bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false;
+  bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false,
+       wraps_only = false;
   ViewRange decorators, params, bases, usefixtures, refs;
 
   std::string_view name() const {

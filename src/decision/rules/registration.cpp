@@ -50,7 +50,9 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
   for (auto d = info.facts.begin(sym.decorators); d != info.facts.end(sym.decorators); ++d) {
     // A known wrapper leaves the function reachable by its name only; the project's own decorator
     // of the same name (a registry's `cache`) is not that wrapper.
+    // The project's own decorator that returns the function or a wrapper calling it (outside safe mode).
     if (!is_transparent_decorator(*d) || defined_in_project(m_index, key.node, *d)) {
+      if (m_walk.mode() != Mode::safe && wrapping_decorator(key.node, *d)) continue;
       m_walk.file_level(key.node, self, Relation::decorated, sym.first_line);
       return true;
     }
@@ -62,6 +64,21 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
     return true;
   }
   return false;
+}
+
+bool RegistrationRules::wrapping_decorator(uint32_t node, std::string_view callee) {
+  Target t = m_index.resolve(node, callee);
+  if (t.kind != Target::definition) return false;
+  const FileInfo* owner = m_index.get(t.node);
+  if (owner == nullptr || owner->symbol(t.qualname) < 0) return false;
+  // A name also bound by an assignment (`deco = registry.wrap`) may be either.
+  if (t.qualname.find('.') == std::string::npos &&
+      std::find(owner->facts.module_names.begin(), owner->facts.module_names.end(), t.qualname) !=
+          owner->facts.module_names.end()) {
+    return false;
+  }
+  return std::all_of(owner->facts.symbols.begin(), owner->facts.symbols.end(),
+                     [&](const SymbolView& s) { return s.qualname != t.qualname || s.wraps_only; });
 }
 
 bool RegistrationRules::registers_subclasses(uint32_t node, int32_t class_index, int depth) {

@@ -27,6 +27,10 @@ public:
   bool reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
 
 private:
+  // Whether decorator `callee` of file `node` is a function of the repository that only wraps what it
+  // is given (Symbol::wraps_only), under every definition of its name.
+  bool wrapping_decorator(uint32_t node, std::string_view callee);
+
   // Whether the class, or a class of the repository it derives from, defines __init_subclass__ or has
   // a metaclass: such hierarchies tend to keep a registry of their subclasses.
   bool registers_subclasses(uint32_t node, int32_t class_index, int depth);
