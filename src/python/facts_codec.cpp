@@ -230,7 +230,7 @@ std::string encode(const FileFacts& facts) {
   util::Writer refs;
   refs.u64(facts.symbols.size());
   for (const auto& s : facts.symbols) {
-    refs.u64(s.dynamic_access ? 1 : 0);
+    refs.u64((s.dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(s.namespace_values) << 1));
     refs.strings(s.refs);
   }
   refs.u64(facts.module_dynamic_access ? 1 : 0);
@@ -346,8 +346,11 @@ bool decode_view(std::string_view blob, FactsView& view) {
   util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
   if (refs.count() != n) return false;
   for (auto& s : view.symbols) {
-    s.dynamic_access = refs.u64() != 0;
+    uint64_t flags = refs.u64();
+    s.dynamic_access = (flags & 1) != 0;
     s.refs = range(refs);
+    if ((flags >> 1) > s.refs.end - s.refs.begin) return false;
+    s.namespace_values = static_cast<uint32_t>(flags >> 1);
   }
   view.module_dynamic_access = refs.u64() != 0;
   view.module_refs = range(refs);
@@ -419,8 +422,11 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
   if (refs.count() != facts.symbols.size()) return false;
   for (auto& s : facts.symbols) {
-    s.dynamic_access = refs.u64() != 0;
+    uint64_t flags = refs.u64();
+    s.dynamic_access = (flags & 1) != 0;
     s.refs = refs.strings();
+    if ((flags >> 1) > s.refs.size()) return false;
+    s.namespace_values = static_cast<uint32_t>(flags >> 1);
   }
   facts.module_dynamic_access = refs.u64() != 0;
   facts.module_refs = refs.strings();

@@ -120,6 +120,9 @@ struct Symbol {
   // Names bound locally (assigned, parameters other than self/cls) are left out.
   std::vector<std::string> refs;
   bool dynamic_access = false; // globals(), vars() of a computed value, eval, exec (a computed getattr is k_any_value_attr)
+  // The last this many of `refs` are read only to be stored into pytest's doctest_namespace
+  // (python/namespace_stores.hpp).
+  uint32_t namespace_values = 0;
 
   std::string_view name() const {
     auto dot = qualname.rfind('.');

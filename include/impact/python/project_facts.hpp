@@ -47,6 +47,7 @@ struct SymbolView {
   bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false,
        wraps_only = false;
   ViewRange decorators, params, bases, usefixtures, refs;
+  uint32_t namespace_values = 0; // Symbol::namespace_values: the last this many of refs
 
   std::string_view name() const {
     auto dot = qualname.rfind('.');

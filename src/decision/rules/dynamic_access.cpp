@@ -387,8 +387,10 @@ const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& DynamicAccessRules
     std::vector<std::pair<int32_t, std::vector<uint32_t>>> out;
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) return out;
-    auto scan = [&](ViewRange refs, int32_t symbol) {
-      for (auto ref = info->facts.begin(refs); ref != info->facts.end(refs); ++ref) {
+    // What a fixture only stores into doctest_namespace goes to doctests, not to the tests that run it.
+    auto scan = [&](ViewRange refs, int32_t symbol, uint32_t only_stored) {
+      auto end = info->facts.end(refs) - (m_walk.mode() == Mode::safe ? 0 : only_stored);
+      for (auto ref = info->facts.begin(refs); ref != end; ++ref) {
         std::string_view chain = *ref;
         const resolve::Binding* b = info->binding(chain.substr(0, chain.find('.')));
         if (b == nullptr || (b->kind != resolve::Binding::module && b->kind != resolve::Binding::from_import)) continue;
@@ -396,8 +398,11 @@ const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& DynamicAccessRules
         if (t.kind == Target::module) out.emplace_back(symbol, std::move(t.modules));
       }
     };
-    scan(info->facts.module_refs, -1);
-    for (size_t i = 0; i < info->facts.symbols.size(); ++i) scan(info->facts.symbols[i].refs, static_cast<int32_t>(i));
+    scan(info->facts.module_refs, -1, 0);
+    for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
+      const SymbolView& s = info->facts.symbols[i];
+      scan(s.refs, static_cast<int32_t>(i), s.namespace_values);
+    }
     return out;
   });
 }
