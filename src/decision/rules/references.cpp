@@ -35,6 +35,12 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
   for (const auto& n : search.names) search.ids.push_back(m_index.intern(n));
   for (std::string_view m : search.markers) search.marker_ids.push_back(m_index.intern(m));
   bool test_like = !search.member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
+  // The names' hashes for the name-table test below, computed once for every candidate.
+  std::vector<uint32_t> hashes;
+  if (!search.member) {
+    for (const auto& n : search.names) hashes.push_back(ProjectFacts::mention_hash(n));
+  }
+  static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
@@ -44,8 +50,8 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
       // Most importers never read the name: a look at the name table skips them. (A member's candidates
       // come from that table already.)
       bool mentioned = false;
-      for (const auto& n : search.names) mentioned = mentioned || m_facts.mentions(h, n);
-      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions(h, "__dict__")) continue;
+      for (uint32_t hash : hashes) mentioned = mentioned || m_facts.mentions_hash(h, hash);
+      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions_hash(h, k_dict_hash)) continue;
     }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
