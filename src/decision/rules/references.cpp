@@ -218,6 +218,18 @@ std::vector<uint32_t> ReferenceRules::candidates(const Key& key, bool member, co
 // (the core change of the benchmark visits thousands of symbols, each of which scanned every
 // importer's renamed imports); a round visits the matching imports in the same order as a scan would.
 std::vector<std::string> ReferenceRules::aliases(uint32_t module, const std::vector<uint32_t>& files, std::string_view name) {
+  // Past the first modules, a name that no file of the project renames is answered without indexing
+  // the module's candidates (a core change visits thousands of modules, most naming nothing renamed).
+  if (m_renames.size() >= k_modules_before_renamed_names) {
+    const auto& renamed = m_renamed_names.get([&] {
+      std::unordered_set<std::string_view> all;
+      for (uint32_t h = 0; h < m_facts.size(); ++h) {
+        for (const auto& pair : m_tables.renamed_imports(h)) all.insert(pair.first);
+      }
+      return all;
+    });
+    if (!renamed.contains(name)) return {std::string(name)};
+  }
   const Renames& renames = m_renames.get(module, [&] {
     Renames out;
     for (uint32_t h : files) {
