@@ -116,7 +116,13 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
       if (looks_up(r.name_prefix, search.name)) mark(r);
     }
   }
-  for (size_t k = 0; k < search.names.size(); ++k) {
+  // A module-level name: its readers are the reads whose target may denote it (no constructor or
+  // `self.` rule applies), found without looking at the reads of other files' names.
+  bool plain = !search.member && search.scan == Scan::all;
+  for (size_t k = 0; plain && k < search.names.size(); ++k) {
+    m_index.reads_denoting(h, search.ids[k], search.names[k], key.node, key.qualname, reading);
+  }
+  for (size_t k = 0; !plain && k < search.names.size(); ++k) {
     for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {
       // A symbol that is gone cannot be resolved in the new file: every user by name counts.
       if (search.scan == Scan::gone) {
