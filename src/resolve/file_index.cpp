@@ -390,27 +390,27 @@ void FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, u
   size_t at = read_list(info, id, name);
   const std::vector<Read>& list = info->read_lists[at];
   std::optional<FileInfo::Denoting>& denoting = info->denoting[at];
+  using Definition = FileInfo::Denoting::Definition;
   if (!denoting) {
     denoting.emplace();
     for (const Read& r : list) {
       if (r.target->kind == Target::unknown) denoting->unknown.push_back(r.symbol);
-      else if (r.target->kind == Target::definition) denoting->definitions.push_back(&r);
+      else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, r.symbol, r.target});
     }
     std::stable_sort(denoting->definitions.begin(), denoting->definitions.end(),
-                     [](const Read* a, const Read* b) { return a->target->node < b->target->node; });
+                     [](const Definition& a, const Definition& b) { return a.node < b.node; });
   }
   out.insert(out.end(), denoting->unknown.begin(), denoting->unknown.end());
-  auto denotes = [&](const Read* r) { return may_denote(*r->target, g, qualname); };
   if (m_links) { // a linked file is the same code under another number: look at every definition
-    for (const Read* r : denoting->definitions) {
-      if (denotes(r)) out.push_back(r->symbol);
+    for (const Definition& d : denoting->definitions) {
+      if (may_denote(*d.target, g, qualname)) out.push_back(d.symbol);
     }
     return;
   }
   auto first = std::lower_bound(denoting->definitions.begin(), denoting->definitions.end(), g,
-                                [](const Read* r, uint32_t node) { return r->target->node < node; });
-  for (auto it = first; it != denoting->definitions.end() && (*it)->target->node == g; ++it) {
-    if (denotes(*it)) out.push_back((*it)->symbol);
+                                [](const Definition& d, uint32_t node) { return d.node < node; });
+  for (auto it = first; it != denoting->definitions.end() && it->node == g; ++it) {
+    if (may_denote(*it->target, g, qualname)) out.push_back(it->symbol);
   }
 }
 

@@ -64,8 +64,13 @@ struct FileInfo {
   // FileIndex::reads_denoting()'s view of read_lists[k], made on first use: the readers through an
   // unknown target, and the definition targets' readers sorted by the target's file.
   struct Denoting {
+    struct Definition {
+      uint32_t node; // the target's file, kept here so that the look-up reads one array
+      int32_t symbol;
+      const Target* target;
+    };
     std::vector<int32_t> unknown;
-    std::vector<const Read*> definitions;
+    std::vector<Definition> definitions;
   };
   std::deque<std::optional<Denoting>> denoting; // as long as read_lists
   util::StringMap<Target> prefixes;
