@@ -106,7 +106,10 @@ std::span<const std::pair<std::string_view, std::string_view>> ProjectTables::re
 }
 
 const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const FileInfo& info) {
-  return m_string_refs.get(node, [&] {
+  // Asked once per (symbol, candidate file): the answers made already are found by position.
+  if (m_string_refs_at.size() != m_graph.nodes.size()) m_string_refs_at.assign(m_graph.nodes.size(), nullptr);
+  if (node < m_string_refs_at.size() && m_string_refs_at[node] != nullptr) return *m_string_refs_at[node];
+  const std::vector<StringRef>& refs = m_string_refs.get(node, [&] {
     std::vector<StringRef> out;
     for (const auto& imp : info.imports.imports) {
       if (imp.kind != ImportKind::string_ref) continue;
@@ -129,6 +132,8 @@ const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const Fi
     }
     return out;
   });
+  if (node < m_string_refs_at.size()) m_string_refs_at[node] = &refs;
+  return refs;
 }
 
 const std::vector<uint32_t>& ProjectTables::subclass_enumerators() {

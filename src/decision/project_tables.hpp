@@ -83,6 +83,7 @@ private:
   LazyMap<uint32_t, Renamed> m_renamed;
   ImportScratch m_scratch; // renamed_imports()' decoding
   LazyMap<uint32_t, std::vector<StringRef>> m_string_refs;
+  std::vector<const std::vector<StringRef>*> m_string_refs_at; // by node: m_string_refs' value, once made
   Lazy<std::vector<uint32_t>> m_subclass_enumerators;
 };
 

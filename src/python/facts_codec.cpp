@@ -164,10 +164,11 @@ std::string_view name_table(std::string_view blob) {
 
 bool mentions(std::string_view blob, std::string_view name) { return mentions_in(name_table(blob), name); }
 
-bool mentions_in(std::string_view data, std::string_view name) {
+bool mentions_in(std::string_view data, std::string_view name) { return mentions_hash_in(data, name_hash(name)); }
+
+bool mentions_hash_in(std::string_view data, uint32_t wanted) {
   if (data.size() % 4 != 0) return true;
   size_t count = data.size() / 4;
-  uint32_t wanted = name_hash(name);
   size_t lo = 0, hi = count;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;

@@ -22,6 +22,8 @@ bool mentions(std::string_view blob, std::string_view name);
 // The name table of a blob (sorted 4-byte hashes), to search with mentions_in.
 std::string_view name_table(std::string_view blob);
 bool mentions_in(std::string_view table, std::string_view name);
+// The same for a name already hashed (name_hash), for a search that asks many tables about one name.
+bool mentions_hash_in(std::string_view table, uint32_t hash);
 uint32_t name_hash(std::string_view name);
 
 } // namespace impact::python

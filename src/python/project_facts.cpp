@@ -38,6 +38,10 @@ const std::string_view& ProjectFacts::name_table(size_t i) const {
 
 bool ProjectFacts::mentions(size_t i, std::string_view name) const { return python::mentions_in(name_table(i), name); }
 
+bool ProjectFacts::mentions_hash(size_t i, uint32_t hash) const { return python::mentions_hash_in(name_table(i), hash); }
+
+uint32_t ProjectFacts::mention_hash(std::string_view name) { return python::name_hash(name); }
+
 std::vector<uint32_t> ProjectFacts::files_mentioning(std::string_view name) const {
   constexpr size_t k_scans_before_index = 16;
   if (!m_mention_ready) {

@@ -52,15 +52,20 @@ std::string render_json(const Report& report) {
     }
     files.push_back(std::move(entry));
   }
-  doc["changed_files"] = files;
+  doc["changed_files"] = std::move(files);
   json selected = json::array();
+  // Moved, not copied: a walk's worst case selects tens of thousands of tests, each with its chain.
   for (const auto& t : d.selected) {
-    selected.push_back({{"node_id", t.node_id}, {"chain", report::chain_json<json>(t.chain)}, {"note", nullable(t.note)}});
+    json entry = json::object();
+    entry["node_id"] = t.node_id;
+    entry["chain"] = report::chain_json<json>(t.chain);
+    entry["note"] = nullable(t.note);
+    selected.push_back(std::move(entry));
   }
-  doc["selected"] = selected;
+  doc["selected"] = std::move(selected);
   json file_level = json::array();
   for (const auto& t : d.file_level) file_level.push_back(t.node_id);
-  doc["file_level"] = file_level;
+  doc["file_level"] = std::move(file_level);
   doc["uncertainties"] = report::uncertainties_json<json>(d.uncertainties);
   doc["warnings"] = d.warnings;
   if (report.plan.command) {

@@ -331,11 +331,15 @@ uint32_t FileIndex::intern(std::string_view name) {
 
 const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_view name) {
   static const std::vector<Read> k_none;
-  static const Target k_any; // unknown: may denote anything
   FileInfo* info = mutable_get(h);
   if (info == nullptr) return k_none;
+  return info->read_lists[read_list(info, id, name)];
+}
+
+size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) {
+  static const Target k_any; // unknown: may denote anything
   for (size_t k = 0; k < info->read_names.size(); ++k) {
-    if (info->read_names[k] == id) return info->read_lists[k];
+    if (info->read_names[k] == id) return k;
   }
   std::vector<Read> out;
   const FactsView& facts = info->facts;
@@ -375,7 +379,39 @@ const std::vector<Read>& FileIndex::reads(uint32_t h, uint32_t id, std::string_v
   for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i));
   info->read_names.push_back(id);
   info->read_lists.push_back(std::move(out));
-  return info->read_lists.back();
+  info->denoting.emplace_back();
+  return info->read_lists.size() - 1;
+}
+
+void FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
+                               std::vector<int32_t>& out) {
+  FileInfo* info = mutable_get(h);
+  if (info == nullptr) return;
+  size_t at = read_list(info, id, name);
+  const std::vector<Read>& list = info->read_lists[at];
+  std::optional<FileInfo::Denoting>& denoting = info->denoting[at];
+  using Definition = FileInfo::Denoting::Definition;
+  if (!denoting) {
+    denoting.emplace();
+    for (const Read& r : list) {
+      if (r.target->kind == Target::unknown) denoting->unknown.push_back(r.symbol);
+      else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, r.symbol, r.target});
+    }
+    std::stable_sort(denoting->definitions.begin(), denoting->definitions.end(),
+                     [](const Definition& a, const Definition& b) { return a.node < b.node; });
+  }
+  out.insert(out.end(), denoting->unknown.begin(), denoting->unknown.end());
+  if (m_links) { // a linked file is the same code under another number: look at every definition
+    for (const Definition& d : denoting->definitions) {
+      if (may_denote(*d.target, g, qualname)) out.push_back(d.symbol);
+    }
+    return;
+  }
+  auto first = std::lower_bound(denoting->definitions.begin(), denoting->definitions.end(), g,
+                                [](const Definition& d, uint32_t node) { return d.node < node; });
+  for (auto it = first; it != denoting->definitions.end() && it->node == g; ++it) {
+    if (may_denote(*it->target, g, qualname)) out.push_back(it->symbol);
+  }
 }
 
 const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {

@@ -114,6 +114,9 @@ public:
   // Whether file i's code reads `name` anywhere (a component of a reference, a fixture request):
   // a cheap test on a sorted table of name hashes, without decoding the file.
   bool mentions(size_t i, std::string_view name) const;
+  // The same for a name hashed once by mention_hash(), for a search that asks many files about it.
+  bool mentions_hash(size_t i, uint32_t hash) const;
+  static uint32_t mention_hash(std::string_view name);
   // The files that mention `name` (as mentions() says), ascending. The first few names are looked up
   // in each file's sorted name table (a warm run usually asks about one or two), and remembered; past
   // them, a lookup in an

@@ -21,10 +21,12 @@ template <typename Json> Json nullable(std::string_view s) { return s.empty() ? 
 template <typename Json> Json chain_json(const std::vector<Hop>& chain) {
   Json out = Json::array();
   for (const auto& hop : chain) {
-    out.push_back({{"path", hop.path},
-                   {"symbol", nullable<Json>(hop.symbol)},
-                   {"relation", std::string(to_string(hop.relation))},
-                   {"line", hop.line == 0 ? Json(nullptr) : Json(hop.line)}});
+    Json entry = Json::object(); // filled in place: an initializer list would copy every value
+    entry["path"] = hop.path;
+    entry["symbol"] = nullable<Json>(hop.symbol);
+    entry["relation"] = std::string(to_string(hop.relation));
+    entry["line"] = hop.line == 0 ? Json(nullptr) : Json(hop.line);
+    out.push_back(std::move(entry));
   }
   return out;
 }

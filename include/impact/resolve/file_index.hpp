@@ -61,6 +61,18 @@ struct FileInfo {
   // Both keep their elements in place, so that references and a Read's target pointer stay valid.
   std::vector<uint32_t> read_names;
   std::deque<std::vector<Read>> read_lists; // read_lists[k] for read_names[k]
+  // FileIndex::reads_denoting()'s view of read_lists[k], made on first use: the readers through an
+  // unknown target, and the definition targets' readers sorted by the target's file.
+  struct Denoting {
+    struct Definition {
+      uint32_t node; // the target's file, kept here so that the look-up reads one array
+      int32_t symbol;
+      const Target* target;
+    };
+    std::vector<int32_t> unknown;
+    std::vector<Definition> definitions;
+  };
+  std::deque<std::optional<Denoting>> denoting; // as long as read_lists
   util::StringMap<Target> prefixes;
   std::optional<std::vector<Read>> namespace_reads; // FileIndex::namespace_reads()
 
@@ -91,6 +103,11 @@ public:
   // Where file `h` reads `name` (a component of a reference, interned as `id`); k_any_member_name
   // gives its getattr(self, computed) reads, k_any_value_attr_name its getattr(value, computed). Computed once per file and name.
   const std::vector<Read>& reads(uint32_t h, uint32_t id, std::string_view name);
+  // Appends to `out` the symbol of every read of reads(h, id, name) whose target may_denote() symbol
+  // `qualname` of file `g` (unsorted, possibly repeated): the same symbols as filtering reads() read by
+  // read, with the reads through another file's definitions skipped by a look-up.
+  void reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
+                      std::vector<int32_t>& out);
   // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the
   // part before `__dict__` denotes; `self.__dict__` (an instance's own attributes) is left out.
   const std::vector<Read>& namespace_reads(uint32_t h);
@@ -102,6 +119,8 @@ public:
 
 private:
   FileInfo* mutable_get(uint32_t node);
+  // The position of reads(info's file, id, name) in info->read_lists, computed on first use.
+  size_t read_list(FileInfo* info, uint32_t id, std::string_view name);
   // What components 0..index of reference `chain` in file `info` denote: resolved once per run.
   const Target& prefix_target(FileInfo& info, const std::vector<std::string_view>& chain, size_t index);
   Target root(uint32_t h, std::string_view name, int depth);

@@ -35,6 +35,12 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
   for (const auto& n : search.names) search.ids.push_back(m_index.intern(n));
   for (std::string_view m : search.markers) search.marker_ids.push_back(m_index.intern(m));
   bool test_like = !search.member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
+  // The names' hashes for the name-table test below, computed once for every candidate.
+  std::vector<uint32_t> hashes;
+  if (!search.member) {
+    for (const auto& n : search.names) hashes.push_back(ProjectFacts::mention_hash(n));
+  }
+  static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
@@ -44,8 +50,8 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
       // Most importers never read the name: a look at the name table skips them. (A member's candidates
       // come from that table already.)
       bool mentioned = false;
-      for (const auto& n : search.names) mentioned = mentioned || m_facts.mentions(h, n);
-      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions(h, "__dict__")) continue;
+      for (uint32_t hash : hashes) mentioned = mentioned || m_facts.mentions_hash(h, hash);
+      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions_hash(h, k_dict_hash)) continue;
     }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
@@ -110,7 +116,13 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
       if (looks_up(r.name_prefix, search.name)) mark(r);
     }
   }
-  for (size_t k = 0; k < search.names.size(); ++k) {
+  // A module-level name: its readers are the reads whose target may denote it (no constructor or
+  // `self.` rule applies), found without looking at the reads of other files' names.
+  bool plain = !search.member && search.scan == Scan::all;
+  for (size_t k = 0; plain && k < search.names.size(); ++k) {
+    m_index.reads_denoting(h, search.ids[k], search.names[k], key.node, key.qualname, reading);
+  }
+  for (size_t k = 0; !plain && k < search.names.size(); ++k) {
     for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {
       // A symbol that is gone cannot be resolved in the new file: every user by name counts.
       if (search.scan == Scan::gone) {
@@ -212,6 +224,18 @@ std::vector<uint32_t> ReferenceRules::candidates(const Key& key, bool member, co
 // (the core change of the benchmark visits thousands of symbols, each of which scanned every
 // importer's renamed imports); a round visits the matching imports in the same order as a scan would.
 std::vector<std::string> ReferenceRules::aliases(uint32_t module, const std::vector<uint32_t>& files, std::string_view name) {
+  // Past the first modules, a name that no file of the project renames is answered without indexing
+  // the module's candidates (a core change visits thousands of modules, most naming nothing renamed).
+  if (m_renames.size() >= k_modules_before_renamed_names) {
+    const auto& renamed = m_renamed_names.get([&] {
+      std::unordered_set<std::string_view> all;
+      for (uint32_t h = 0; h < m_facts.size(); ++h) {
+        for (const auto& pair : m_tables.renamed_imports(h)) all.insert(pair.first);
+      }
+      return all;
+    });
+    if (!renamed.contains(name)) return {std::string(name)};
+  }
   const Renames& renames = m_renames.get(module, [&] {
     Renames out;
     for (uint32_t h : files) {

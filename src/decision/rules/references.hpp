@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,10 @@ private:
 
   LazyMap<uint32_t, std::vector<uint32_t>> m_module_candidates; // candidates() of a module-level name
   LazyMap<uint32_t, Renames> m_renames; // aliases()' index, by module
+  // Every name some file of the project imports under another name, made once aliases() has indexed
+  // this many modules: a superset of any module's `by_imported` keys.
+  static constexpr size_t k_modules_before_renamed_names = 32;
+  Lazy<std::unordered_set<std::string_view>> m_renamed_names;
   NodeSet m_seen;                 // candidates()' visited set, reused
   std::vector<int32_t> m_reading; // reading_code()'s answer, reused
   std::vector<int32_t> m_self_only; // ... the symbols of it that read the member only as `self.<name>`, ascending

@@ -184,3 +184,18 @@ TEST_CASE("a computed getattr with a literal start looks up only members that st
   CHECK(ReferenceRules::looks_up("visit_", "__getattr__"));      // a name no member has lands there
   CHECK(ReferenceRules::looks_up("visit_", "__getattribute__")); // every lookup runs it
 }
+
+TEST_CASE("a renamed import is followed after the walk has indexed many modules' renames", "[symbol_walk]") {
+  // f0 <- f1 <- ... <- f39, one module each: the aliases of f39 are asked after 32 modules were indexed
+  // (ReferenceRules::k_modules_before_renamed_names), when names nobody renames skip the index.
+  Project p;
+  p.file("app/__init__.py").file("app/m0.py", "def f0():\n    return 0\n");
+  for (int i = 1; i < 40; ++i) {
+    p.file("app/m" + std::to_string(i) + ".py", "from app.m" + std::to_string(i - 1) + " import f" +
+                                                    std::to_string(i - 1) + "\n\ndef f" + std::to_string(i) +
+                                                    "():\n    return f" + std::to_string(i - 1) + "()\n");
+  }
+  p.file("tests/test_last.py", "from app.m39 import f39 as run\n\ndef test_renamed():\n    assert run() == 0\n\n"
+                               "def test_other():\n    assert True\n");
+  CHECK(edit(p, "app/m0.py", "return 0", "return 0 + 0") == Strings{"tests/test_last.py::test_renamed"});
+}

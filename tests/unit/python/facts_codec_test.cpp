@@ -388,3 +388,17 @@ TEST_CASE("ProjectFacts::files_mentioning agrees with mentions() for every file"
     CHECK(facts.files_mentioning("helper") == std::vector<uint32_t>{1, 4});
   }
 }
+
+TEST_CASE("ProjectFacts::mentions_hash answers as mentions() does, the name hashed once", "[facts_codec]") {
+  FileFacts a;
+  a.module_refs = {"shop.total", "run"};
+  ProjectFacts facts;
+  facts.add(testing::source_file("a.py", testing::oid(0)), facts.own(a));
+  facts.add(testing::source_file("b.py", testing::oid(1)), facts.own(FileFacts{}));
+  facts.add(testing::source_file("c.py", testing::oid(2)), "garbage that is no blob");
+  for (std::string name : {"run", "total", "shop", "helper", "__dict__", ""}) {
+    uint32_t hash = ProjectFacts::mention_hash(name);
+    for (uint32_t i = 0; i < facts.size(); ++i) CHECK(facts.mentions_hash(i, hash) == facts.mentions(i, name));
+  }
+  CHECK(facts.mentions_hash(2, ProjectFacts::mention_hash("nobody"))); // unreadable: mentions everything
+}
