@@ -9,14 +9,10 @@ namespace impact::python {
 
 namespace {
 
-std::string_view type_of(TSNode n) { return ts_node_type(n); }
-
 std::string_view last_name(std::string_view dotted) {
   auto dot = dotted.rfind('.');
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
 }
-
-bool same_node(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
 
 // The first parameter's name when it is a plain one: `func`, `func: F`, `func=None`, `func: F = None`.
 std::string_view first_param(TSNode def, std::string_view src) {
@@ -66,7 +62,6 @@ public:
     if (!returns(body, direct, any_return) || !any_return) return false;
     // A factory only: its parameters are its own business; what it returns was checked on its own.
     if (!direct) return true;
-    m_ok = true;
     visit(body, 0);
     return m_ok;
   }

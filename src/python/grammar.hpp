@@ -47,6 +47,12 @@ std::string dotted_text(TSNode node, std::string_view source);
 // The function or class definition that starts at byte `start` of the tree (a null node if none).
 TSNode definition_starting_at(TSNode root, uint32_t start);
 
+// The node's grammar type ("call", "attribute", ...), for passes that test rarer kinds than Grammar holds.
+inline std::string_view type_of(TSNode node) { return ts_node_type(node); }
+
+// Whether two nodes are the same node (false when either is null).
+inline bool same_node(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
+
 inline bool is_error(TSNode node) { return ts_node_symbol(node) == static_cast<TSSymbol>(-1); }
 
 inline uint32_t line_of(TSPoint point) { return point.row + 1; }

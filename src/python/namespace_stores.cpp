@@ -10,10 +10,6 @@ namespace {
 
 constexpr std::string_view k_namespace = "doctest_namespace";
 
-std::string_view type_of(TSNode n) { return ts_node_type(n); }
-
-bool same_node(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
-
 // `name` or `a.b.c`: a chain of plain names, no call or subscript.
 bool plain_chain(TSNode n) {
   while (type_of(n) == "attribute") n = ts_node_child_by_field_name(n, "object", 6);
