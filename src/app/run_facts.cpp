@@ -32,12 +32,19 @@ int run_facts(const cli::Options& options) {
                        {"lines", {s.first_line, s.def_line, s.body_line, s.last_line}},
                        {"decorators", s.decorators}, {"params", s.params}, {"bases", s.bases},
                        {"refs", s.refs}, {"dynamic_access", s.dynamic_access}, {"has_init", s.has_init},
-                       {"wraps_only", s.wraps_only}, {"namespace_values", s.namespace_values}});
+                       {"wraps_only", s.wraps_only}, {"wraps_direct", s.wraps_direct},
+                       {"namespace_values", s.namespace_values}});
+  }
+  json stored = json::array();
+  for (const auto& v : facts.stored_values) {
+    stored.push_back({{"name", v.name}, {"line", v.line}, {"refs", v.refs}, {"wrappers", v.wrappers}});
   }
   json doc = {{"imports", imports},
               {"uncertain_imports", uncertain},
               {"symbols", symbols},
               {"module_refs", facts.module_refs},
+              {"module_stored", facts.module_stored},
+              {"stored_values", stored},
               {"module_dynamic_access", facts.module_dynamic_access},
               {"module_names", facts.module_names},
               {"all", facts.all_names ? json(*facts.all_names) : json(nullptr)},

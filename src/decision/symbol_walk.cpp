@@ -171,6 +171,14 @@ void SymbolWalk::visit(const Key& key, WalkKey self) {
     return;
   }
   int32_t index = info->symbol(key.qualname);
+  if (index < 0 && m_via.find(self)->second.relation == Relation::stored_in) {
+    // A module-level value that holds a changed symbol (`stored-values`): read by its name, by whatever
+    // holds its module, and named as a base (`class Child(Alias)`).
+    m_classes.subclasses_reached(key, self);
+    m_dynamic_access.gone(key, *info, self);
+    m_references.referrers(key, self, name, rules::ReferenceRules::Scan::all);
+    return;
+  }
   if (index < 0) {
     // Gone from the file (deleted or renamed): name resolution in the new version cannot rule users out,
     // and a module that imports the old name fails at import.

@@ -72,6 +72,7 @@ public:
   ProjectTables& tables() { return m_tables; }
   rules::DynamicAccessRules& dynamic_access() { return m_dynamic_access; }
   rules::ClassRules& classes() { return m_classes; }
+  rules::RegistrationRules& registration() { return m_registration; }
   rules::SelfCallRules& self_calls() { return m_self_calls; }
 
   // What the rules say. Each records how the walk got there (`relation`, on `line` of the file).

@@ -57,8 +57,10 @@ public:
   Shape(std::string_view src, std::string_view name, std::string_view param, std::vector<Nested> nested)
       : m_src(src), m_name(name), m_param(param), m_nested(std::move(nested)) {}
 
-  bool wraps(TSNode body) {
-    bool direct = false, any_return = false;
+  // `direct`: some return is the parameter or a wrapper of it (not only a factory's decorators).
+  bool wraps(TSNode body, bool& direct) {
+    bool any_return = false;
+    direct = false;
     if (!returns(body, direct, any_return) || !any_return) return false;
     // A factory only: its parameters are its own business; what it returns was checked on its own.
     if (!direct) return true;
@@ -249,7 +251,9 @@ void mark_wrapping_decorators(TSNode root, std::string_view source, FileFacts& f
     std::string_view param = first_param(def, source);
     TSNode body = ts_node_child_by_field_name(def, "body", 4);
     if (param.empty() || ts_node_is_null(body)) continue;
-    f.wraps_only = Shape(source, f.name(), param, std::move(nested)).wraps(body);
+    bool direct = false;
+    f.wraps_only = Shape(source, f.name(), param, std::move(nested)).wraps(body, direct);
+    f.wraps_direct = f.wraps_only && direct;
   }
 }
 

@@ -9,6 +9,7 @@
 #include "python/lazy_modules.hpp"
 #include "python/literals.hpp"
 #include "python/namespace_stores.hpp"
+#include "python/stored_values.hpp"
 #include "python/path_literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
@@ -571,7 +572,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   }
   // The reference pass reads the imports' bindings, which the scans below never add to; its tokens
   // tell whether the dynamic-import walk can find anything.
-  python::collect_references(source, facts, m_impl->references);
+  python::collect_references(source, facts, m_impl->references, python::find_stored_values(root, source, facts));
   python::mark_namespace_values(root, source, facts);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);

@@ -15,7 +15,7 @@ namespace impact::python {
 namespace {
 
 // Bump when FileFacts, its encoding or what the extractor records changes: old caches are ignored.
-constexpr uint64_t k_format_version = 32; // 32: references only stored into doctest_namespace (Symbol::namespace_values); 31: decorators that only wrap (Symbol::wraps_only); 30: strings of a module-level __lazy_modules__ literal are no string references; 29: getattr(self, "visit_" + kind) is `.*visit_`; 28: sys.modules["a.b"] is `*modules.a.b`; 27: docstrings are no path strings; 26: super().m is read as `super.m`; 25: fragments of only wildcards and slashes dropped; 24: # impact-loads: entries among the path strings; 19: CPython's view of the source (line ends, NFKC names); 20: oversized files; 21: the compile check; 22: path strings; 23: getattr(value, computed) is k_any_value_attr
+constexpr uint64_t k_format_version = 33; // 33: module-level values that only store what they name (FileFacts::stored_values, module_stored; Symbol::wraps_direct); 32: references only stored into doctest_namespace (Symbol::namespace_values); 31: decorators that only wrap (Symbol::wraps_only); 30: strings of a module-level __lazy_modules__ literal are no string references; 29: getattr(self, "visit_" + kind) is `.*visit_`; 28: sys.modules["a.b"] is `*modules.a.b`; 27: docstrings are no path strings; 26: super().m is read as `super.m`; 25: fragments of only wildcards and slashes dropped; 24: # impact-loads: entries among the path strings; 19: CPython's view of the source (line ends, NFKC names); 20: oversized files; 21: the compile check; 22: path strings; 23: getattr(value, computed) is k_any_value_attr
 constexpr std::string_view k_magic = "IMPFACTS";
 constexpr std::string_view k_grammar = "tree-sitter-python-0.23.6";
 

@@ -217,7 +217,8 @@ std::string encode(const FileFacts& facts) {
     rest.strings(s.params);
     rest.strings(s.bases);
     rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u) | (s.autouse ? 4u : 0u) |
-             (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u) | (s.wraps_only ? 32u : 0u));
+             (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u) | (s.wraps_only ? 32u : 0u) |
+             (s.wraps_direct ? 64u : 0u));
     rest.str(s.fixture);
     rest.strings(s.usefixtures);
   }
@@ -234,8 +235,15 @@ std::string encode(const FileFacts& facts) {
     refs.u64((s.dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(s.namespace_values) << 1));
     refs.strings(s.refs);
   }
-  refs.u64(facts.module_dynamic_access ? 1 : 0);
+  refs.u64((facts.module_dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(facts.module_stored) << 1));
   refs.strings(facts.module_refs);
+  refs.u64(facts.stored_values.size());
+  for (const auto& v : facts.stored_values) {
+    refs.str(v.name);
+    refs.u64(v.line);
+    refs.strings(v.refs);
+    refs.strings(v.wrappers);
+  }
 
   util::Writer out;
   out.u64(bit(facts.parse_error, k_parse_error) | bit(facts.has_doctest, k_has_doctest) | bit(facts.oversized, k_oversized) |
@@ -333,6 +341,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.usefixtures_dynamic = (bits & 8) != 0;
     s.has_metaclass = (bits & 16) != 0;
     s.wraps_only = (bits & 32) != 0;
+    s.wraps_direct = (bits & 64) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
     if (!rest.ok() || s.parent == k_bad_parent) return false;
@@ -353,8 +362,20 @@ bool decode_view(std::string_view blob, FactsView& view) {
     if ((flags >> 1) > s.refs.end - s.refs.begin) return false;
     s.namespace_values = static_cast<uint32_t>(flags >> 1);
   }
-  view.module_dynamic_access = refs.u64() != 0;
+  uint64_t module_flags = refs.u64();
+  view.module_dynamic_access = (module_flags & 1) != 0;
   view.module_refs = range(refs);
+  if ((module_flags >> 1) > view.module_refs.end - view.module_refs.begin) return false;
+  view.module_stored = static_cast<uint32_t>(module_flags >> 1);
+  size_t values = refs.count();
+  view.stored_values.resize(values);
+  for (auto& v : view.stored_values) {
+    v.name = refs.raw(static_cast<size_t>(refs.u64()));
+    v.line = refs.u32();
+    v.refs = range(refs);
+    v.wrappers = range(refs);
+    if (v.refs.end - v.refs.begin != v.wrappers.end - v.wrappers.begin) return false;
+  }
   return in.ok() && rest.ok() && refs.ok();
 }
 
@@ -409,6 +430,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.usefixtures_dynamic = (bits & 8) != 0;
     s.has_metaclass = (bits & 16) != 0;
     s.wraps_only = (bits & 32) != 0;
+    s.wraps_direct = (bits & 64) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
     if (s.parent == k_bad_parent) return false;
@@ -429,8 +451,19 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     if ((flags >> 1) > s.refs.size()) return false;
     s.namespace_values = static_cast<uint32_t>(flags >> 1);
   }
-  facts.module_dynamic_access = refs.u64() != 0;
+  uint64_t module_flags = refs.u64();
+  facts.module_dynamic_access = (module_flags & 1) != 0;
   facts.module_refs = refs.strings();
+  if ((module_flags >> 1) > facts.module_refs.size()) return false;
+  facts.module_stored = static_cast<uint32_t>(module_flags >> 1);
+  facts.stored_values.resize(refs.count());
+  for (auto& v : facts.stored_values) {
+    v.name = refs.str();
+    v.line = refs.u32();
+    v.refs = refs.strings();
+    v.wrappers = refs.strings();
+    if (v.refs.size() != v.wrappers.size()) return false;
+  }
   in.raw(static_cast<size_t>(in.u64())); // the name table
   util::Reader paths(in.raw(static_cast<size_t>(in.u64())));
   if (!read_paths(paths, facts.paths)) return false;

@@ -71,8 +71,10 @@ struct Headers {
 
 class Collector {
 public:
-  Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch)
-      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch) {
+  Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
+            const StoredRanges& stored)
+      : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch),
+        m_stored(stored) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
   }
 
@@ -134,7 +136,13 @@ private:
 
   void finish_chain() {
     std::string_view c = chain();
-    if (!c.empty()) read(state(m_chain.owner), c, !m_chain.copied);
+    auto at = std::make_pair(m_chain.begin, m_chain.end);
+    bool module = !c.empty() && m_chain.owner == -1 && !m_chain.copied;
+    if (module && std::binary_search(m_stored.chains.begin(), m_stored.chains.end(), at)) {
+      if (std::find(m_stored_chains.begin(), m_stored_chains.end(), c) == m_stored_chains.end()) m_stored_chains.push_back(c);
+    } else if (!c.empty() && !(module && std::binary_search(m_stored.targets.begin(), m_stored.targets.end(), at))) {
+      read(state(m_chain.owner), c, !m_chain.copied); // (a stored value's own name is bound, not read)
+    }
     clear_chain();
   }
 
@@ -537,6 +545,13 @@ private:
     }
     Owner& module = m_owners[0];
     m_facts.module_refs.assign(module.chains.begin(), module.chains.end());
+    // Chains read only to be stored go last: a chain also read otherwise is module-level code's.
+    m_facts.module_stored = 0;
+    for (std::string_view chain : m_stored_chains) {
+      if (m_scratch.seen.contains(OwnedName{-1, chain})) continue;
+      m_facts.module_refs.emplace_back(chain);
+      ++m_facts.module_stored;
+    }
     m_facts.module_dynamic_access = module.dynamic;
   }
 
@@ -556,6 +571,8 @@ private:
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
   bool m_pending_dynamic = false; // the last name reads anything if it is called
   ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
+  const StoredRanges& m_stored;                  // values that only store (collect_references)
+  std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
 };
 
 } // namespace
@@ -573,9 +590,10 @@ void ReferenceScratch::reset() {
   arena.clear();
 }
 
-void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch) {
+void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
+                        const StoredRanges& stored) {
   scratch.reset();
-  Collector(source, facts, scratch).run(scratch.tokens);
+  Collector(source, facts, scratch, stored).run(scratch.tokens);
 }
 
 } // namespace impact::python

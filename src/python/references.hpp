@@ -2,6 +2,7 @@
 // Which names each symbol's code reads, from the token stream: the input of the symbol-level graph.
 #include "impact/python/facts.hpp"
 #include "python/lexer.hpp"
+#include "python/stored_values.hpp"
 
 #include <tsl/robin_set.h>
 
@@ -42,6 +43,11 @@ struct ReferenceScratch {
 // Fills Symbol::refs / dynamic_access for every symbol of `facts` (whose body byte ranges the
 // statement walk recorded) and FileFacts::module_refs for module-level code. Class bodies count as
 // their class's code. `scratch` is reused from call to call; its tokens are the file's afterwards.
-void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch);
+// `stored`: where the module-level values that only hold what they name are
+// (python/stored_values.hpp); module-level code reads their chains only to store them, so those are
+// kept apart: at the end of module_refs, counted by module_stored, unless also read otherwise. The
+// names they are bound to are not read.
+void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
+                        const StoredRanges& stored = {});
 
 } // namespace impact::python

@@ -1,6 +1,7 @@
 #include "impact/resolve/file_index.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace impact::resolve {
 
@@ -356,9 +357,11 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
     if (s.parent < 0 || facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return "self";
     return facts.begin(s.params) != facts.end(s.params) ? *facts.begin(s.params) : std::string_view("self");
   };
-  auto scan = [&](ViewRange refs, int32_t symbol) {
+  // `stored_from`: the refs from there on are read only in stored positions (module level).
+  auto scan = [&](ViewRange refs, int32_t symbol, uint32_t stored_from) {
     std::string_view instance = instance_name(symbol);
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
+      bool stored = static_cast<uint32_t>(ref - facts.begin(refs)) >= stored_from;
       if (!marker.empty()) {
         if (*ref == marker) {
           out.push_back(Read{symbol, &k_any, false, false, {}});
@@ -371,12 +374,12 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
       auto parts = split_chain(*ref);
       for (size_t i = 0; i < parts.size(); ++i) {
         bool on_self = i == 1 && (parts[0] == "self" || parts[0] == "super" || parts[0] == instance);
-        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}});
+        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored});
       }
     }
   };
-  scan(facts.module_refs, -1);
-  for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i));
+  scan(facts.module_refs, -1, (facts.module_refs.end - facts.module_refs.begin) - facts.module_stored);
+  for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i), UINT32_MAX);
   info->read_names.push_back(id);
   info->read_lists.push_back(std::move(out));
   info->denoting.emplace_back();
@@ -394,8 +397,9 @@ void FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, u
   if (!denoting) {
     denoting.emplace();
     for (const Read& r : list) {
-      if (r.target->kind == Target::unknown) denoting->unknown.push_back(r.symbol);
-      else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, r.symbol, r.target});
+      int32_t symbol = r.stored ? k_stored_read : r.symbol;
+      if (r.target->kind == Target::unknown) denoting->unknown.push_back(symbol);
+      else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, symbol, r.target});
     }
     std::stable_sort(denoting->definitions.begin(), denoting->definitions.end(),
                      [](const Definition& a, const Definition& b) { return a.node < b.node; });

@@ -109,6 +109,7 @@ struct Symbol {
   bool has_init = false; // a class that defines __init__ (pytest does not collect it)
   bool has_metaclass = false; // a class with `metaclass=` (other than ABCMeta): it may register its subclasses
   bool wraps_only = false;    // a decorator that only wraps what it is given (python/decorator_shape.hpp)
+  bool wraps_direct = false;  // ... and wraps its first argument when called with it (not only a factory)
   std::string fixture;   // the fixture's name when this is a pytest fixture (name= honoured), else ""
   bool autouse = false;  // autouse=True, or an autouse value that cannot be read
   std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too
@@ -139,6 +140,16 @@ struct PathStrings {
   bool reads_anything = false; // too many strings to keep, or not read at all: it may read any file
 };
 
+// A module-level `NAME = <value>` whose value holds what it names without running it
+// (python/stored_values.hpp): `refs` are the chains in stored positions, `wrappers[k]` the callee whose
+// first argument refs[k] is (`old = deprecated(f)`), "" when it is stored as it is.
+struct StoredValue {
+  std::string name;
+  uint32_t line = 0;
+  std::vector<std::string> refs;
+  std::vector<std::string> wrappers;
+};
+
 struct FileFacts {
   std::vector<ImportFact> imports;
   std::vector<UncertainImport> uncertain_imports;
@@ -159,6 +170,9 @@ struct FileFacts {
   // What module-level code reads: statements outside definitions, decorators and default values of
   // module-level definitions. Everything here runs when the module is imported.
   std::vector<std::string> module_refs;
+  // The last this many of module_refs are read only in stored positions of stored_values.
+  uint32_t module_stored = 0;
+  std::vector<StoredValue> stored_values;
   bool module_dynamic_access = false;
   // A module-level `pytestmark = pytest.mark.usefixtures(...)`.
   std::vector<std::string> module_usefixtures;

@@ -45,7 +45,7 @@ struct SymbolView {
   int32_t parent = -1;
   uint32_t first_line = 0, def_line = 0, last_line = 0;
   bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false,
-       wraps_only = false;
+       wraps_only = false, wraps_direct = false;
   ViewRange decorators, params, bases, usefixtures, refs;
   uint32_t namespace_values = 0; // Symbol::namespace_values: the last this many of refs
 
@@ -55,6 +55,13 @@ struct SymbolView {
   }
 };
 
+// A StoredValue read as views.
+struct StoredValueView {
+  std::string_view name;
+  uint32_t line = 0;
+  ViewRange refs, wrappers;
+};
+
 // Everything the symbol walk reads of one file, as views into the encoded facts: no string is copied.
 // Valid while the ProjectFacts it came from lives.
 struct FactsView {
@@ -62,6 +69,8 @@ struct FactsView {
   std::vector<SymbolView> symbols;
   std::vector<std::string_view> module_names;
   ViewRange module_refs, module_usefixtures;
+  uint32_t module_stored = 0; // FileFacts::module_stored: the last this many of module_refs
+  std::vector<StoredValueView> stored_values;
   bool module_dynamic_access = false, module_usefixtures_dynamic = false, defines_module_getattr = false;
 
   const std::string_view* begin(ViewRange r) const { return strings.data() + r.begin; }

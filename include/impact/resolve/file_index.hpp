@@ -46,7 +46,13 @@ struct Read {
   // reads() of k_any_member_name: the literal start of the computed name (getattr(self, "visit_" + kind)
   // reads only members whose names start with "visit_"); empty for any member.
   std::string_view name_prefix;
+  // Module-level code reads the name only in stored positions of module-level values
+  // (FactsView::stored_values, docs/selection.md `stored-values`): it holds, not runs, what it names.
+  bool stored = false;
 };
+
+// How reads_denoting() reports a read whose `stored` is set (symbol -1 otherwise).
+inline constexpr int32_t k_stored_read = -2;
 
 struct FileInfo {
   uint32_t node = 0;
@@ -105,7 +111,8 @@ public:
   const std::vector<Read>& reads(uint32_t h, uint32_t id, std::string_view name);
   // Appends to `out` the symbol of every read of reads(h, id, name) whose target may_denote() symbol
   // `qualname` of file `g` (unsorted, possibly repeated): the same symbols as filtering reads() read by
-  // read, with the reads through another file's definitions skipped by a look-up.
+  // read, with the reads through another file's definitions skipped by a look-up. A stored read
+  // (Read::stored) is reported as k_stored_read.
   void reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
                       std::vector<int32_t>& out);
   // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the

@@ -29,17 +29,19 @@ void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
   }
 }
 
+void ClassRules::subclasses_reached(const Key& key, WalkKey self) {
+  for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
+    const SymbolView& s = m_index.get(h)->at(sub);
+    if (m_graph.nodes[h].test) m_walk.whole_file(h, self, Relation::subclass);
+    m_walk.reach(h, std::string(s.qualname), self, Relation::subclass, s.def_line);
+  }
+}
+
 bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, WalkKey self) {
   const SymbolView& sym = info.at(index);
   std::string_view name = last_part(key.qualname);
   // What a reached class does (its constructor, its special methods), its subclasses do too.
-  if (sym.kind == SymbolKind::class_) {
-    for (const auto& [h, sub] : subclasses(key.node, key.qualname)) {
-      const SymbolView& s = m_index.get(h)->at(sub);
-      if (m_graph.nodes[h].test) m_walk.whole_file(h, self, Relation::subclass);
-      m_walk.reach(h, std::string(s.qualname), self, Relation::subclass, s.def_line);
-    }
-  }
+  if (sym.kind == SymbolKind::class_) subclasses_reached(key, self);
   // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
   if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
     m_walk.file_level(key.node, self, Relation::special_method, sym.def_line);

@@ -25,6 +25,9 @@ public:
   // Symbol `index` of `info` (`key`) is reached: its subclasses, or its class when it is a special or
   // protocol method. True when a rule made its file file-level (a module's __getattr__).
   bool reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
+  // The classes whose bases name `key` (a class, or a module-level value that may hold one: `class
+  // Child(Alias)` after `Alias = Base`) are reached, and test files defining one selected whole.
+  void subclasses_reached(const Key& key, WalkKey self);
   // Method `key` of class `class_index` is reached: the class when a base from outside may call it,
   // and the test classes that inherit it.
   void method_reached(const Key& key, const resolve::FileInfo& info, int32_t class_index, WalkKey self);

@@ -71,8 +71,12 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
       }
     }
   }
-  // Code that runs at import: the module, and class bodies.
-  bool module_level = !m_reading.empty() && m_reading.front() == -1;
+  // Code that runs at import: the module, and class bodies. A module-level value that only holds the
+  // symbol (`stored-values`) is followed by its name instead, where it can be.
+  bool module_level = std::binary_search(m_reading.begin(), m_reading.end(), -1);
+  if (!module_level && std::binary_search(m_reading.begin(), m_reading.end(), resolve::k_stored_read)) {
+    module_level = !stored_in(search, h, info);
+  }
   if (module_level || info.facts.module_dynamic_access) m_walk.file_level(h, search.self, Relation::module_level, 0);
   for (int32_t i : m_reading) {
     if (i < 0) continue;
@@ -96,6 +100,37 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
   string_refs(search, h, info);
 }
 
+// docs/selection.md `stored-values`: module-level code of `h` reads the symbol only in stored positions
+// of values (`ALIAS = f`, `TABLE = {"a": f}`, `partial(f, 1)`, `old = deprecated(f)`). Each value
+// holding it is reached by its name; false (the module level, as any import-time code) when one cannot
+// be: safe mode, a member (`X = obj.prop` runs a property at import), an attribute of the symbol
+// (`X = cls.method` looks it up at import), a callee that is not the project's wrapping decorator, a
+// test module or conftest.py (pytest collects a test-like name bound there).
+bool ReferenceRules::stored_in(const Search& search, uint32_t h, const FileInfo& info) {
+  if (m_walk.mode() == Mode::safe || search.member || search.scan == Scan::gone || m_graph.nodes[h].test ||
+      m_graph.nodes[h].conftest) {
+    return false;
+  }
+  const FactsView& facts = info.facts;
+  std::vector<std::pair<std::string_view, uint32_t>> values; // reached once every read is known to be stored
+  for (const StoredValueView& v : facts.stored_values) {
+    const std::string_view* wrapper = facts.begin(v.wrappers);
+    for (auto ref = facts.begin(v.refs); ref != facts.end(v.refs); ++ref, ++wrapper) {
+      auto parts = resolve::split_chain(*ref);
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (std::find(search.names.begin(), search.names.end(), parts[i]) == search.names.end()) continue;
+        if (!m_index.may_refer(h, parts, i, search.key.node, search.key.qualname)) continue;
+        if (i + 1 != parts.size()) return false;
+        if (!wrapper->empty() && !m_walk.registration().wrapping_call(h, *wrapper)) return false;
+        values.emplace_back(v.name, v.line);
+      }
+    }
+  }
+  if (values.empty()) return false; // a read the values do not explain: the module level's
+  for (const auto& [name, line] : values) m_walk.reach(h, name, search.self, Relation::stored_in, line);
+  return true;
+}
+
 // getattr(self, "visit_" + kind) looks up a name that starts with "visit_": it runs such a member, or,
 // when there is none, __getattr__; __getattribute__ runs for every lookup (`member-precision`).
 bool ReferenceRules::looks_up(std::string_view prefix, std::string_view member) {
@@ -107,7 +142,7 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   std::vector<int32_t>& reading = m_reading;
   reading.clear();
   m_self_only.clear();
-  auto mark = [&](const Read& r) { reading.push_back(r.symbol); };
+  auto mark = [&](const Read& r) { reading.push_back(r.stored ? resolve::k_stored_read : r.symbol); };
   // `self.<name>` of a changed member of a class, read where the member is defined: `self-calls` may
   // bound the code that reads it so and in no other way.
   bool self_calls = search.member && !search.constructor && search.scan == Scan::all;

@@ -52,7 +52,10 @@ private:
 
   // The code of file `h` that reads the symbol, reached or made file-level.
   void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
-  // The symbols of `h` (-1: module-level code) that read the symbol, ascending.
+  // Module-level code of `h` reads the symbol only to store it in values: reaches each (false: it cannot).
+  bool stored_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  // The symbols of `h` (-1: module-level code; resolve::k_stored_read: only to store it in a
+  // module-level value) that read the symbol, ascending.
   void reading_code(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // Strings that name the symbol's module (mock.patch targets, settings) count as references by the
   // code on their line.

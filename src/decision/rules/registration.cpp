@@ -66,7 +66,7 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
   return false;
 }
 
-bool RegistrationRules::wrapping_decorator(uint32_t node, std::string_view callee) {
+bool RegistrationRules::wrapping_decorator(uint32_t node, std::string_view callee, bool direct) {
   Target t = m_index.resolve(node, callee);
   if (t.kind != Target::definition) return false;
   const FileInfo* owner = m_index.get(t.node);
@@ -78,7 +78,7 @@ bool RegistrationRules::wrapping_decorator(uint32_t node, std::string_view calle
     return false;
   }
   return std::all_of(owner->facts.symbols.begin(), owner->facts.symbols.end(),
-                     [&](const SymbolView& s) { return s.qualname != t.qualname || s.wraps_only; });
+                     [&](const SymbolView& s) { return s.qualname != t.qualname || (direct ? s.wraps_direct : s.wraps_only); });
 }
 
 bool RegistrationRules::registers_subclasses(uint32_t node, int32_t class_index, int depth) {

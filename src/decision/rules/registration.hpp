@@ -25,11 +25,15 @@ public:
   // Symbol `index` of `info` (`key`) is reached: true when a rule made its file file-level, so that the
   // walk goes no further from it.
   bool reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
+  // Whether `callee(f, ...)` in file `node` only wraps `f`: a function of the repository that, called
+  // with the function as its first argument, returns it or a wrapper calling it (Symbol::wraps_direct),
+  // under every definition of its name (docs/selection.md `stored-values`).
+  bool wrapping_call(uint32_t node, std::string_view callee) { return wrapping_decorator(node, callee, true); }
 
 private:
   // Whether decorator `callee` of file `node` is a function of the repository that only wraps what it
-  // is given (Symbol::wraps_only), under every definition of its name.
-  bool wrapping_decorator(uint32_t node, std::string_view callee);
+  // is given (Symbol::wraps_only; with `direct`, Symbol::wraps_direct), under every definition of its name.
+  bool wrapping_decorator(uint32_t node, std::string_view callee, bool direct = false);
 
   // Whether the class, or a class of the repository it derives from, defines __init_subclass__ or has
   // a metaclass: such hierarchies tend to keep a registry of their subclasses.

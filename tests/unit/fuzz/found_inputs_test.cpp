@@ -82,7 +82,7 @@ std::string blob_with_parent(uint64_t parent) {
   rest.u64(0);                                       // module_usefixtures (dynamic, then names)
   impact::util::Writer refs;
   refs.u64(1);
-  for (int field = 0; field < 4; ++field) refs.u64(0); // dynamic, refs; module dynamic, module refs
+  for (int field = 0; field < 5; ++field) refs.u64(0); // dynamic, refs; module flags, module refs, stored values
   impact::util::Writer out;
   out.u64(0);
   out.str(empty_list.buffer());

@@ -1,0 +1,153 @@
+#include "python/stored_values.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace impact::python {
+
+namespace {
+
+// `name` or `a.b.c` written without spaces, comments or line continuations: the reference pass reads
+// it as one slice of the source, so its byte range names it there.
+bool plain_chain(TSNode n, std::string_view src) {
+  TSNode root = n;
+  while (type_of(root) == "attribute") root = ts_node_child_by_field_name(root, "object", 6);
+  if (ts_node_is_null(root) || type_of(root) != "identifier") return false;
+  std::string_view text = node_text(n, src);
+  return !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '#' || c == '\f';
+  });
+}
+
+class Finder {
+public:
+  Finder(std::string_view src, const FileFacts& facts) : m_src(src) {
+    // functools.partial by either spelling, unless the module binds `partial` itself.
+    for (const auto& imp : facts.imports) {
+      if (imp.kind == ImportKind::plain && imp.module == "functools" && !imp.aliases.empty() && imp.aliases[0].empty()) {
+        m_functools = true;
+      }
+      if (imp.kind == ImportKind::from && imp.module == "functools" && imp.level == 0) {
+        for (size_t k = 0; k < imp.names.size() && k < imp.aliases.size(); ++k) {
+          if (imp.names[k] == "partial" && imp.aliases[k] == "partial") m_partial = true;
+        }
+      }
+    }
+    auto bound_here = [&](std::string_view name) {
+      return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& s) { return s.qualname == name; }) ||
+             std::find(facts.module_names.begin(), facts.module_names.end(), name) != facts.module_names.end();
+    };
+    if (bound_here("partial")) m_partial = false;
+    if (bound_here("functools")) m_functools = false;
+  }
+
+  void statement(TSNode stmt, FileFacts& facts) {
+    if (type_of(stmt) != "expression_statement" || ts_node_named_child_count(stmt) != 1) return;
+    TSNode assign = ts_node_named_child(stmt, 0);
+    if (type_of(assign) != "assignment") return;
+    TSNode left = ts_node_child_by_field_name(assign, "left", 4);
+    TSNode right = ts_node_child_by_field_name(assign, "right", 5);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || type_of(left) != "identifier") return;
+    StoredValue value;
+    value.name = std::string(node_text(left, m_src));
+    value.line = line_of(ts_node_start_point(stmt));
+    m_value = &value;
+    stored(right, {});
+    m_value = nullptr;
+    if (value.refs.empty()) return;
+    facts.stored_values.push_back(std::move(value));
+    m_ranges.targets.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
+  }
+
+  StoredRanges take_ranges() {
+    for (auto* v : {&m_ranges.chains, &m_ranges.targets}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    return std::move(m_ranges);
+  }
+
+private:
+  // `n` is in a stored position (under `wrapper`'s first argument when not empty): a chain is kept;
+  // a container's elements and partial's arguments are stored positions too. Anything else is code
+  // that runs at import, left to the reference pass as module-level reads.
+  void stored(TSNode n, std::string_view wrapper) {
+    std::string_view t = type_of(n);
+    if (t == "identifier" || t == "attribute") {
+      if (!plain_chain(n, m_src)) return;
+      m_value->refs.emplace_back(node_text(n, m_src));
+      m_value->wrappers.emplace_back(wrapper);
+      m_ranges.chains.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
+      return;
+    }
+    if (t == "parenthesized_expression" || t == "list" || t == "tuple" || t == "set" || t == "expression_list") {
+      uint32_t count = ts_node_named_child_count(n);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (type_of(c) != "comment") stored(c, wrapper);
+      }
+      return;
+    }
+    if (t == "dictionary") {
+      // Keys are hashed at import (a project __hash__ may run): only the values are stored.
+      uint32_t count = ts_node_named_child_count(n);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode pair = ts_node_named_child(n, i);
+        if (type_of(pair) != "pair") continue;
+        TSNode v = ts_node_child_by_field_name(pair, "value", 5);
+        if (!ts_node_is_null(v)) stored(v, wrapper);
+      }
+      return;
+    }
+    if (t == "call" && wrapper.empty()) call(n);
+  }
+
+  void call(TSNode n) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+    if (ts_node_is_null(fn) || ts_node_is_null(args) || type_of(args) != "argument_list" || !plain_chain(fn, m_src)) {
+      return;
+    }
+    std::string_view callee = node_text(fn, m_src);
+    bool partial = (callee == "partial" && m_partial) || (callee == "functools.partial" && m_functools);
+    uint32_t count = ts_node_named_child_count(args);
+    bool first = true;
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      std::string_view at = type_of(a);
+      if (at == "comment") continue;
+      if (partial) {
+        // partial(f, x, key=g) calls nothing: it keeps f and its arguments for a later call.
+        if (at == "keyword_argument") {
+          TSNode v = ts_node_child_by_field_name(a, "value", 5);
+          if (!ts_node_is_null(v)) stored(v, "");
+        } else {
+          stored(a, "");
+        }
+        continue;
+      }
+      // Any other callee: its first positional argument is what a wrapping decorator of the project
+      // would wrap (the decision checks the callee); the rest run at import as they are.
+      if (first && at != "keyword_argument" && at != "list_splat" && at != "dictionary_splat") {
+        if (type_of(a) == "identifier" || type_of(a) == "attribute") stored(a, callee);
+      }
+      first = false;
+    }
+  }
+
+  std::string_view m_src;
+  bool m_partial = false, m_functools = false;
+  StoredValue* m_value = nullptr;
+  StoredRanges m_ranges;
+};
+
+} // namespace
+
+StoredRanges find_stored_values(TSNode root, std::string_view source, FileFacts& facts) {
+  Finder finder(source, facts);
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; ++i) finder.statement(ts_node_named_child(root, i), facts);
+  return finder.take_ranges();
+}
+
+} // namespace impact::python

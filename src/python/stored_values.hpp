@@ -1,0 +1,28 @@
+#pragma once
+// Module-level names bound to values that only hold what they name (docs/selection.md `stored-values`):
+// `ALIAS = f`, `HANDLERS = {"a": f, "b": mod.g}`, `bound = functools.partial(f, 1)`, and
+// `old = deprecated(f, ...)` where the callee may be the project's own wrapping decorator (the decision
+// checks). The import runs none of what they name, so code that reaches `f` reaches the name bound to it
+// rather than making the module's import-time code a reader of `f`.
+#include "impact/python/facts.hpp"
+#include "python/grammar.hpp"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace impact::python {
+
+// Byte ranges in the source, ascending.
+struct StoredRanges {
+  std::vector<std::pair<uint32_t, uint32_t>> chains;  // every chain in a stored position
+  std::vector<std::pair<uint32_t, uint32_t>> targets; // the name each value is bound to
+};
+
+// Fills facts.stored_values from the module's top-level assignments and returns where they are: the
+// reference pass (collect_references) keeps the stored chains apart from the module-level code that
+// runs at import, and does not count a value's own name as read by it. Reads facts.imports (for
+// `partial`) and facts.symbols (a function named `partial` defined here is not functools').
+StoredRanges find_stored_values(TSNode root, std::string_view source, FileFacts& facts);
+
+} // namespace impact::python

@@ -1,0 +1,99 @@
+// Module-level values that only hold what they name (FileFacts::stored_values, module_stored).
+#include "impact/python/facts.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace impact;
+using impact::testing::extract;
+
+namespace {
+
+// The module-level chains read only in stored positions, and the others.
+std::pair<std::vector<std::string>, std::vector<std::string>> split(const FileFacts& facts) {
+  auto cut = facts.module_refs.end() - facts.module_stored;
+  return {std::vector<std::string>(cut, facts.module_refs.end()), std::vector<std::string>(facts.module_refs.begin(), cut)};
+}
+
+const StoredValue* value(const FileFacts& facts, std::string_view name) {
+  for (const auto& v : facts.stored_values) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+bool has(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+} // namespace
+
+TEST_CASE("aliases, containers, partial and a first argument are stored positions", "[extract][stored]") {
+  auto facts = extract("import functools\nfrom . import cli\n\n"
+                       "def f(): pass\ndef g(): pass\n\n"
+                       "ALIAS = f\n"
+                       "TABLE = {\"a\": f, \"b\": cli.g, key(): g}\n"
+                       "BOUND = functools.partial(f, 1, sep=g)\n"
+                       "OLD = deprecated(cli.cmd, replace=\"x\")\n");
+  auto [stored, other] = split(facts);
+  CHECK(has(stored, "f"));
+  CHECK(has(stored, "g"));
+  CHECK(has(stored, "cli.g"));
+  CHECK(has(stored, "cli.cmd"));
+  // Callees and dict keys run at import.
+  CHECK(has(other, "key"));
+  CHECK(has(other, "deprecated"));
+  CHECK(has(other, "functools.partial"));
+  // A value's own name is bound, not read.
+  CHECK_FALSE(has(other, "ALIAS"));
+  CHECK_FALSE(has(stored, "ALIAS"));
+  REQUIRE(value(facts, "TABLE") != nullptr);
+  CHECK(value(facts, "TABLE")->refs == std::vector<std::string>{"f", "cli.g", "g"});
+  CHECK(value(facts, "TABLE")->line == 8);
+  REQUIRE(value(facts, "OLD") != nullptr);
+  CHECK(value(facts, "OLD")->refs == std::vector<std::string>{"cli.cmd"});
+  CHECK(value(facts, "OLD")->wrappers == std::vector<std::string>{"deprecated"});
+  CHECK(value(facts, "BOUND")->wrappers == std::vector<std::string>{"", ""});
+}
+
+TEST_CASE("a name also read by other module-level code is not stored only", "[extract][stored]") {
+  auto facts = extract("def f(): pass\n\nALIAS = f\nf()\nrun(ALIAS)\n");
+  auto [stored, other] = split(facts);
+  CHECK(stored.empty());
+  CHECK(has(other, "f"));
+  CHECK(has(other, "run"));
+  CHECK(has(other, "ALIAS")); // read by run(ALIAS)
+}
+
+TEST_CASE("what is not a stored position stays module-level code", "[extract][stored]") {
+  auto facts = extract("from functools import partial\n"
+                       "def partial_of(x): pass\n"
+                       "A = [*items]\n"      // iterated at import
+                       "B = f or g\n"        // truth-tested at import
+                       "C = obj.attr()\n"    // called
+                       "D, E = f, g\n"       // more than one target
+                       "F = G = h\n"         // chained
+                       "H = wrap(x)(y)\n"    // the callee is a call
+                       "I = partial(k, m)\n" // from functools
+                       "J = a . b\n");       // not one slice of the source
+  auto [stored, other] = split(facts);
+  CHECK(stored == std::vector<std::string>{"k", "m"});
+  for (std::string_view name : {"items", "f", "g", "obj.attr", "h", "wrap", "x", "y", "a.b"}) {
+    INFO(name);
+    CHECK(has(other, name));
+  }
+}
+
+TEST_CASE("a partial the module defines itself is no functools.partial", "[extract][stored]") {
+  auto facts = extract("def partial(fn, *a): return fn(*a)\n\nX = partial(setup, 1)\n");
+  auto [stored, other] = split(facts);
+  // Called as a possible wrapper of its first argument (the decision checks the callee), not as partial.
+  REQUIRE(value(facts, "X") != nullptr);
+  CHECK(value(facts, "X")->wrappers == std::vector<std::string>{"partial"});
+  CHECK(stored == std::vector<std::string>{"setup"});
+}
