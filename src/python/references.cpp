@@ -4,6 +4,7 @@
 // The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
 // reference could hide a test, while an extra one only selects more.
 #include "python/references.hpp"
+#include "python/reference_state.hpp"
 #include "python/symbol_spans.hpp"
 
 #include "python/lexer.hpp"
@@ -18,63 +19,16 @@ namespace impact::python {
 
 namespace {
 
+using namespace reference_pass;
+
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
-
-// What one owner (a symbol, or the module) has read so far. Names and chains are views into the
-// source, or into the collector's arena when a chain's text is not one slice of it.
-// The state of the statement an owner's code is in, at bracket depth 0.
-struct Statement {
-  std::vector<std::string_view> targets; // bare names before an '=' of this statement
-  std::string_view candidate;            // the last bare name, while it may still be an assignment target
-  bool start = true;
-  bool annotation = false;     // after `name:` at the start: the annotation, then maybe '='
-  bool in_for = false;         // between `for` and `in`
-  bool in_global = false;      // after `global` / `nonlocal`
-  bool after_def = false;      // the next name is a nested def/class name
-  bool in_import = false;      // inside an import statement
-  bool start_name = false;     // the previous token was a statement's first name
-  bool start_colon_ok = false; // ... so a colon now starts an annotation
-};
-
-struct Owner {
-  int32_t id = -1; // the symbol's index, -1 for the module; its names are in the scratch's sets
-  std::vector<std::string_view> chains;
-  bool dynamic = false;
-  Statement statement;
-  bool imports = false;                 // the code has an import statement (it binds other modules' code)
-  bool reads_locals = false;            // locals() / vars() with no argument
-  std::vector<std::string> fixture_requests; // request.getfixturevalue("name")
-  bool dynamic_fixtures = false;             // getfixturevalue(computed)
-};
-
-// The open chain: a dotted name being read (`a.b.c`), a slice of the source while its tokens abut,
-// else a copy.
-struct OpenChain {
-  uint32_t begin = 0, end = 0; // as a slice of the source ...
-  std::string copy;            // ... or as a copy, when
-  bool copied = false;         // its tokens do not abut
-  int32_t owner = -1;          // the code that reads it
-  bool open = false;
-  bool is_base = false;         // a base class of a class header
-  bool after_separator = false; // it began right after '(' or ',': maybe a keyword name
-};
-
-// Where the tokens are in a definition's header: a def's or lambda's parameters, a class's bases.
-struct Headers {
-  bool expect_params = false;   // after `def name` (or `class name`): the next '(' opens the header
-  uint32_t param_depth = 0;     // bracket depth inside a def header's parentheses, 0 outside
-  bool lambda_params = false;   // in a lambda's parameters, at
-  uint32_t lambda_depth = 0;    // this bracket depth
-  uint32_t class_depth = 0;     // inside a class header's parentheses: their depth, else 0
-  bool def_is_function = false; // the header is a def's (not a class's)
-};
 
 class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
-            const StoredRanges& stored)
+            const StoredRanges& stored, const std::vector<AnnotationChain>& annotations)
       : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch),
-        m_stored(stored) {
+        m_stored(stored), m_annotations(annotations) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
   }
 
@@ -137,6 +91,15 @@ private:
   void finish_chain() {
     std::string_view c = chain();
     auto at = std::make_pair(m_chain.begin, m_chain.end);
+    if (!c.empty() && !m_chain.copied && !m_annotations.empty()) {
+      auto it = std::lower_bound(m_annotations.begin(), m_annotations.end(), AnnotationChain{at.first, at.second, -1});
+      if (it != m_annotations.end() && it->begin == at.first && it->end == at.second) {
+        Owner& o = state(it->symbol); // the function's own read, kept whatever its parameters are named
+        if (std::find(o.annotations.begin(), o.annotations.end(), c) == o.annotations.end()) o.annotations.push_back(c);
+        clear_chain();
+        return;
+      }
+    }
     bool module = !c.empty() && m_chain.owner == -1 && !m_chain.copied;
     if (module && std::binary_search(m_stored.chains.begin(), m_stored.chains.end(), at)) {
       if (std::find(m_stored_chains.begin(), m_stored_chains.end(), c) == m_stored_chains.end()) m_stored_chains.push_back(c);
@@ -539,6 +502,9 @@ private:
         }
         if (m_scratch.kept.insert(chain).second) sym.refs.emplace_back(chain);
       }
+      for (std::string_view chain : o.annotations) {
+        if (m_scratch.kept.insert(chain).second) sym.refs.emplace_back(chain);
+      }
       sym.dynamic_access = o.dynamic || (o.reads_locals && o.imports); // locals() holding what it imported
       for (auto& f : o.fixture_requests) sym.usefixtures.push_back(std::move(f));
       sym.usefixtures_dynamic |= o.dynamic_fixtures;
@@ -572,6 +538,7 @@ private:
   bool m_pending_dynamic = false; // the last name reads anything if it is called
   ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
   const StoredRanges& m_stored;                  // values that only store (collect_references)
+  const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
 };
 
@@ -591,9 +558,9 @@ void ReferenceScratch::reset() {
 }
 
 void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
-                        const StoredRanges& stored) {
+                        const StoredRanges& stored, const std::vector<AnnotationChain>& annotations) {
   scratch.reset();
-  Collector(source, facts, scratch, stored).run(scratch.tokens);
+  Collector(source, facts, scratch, stored, annotations).run(scratch.tokens);
 }
 
 } // namespace impact::python

@@ -1,6 +1,7 @@
 #pragma once
 // Which names each symbol's code reads, from the token stream: the input of the symbol-level graph.
 #include "impact/python/facts.hpp"
+#include "python/annotations.hpp"
 #include "python/lexer.hpp"
 #include "python/stored_values.hpp"
 
@@ -46,8 +47,9 @@ struct ReferenceScratch {
 // `stored`: where the module-level values that only hold what they name are
 // (python/stored_values.hpp); module-level code reads their chains only to store them, so those are
 // kept apart: at the end of module_refs, counted by module_stored, unless also read otherwise. The
-// names they are bound to are not read.
+// names they are bound to are not read. `annotations`: the chains of functions' annotations
+// (python/annotations.hpp), read as the function's own code.
 void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
-                        const StoredRanges& stored = {});
+                        const StoredRanges& stored = {}, const std::vector<AnnotationChain>& annotations = {});
 
 } // namespace impact::python

@@ -1,0 +1,102 @@
+#include "python/annotations.hpp"
+
+#include <algorithm>
+
+namespace impact::python {
+
+namespace {
+
+// `name` or `a.b.c` written as one slice (no spaces, comments or continuations): how the reference
+// pass reads it.
+bool plain_chain(TSNode n, std::string_view src) {
+  TSNode root = n;
+  while (type_of(root) == "attribute") root = ts_node_child_by_field_name(root, "object", 6);
+  if (ts_node_is_null(root) || type_of(root) != "identifier") return false;
+  std::string_view text = node_text(n, src);
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '#' || c == '\f';
+  });
+}
+
+class Finder {
+public:
+  Finder(std::string_view src, std::vector<AnnotationChain>& out) : m_src(src), m_out(out) {}
+
+  void annotation(TSNode type, int32_t symbol) {
+    if (ts_node_is_null(type)) return;
+    m_chains.clear();
+    m_call = false;
+    collect(type);
+    if (m_call) return; // a call in an annotation runs at import with whatever it is given
+    for (auto [b, e] : m_chains) m_out.push_back(AnnotationChain{b, e, symbol});
+  }
+
+private:
+  // Only positions known to name without running anything are collected; any other construct
+  // (`A | B`, a comparison, a grammar node not listed) stays import-time code, its calls noted.
+  void collect(TSNode n) {
+    std::string_view t = type_of(n);
+    if (t == "call" || t == "lambda" || t == "await" || t == "named_expression") {
+      m_call = true;
+      return;
+    }
+    if ((t == "identifier" || t == "attribute") && plain_chain(n, m_src)) {
+      m_chains.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
+      return;
+    }
+    // `Box[int]` (a subscript, or a generic_type in a type position): the subscripted value stays
+    // import-time code; what is in the brackets is named.
+    TSNode value = t == "subscript" ? ts_node_child_by_field_name(n, "value", 5)
+                   : t == "generic_type" && ts_node_named_child_count(n) > 0 ? ts_node_named_child(n, 0)
+                                                                               : TSNode{};
+    bool container = t == "subscript" || t == "generic_type" || t == "type" || t == "type_parameter" || t == "tuple" ||
+                     t == "list" || t == "parenthesized_expression" || t == "expression_list" || t == "string" ||
+                     t == "concatenated_string" || t == "ellipsis" || t == "none" || t == "integer" || t == "true" ||
+                     t == "false";
+    if (!container) return scan_calls(n);
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (same_node(c, value)) scan_calls(c);
+      else collect(c);
+    }
+  }
+
+  void scan_calls(TSNode n) {
+    std::string_view t = type_of(n);
+    if (t == "call" || t == "lambda" || t == "await" || t == "named_expression") m_call = true;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && !m_call; ++i) scan_calls(ts_node_named_child(n, i));
+  }
+
+  std::string_view m_src;
+  std::vector<AnnotationChain>& m_out;
+  std::vector<std::pair<uint32_t, uint32_t>> m_chains;
+  bool m_call = false;
+};
+
+} // namespace
+
+std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts) {
+  std::vector<AnnotationChain> out;
+  Finder finder(source, out);
+  for (size_t i = 0; i < facts.symbols.size(); ++i) {
+    const Symbol& s = facts.symbols[i];
+    if (s.kind == SymbolKind::class_) continue;
+    TSNode def = definition_starting_at(root, s.header_begin);
+    if (ts_node_is_null(def) || type_of(def) != "function_definition") continue;
+    auto symbol = static_cast<int32_t>(i);
+    TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t k = 0; k < count; ++k) {
+      TSNode p = ts_node_named_child(params, k);
+      std::string_view t = type_of(p);
+      if (t == "typed_parameter" || t == "typed_default_parameter") finder.annotation(ts_node_child_by_field_name(p, "type", 4), symbol);
+    }
+    finder.annotation(ts_node_child_by_field_name(def, "return_type", 11), symbol);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace impact::python

@@ -1,0 +1,28 @@
+#pragma once
+// The names a function's annotations read (docs/selection.md `annotations`): `def run(ctx: Context) ->
+// Result` names Context and Result where the def runs (at import, for a module-level function or a
+// method), but calls neither; whatever uses the annotations (typing.get_type_hints, a framework that
+// converts arguments) reaches them through the function. So the reference pass counts them as the
+// function's own reads, not its module's or its class body's import-time code.
+#include "impact/python/facts.hpp"
+#include "python/grammar.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace impact::python {
+
+// One chain of an annotation, by its byte range, and the function (index in FileFacts::symbols) whose
+// annotation it is.
+struct AnnotationChain {
+  uint32_t begin = 0, end = 0;
+  int32_t symbol = -1;
+  bool operator<(const AnnotationChain& o) const { return begin != o.begin ? begin < o.begin : end < o.end; }
+};
+
+// The chains of every function's parameter and return annotations, ascending. An annotation holding a
+// call (`Annotated[int, check()]`) is left out whole; so is a subscripted or `|`-combined name
+// (`Box[int]`, `A | None`), whose class may run `__class_getitem__` or a metaclass's `__or__` there.
+std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts);
+
+} // namespace impact::python
