@@ -95,14 +95,16 @@ private:
       auto it = std::lower_bound(m_annotations.begin(), m_annotations.end(), AnnotationChain{at.first, at.second, -1});
       if (it != m_annotations.end() && it->begin == at.first && it->end == at.second) {
         Owner& o = state(it->symbol); // the function's own read, kept whatever its parameters are named
-        if (std::find(o.annotations.begin(), o.annotations.end(), c) == o.annotations.end()) o.annotations.push_back(c);
+        if (std::find(o.annotations.begin(), o.annotations.end(), c) == o.annotations.end()) o.annotations.emplace_back(c.data(), c.size());
         clear_chain();
         return;
       }
     }
     bool module = !c.empty() && m_chain.owner == -1 && !m_chain.copied;
     if (module && std::binary_search(m_stored.chains.begin(), m_stored.chains.end(), at)) {
-      if (std::find(m_stored_chains.begin(), m_stored_chains.end(), c) == m_stored_chains.end()) m_stored_chains.push_back(c);
+      if (std::find(m_stored_chains.begin(), m_stored_chains.end(), c) == m_stored_chains.end()) {
+        m_stored_chains.emplace_back(c.data(), c.size()); // (a copy of the view: GCC 12 -O3 warns on push_back(c))
+      }
     } else if (!c.empty() && !(module && std::binary_search(m_stored.targets.begin(), m_stored.targets.end(), at))) {
       read(state(m_chain.owner), c, !m_chain.copied); // (a stored value's own name is bound, not read)
     }
