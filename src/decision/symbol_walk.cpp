@@ -173,8 +173,16 @@ void SymbolWalk::visit(const Key& key, WalkKey self) {
   int32_t index = info->symbol(key.qualname);
   if (index < 0 && m_via.find(self)->second.relation == Relation::stored_in) {
     // A module-level value that holds a changed symbol (`stored-values`): read by its name, by whatever
-    // holds its module, and named as a base (`class Child(Alias)`).
-    m_classes.subclasses_reached(key, self);
+    // holds its module, and named as a base (`class Child(Alias)`). A method's alias in its class body
+    // (`next = __next__`) is read as a member of that name: by its name, by protocol when it is a
+    // special method, by a base from outside the repository.
+    std::string_view owner = parent_part(key.qualname);
+    if (owner.empty()) {
+      m_classes.subclasses_reached(key, self);
+    } else {
+      m_classes.gone(key, *info, self);
+      if (int32_t cls = info->symbol(owner); cls >= 0) m_classes.method_reached(key, *info, cls, self);
+    }
     m_dynamic_access.gone(key, *info, self);
     m_references.referrers(key, self, name, rules::ReferenceRules::Scan::all);
     return;
@@ -205,6 +213,18 @@ bool SymbolWalk::visit_defined(const Key& key, WalkKey self, const FileInfo& inf
     const SymbolView& parent = info.at(sym.parent);
     if (parent.kind != SymbolKind::class_) m_references.enclosing(key, parent, self);
     else m_classes.method_reached(key, info, sym.parent, self);
+  }
+  // The class body stores the method under other names too (`next = __next__`, `stored-values`).
+  // pytest collects a test-like alias in a test class, and safe mode keeps the class body's reading.
+  if (!sym.aliases.empty()) {
+    const SymbolView& parent = info.at(sym.parent);
+    if (m_mode == Mode::safe || m_graph.nodes[key.node].test) {
+      file_level(key.node, self, Relation::class_body, parent.def_line);
+      return false;
+    }
+    for (auto a = info.facts.begin(sym.aliases); a != info.facts.end(sym.aliases); ++a) {
+      reach(key.node, std::string(parent.qualname) + "." + std::string(*a), self, Relation::stored_in, sym.def_line);
+    }
   }
   return true;
 }

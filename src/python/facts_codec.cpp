@@ -221,6 +221,7 @@ std::string encode(const FileFacts& facts) {
              (s.wraps_direct ? 64u : 0u));
     rest.str(s.fixture);
     rest.strings(s.usefixtures);
+    rest.strings(s.aliases);
   }
   rest.strings(facts.module_names);
   rest.strings(facts.all_names.value_or(std::vector<std::string>{}));
@@ -344,6 +345,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.wraps_direct = (bits & 64) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
+    s.aliases = range(rest);
     if (!rest.ok() || s.parent == k_bad_parent) return false;
   }
   read_views(rest, view.module_names);
@@ -433,6 +435,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.wraps_direct = (bits & 64) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
+    s.aliases = rest.strings();
     if (s.parent == k_bad_parent) return false;
   }
   facts.module_names = rest.strings();

@@ -59,8 +59,38 @@ public:
     m_ranges.targets.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
   }
 
+  // `alias = method` statements directly in the body of class `c` (an index of facts.symbols).
+  void class_aliases(TSNode root, size_t c, FileFacts& facts) {
+    const Symbol& cls = facts.symbols[c];
+    TSNode def = definition_starting_at(root, cls.header_begin);
+    TSNode body = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "body", 4);
+    uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode stmt = ts_node_named_child(body, i);
+      if (type_of(stmt) != "expression_statement" || ts_node_named_child_count(stmt) != 1) continue;
+      TSNode assign = ts_node_named_child(stmt, 0);
+      if (type_of(assign) != "assignment") continue;
+      TSNode left = ts_node_child_by_field_name(assign, "left", 4);
+      TSNode right = ts_node_child_by_field_name(assign, "right", 5);
+      if (ts_node_is_null(left) || ts_node_is_null(right) || type_of(left) != "identifier" || type_of(right) != "identifier") {
+        continue;
+      }
+      std::string qualname = cls.qualname + "." + std::string(node_text(right, m_src));
+      uint32_t line = line_of(ts_node_start_point(stmt));
+      for (Symbol& m : facts.symbols) {
+        if (m.qualname != qualname || m.parent != static_cast<int32_t>(c) || m.kind == SymbolKind::class_ || m.def_line >= line) {
+          continue;
+        }
+        m.aliases.emplace_back(node_text(left, m_src));
+        m_ranges.methods.emplace_back(ts_node_start_byte(right), ts_node_end_byte(right));
+        m_ranges.targets.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
+        break;
+      }
+    }
+  }
+
   StoredRanges take_ranges() {
-    for (auto* v : {&m_ranges.chains, &m_ranges.targets}) {
+    for (auto* v : {&m_ranges.chains, &m_ranges.targets, &m_ranges.methods}) {
       std::sort(v->begin(), v->end());
       v->erase(std::unique(v->begin(), v->end()), v->end());
     }
@@ -147,6 +177,9 @@ StoredRanges find_stored_values(TSNode root, std::string_view source, FileFacts&
   Finder finder(source, facts);
   uint32_t count = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < count; ++i) finder.statement(ts_node_named_child(root, i), facts);
+  for (size_t c = 0; c < facts.symbols.size(); ++c) {
+    if (facts.symbols[c].kind == SymbolKind::class_) finder.class_aliases(root, c, facts);
+  }
   return finder.take_ranges();
 }
 

@@ -16,13 +16,16 @@ namespace impact::python {
 // Byte ranges in the source, ascending.
 struct StoredRanges {
   std::vector<std::pair<uint32_t, uint32_t>> chains;  // every chain in a stored position
-  std::vector<std::pair<uint32_t, uint32_t>> targets; // the name each value is bound to
+  std::vector<std::pair<uint32_t, uint32_t>> targets; // the name each value is bound to, and each method alias
+  std::vector<std::pair<uint32_t, uint32_t>> methods; // the method a class-body alias names (Symbol::aliases)
 };
 
 // Fills facts.stored_values from the module's top-level assignments and returns where they are: the
 // reference pass (collect_references) keeps the stored chains apart from the module-level code that
 // runs at import, and does not count a value's own name as read by it. Reads facts.imports (for
 // `partial`) and facts.symbols (a function named `partial` defined here is not functools').
+// Also fills Symbol::aliases: `name = method` in a class body, where `method` is a function the class
+// body defined before that statement.
 StoredRanges find_stored_values(TSNode root, std::string_view source, FileFacts& facts);
 
 } // namespace impact::python

@@ -114,6 +114,9 @@ struct Symbol {
   bool autouse = false;  // autouse=True, or an autouse value that cannot be read
   std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too
   bool usefixtures_dynamic = false;     // a usefixtures argument that cannot be read
+  // A method's other names in its class body (`next = __next__`, `__radd__ = __add__`): the class
+  // body stores it under them without calling it (docs/selection.md `stored-values`).
+  std::vector<std::string> aliases;
   uint32_t body_begin = 0, body_end = 0; // byte range of the body: the symbol's own scope
   uint32_t header_begin = 0; // byte where the def/class statement starts (extraction only, not cached)
   // The dotted names the symbol's own code reads (not its nested definitions'): "helper",

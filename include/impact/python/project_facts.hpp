@@ -46,7 +46,7 @@ struct SymbolView {
   uint32_t first_line = 0, def_line = 0, last_line = 0;
   bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false,
        wraps_only = false, wraps_direct = false;
-  ViewRange decorators, params, bases, usefixtures, refs;
+  ViewRange decorators, params, bases, usefixtures, refs, aliases;
   uint32_t namespace_values = 0; // Symbol::namespace_values: the last this many of refs
 
   std::string_view name() const {

@@ -78,7 +78,7 @@ std::string blob_with_parent(uint64_t parent) {
   for (int list = 0; list < 3; ++list) rest.u64(0); // decorators, params, bases
   rest.u64(0);                                       // flags
   rest.str("");                                      // fixture
-  for (int list = 0; list < 6; ++list) rest.u64(0); // usefixtures, module names, __all__, collect_ignore(_glob)
+  for (int list = 0; list < 7; ++list) rest.u64(0); // usefixtures, aliases, module names, __all__, collect_ignore(_glob)
   rest.u64(0);                                       // module_usefixtures (dynamic, then names)
   impact::util::Writer refs;
   refs.u64(1);

@@ -97,3 +97,29 @@ TEST_CASE("a partial the module defines itself is no functools.partial", "[extra
   CHECK(value(facts, "X")->wrappers == std::vector<std::string>{"partial"});
   CHECK(stored == std::vector<std::string>{"setup"});
 }
+
+TEST_CASE("a class body's alias of a method defined above it is the method's, not a class-body read", "[extract][stored]") {
+  auto facts = extract("class C:\n"
+                       "    early = later\n"
+                       "    def __next__(self):\n        return 1\n"
+                       "    next = __next__\n"
+                       "    def __add__(self, o):\n        return 2\n"
+                       "    __radd__ = __add__\n"
+                       "    label = str\n"
+                       "    def later(self):\n        pass\n");
+  auto method = [&](std::string_view q) -> const Symbol& {
+    for (const auto& s : facts.symbols) {
+      if (s.qualname == q) return s;
+    }
+    FAIL("no symbol " << q);
+    return facts.symbols.front();
+  };
+  CHECK(method("C.__next__").aliases == std::vector<std::string>{"next"});
+  CHECK(method("C.__add__").aliases == std::vector<std::string>{"__radd__"});
+  CHECK(method("C.later").aliases.empty()); // bound after the alias statement ran: `later` is not it yet
+  const auto& body = method("C").refs;
+  CHECK_FALSE(has(body, "__next__"));
+  CHECK_FALSE(has(body, "__add__"));
+  CHECK(has(body, "later"));
+  CHECK(has(body, "str"));
+}
