@@ -6,18 +6,6 @@ namespace impact::python {
 
 namespace {
 
-// `name` or `a.b.c` written as one slice (no spaces, comments or continuations): how the reference
-// pass reads it.
-bool plain_chain(TSNode n, std::string_view src) {
-  TSNode root = n;
-  while (type_of(root) == "attribute") root = ts_node_child_by_field_name(root, "object", 6);
-  if (ts_node_is_null(root) || type_of(root) != "identifier") return false;
-  std::string_view text = node_text(n, src);
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '#' || c == '\f';
-  });
-}
-
 class Finder {
 public:
   Finder(std::string_view src, std::vector<AnnotationChain>& out) : m_src(src), m_out(out) {}
@@ -40,7 +28,7 @@ private:
       m_call = true;
       return;
     }
-    if ((t == "identifier" || t == "attribute") && plain_chain(n, m_src)) {
+    if ((t == "identifier" || t == "attribute") && one_slice_chain(n, m_src)) {
       m_chains.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
       return;
     }

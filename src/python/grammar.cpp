@@ -1,5 +1,6 @@
 #include "python/grammar.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -117,6 +118,16 @@ std::string dotted_text(TSNode node, std::string_view source) {
     out.push_back(c);
   }
   return out;
+}
+
+bool one_slice_chain(TSNode node, std::string_view source) {
+  TSNode root = node;
+  while (ts_node_symbol(root) == Grammar::get().attribute) root = ts_node_child_by_field_name(root, "object", 6);
+  if (ts_node_is_null(root) || ts_node_symbol(root) != Grammar::get().identifier) return false;
+  std::string_view text = node_text(node, source);
+  return !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '#' || c == '\f';
+  });
 }
 
 TSNode definition_starting_at(TSNode root, uint32_t start) {

@@ -43,6 +43,10 @@ inline std::string_view node_text(TSNode node, std::string_view source) {
 // The text of a dotted name with any whitespace or line continuation removed ("a . b" -> "a.b").
 std::string dotted_text(TSNode node, std::string_view source);
 
+// Whether `node` is `name` or `a.b.c` written as one slice of the source (no spaces, comments or
+// continuations): how the reference pass reads a chain, so its byte range names it there.
+bool one_slice_chain(TSNode node, std::string_view source);
+
 // True for an ERROR node (libtree-sitter 0.20 has no ts_node_is_error).
 // The function or class definition that starts at byte `start` of the tree (a null node if none).
 TSNode definition_starting_at(TSNode root, uint32_t start);

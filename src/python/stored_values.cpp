@@ -7,18 +7,6 @@ namespace impact::python {
 
 namespace {
 
-// `name` or `a.b.c` written without spaces, comments or line continuations: the reference pass reads
-// it as one slice of the source, so its byte range names it there.
-bool plain_chain(TSNode n, std::string_view src) {
-  TSNode root = n;
-  while (type_of(root) == "attribute") root = ts_node_child_by_field_name(root, "object", 6);
-  if (ts_node_is_null(root) || type_of(root) != "identifier") return false;
-  std::string_view text = node_text(n, src);
-  return !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '#' || c == '\f';
-  });
-}
-
 class Finder {
 public:
   Finder(std::string_view src, const FileFacts& facts) : m_src(src) {
@@ -104,7 +92,7 @@ private:
   void stored(TSNode n, std::string_view wrapper) {
     std::string_view t = type_of(n);
     if (t == "identifier" || t == "attribute") {
-      if (!plain_chain(n, m_src)) return;
+      if (!one_slice_chain(n, m_src)) return;
       m_value->refs.emplace_back(node_text(n, m_src));
       m_value->wrappers.emplace_back(wrapper);
       m_ranges.chains.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
@@ -135,7 +123,7 @@ private:
   void call(TSNode n) {
     TSNode fn = ts_node_child_by_field_name(n, "function", 8);
     TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
-    if (ts_node_is_null(fn) || ts_node_is_null(args) || type_of(args) != "argument_list" || !plain_chain(fn, m_src)) {
+    if (ts_node_is_null(fn) || ts_node_is_null(args) || type_of(args) != "argument_list" || !one_slice_chain(fn, m_src)) {
       return;
     }
     std::string_view callee = node_text(fn, m_src);
