@@ -484,6 +484,20 @@ private:
     return false;
   }
 
+  // Whether `name`, read in nested function `sym`, is a local or a parameter of a function around it
+  // (a closure's free variable: `replace` in a decorator factory's wrapper is the factory's parameter,
+  // not the module's `replace`). Class bodies in between are skipped, as Python's scoping does; a name
+  // an enclosing function declares global is the module's.
+  bool enclosing_local(const Symbol& sym, std::string_view name) const {
+    for (int32_t p = sym.parent; p != -1; p = m_facts.symbols[static_cast<size_t>(p)].parent) {
+      const Symbol& outer = m_facts.symbols[static_cast<size_t>(p)];
+      if (outer.kind == SymbolKind::class_) continue;
+      if (m_scratch.globals.contains(OwnedName{p, name})) return false;
+      if (m_scratch.locals.contains(OwnedName{p, name}) || is_param(outer, name)) return true;
+    }
+    return false;
+  }
+
   void publish() {
     module_bindings();
     for (size_t i = 0; i < m_facts.symbols.size(); ++i) {
@@ -494,8 +508,9 @@ private:
       for (std::string_view chain : o.chains) {
         std::string_view root = root_of(chain);
         if (!root.empty() && function) {
-          bool local = (m_scratch.locals.contains(OwnedName{o.id, root}) || is_param(sym, root)) &&
-                       !m_scratch.globals.contains(OwnedName{o.id, root});
+          bool local = !m_scratch.globals.contains(OwnedName{o.id, root}) &&
+                       (m_scratch.locals.contains(OwnedName{o.id, root}) || is_param(sym, root) ||
+                        enclosing_local(sym, root));
           bool super_member = root == "super" && root.size() < chain.size(); // `super().m`, kept whole
           if (local || (is_builtin(root) && !m_scratch.bound.contains(root) && !super_member)) {
             // The root is a local value (or a builtin), but its attributes are still read: keep them

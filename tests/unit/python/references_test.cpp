@@ -39,6 +39,23 @@ TEST_CASE("the reference pass reads names, dotted chains and attributes of local
   CHECK_FALSE(s.dynamic_access);
 }
 
+TEST_CASE("a nested function reads its enclosing functions' locals and parameters, not the module's names", "[references]") {
+  auto facts = extract("def label(v):\n    return v\n\n\ndef shout(t):\n    return t\n\n\n"
+                       "def tagged(label, *, width):\n    made = 1\n    def deco(func):\n        class Box:\n"
+                       "            def show(self):\n                return made, width.bit_length()\n"
+                       "        def wrapper(*args):\n            return label + func(*args) + shout(args)\n"
+                       "        return wrapper\n    return deco\n\n\n"
+                       "def counter():\n    global label\n    def inner():\n        return label\n    return inner\n");
+  const Symbol& wrapper = symbol(facts, "tagged.deco.wrapper");
+  CHECK_FALSE(reads(wrapper, "label")); // the factory's parameter, not the module's function
+  CHECK_FALSE(reads(wrapper, "func"));  // deco's parameter
+  CHECK(reads(wrapper, "shout"));       // no function around it binds shout: the module's
+  const Symbol& show = symbol(facts, "tagged.deco.Box.show");
+  CHECK_FALSE(reads(show, "made"));     // a class body in between is skipped, as Python does
+  CHECK(reads(show, ".bit_length"));    // an attribute of a closure value is still read
+  CHECK(reads(symbol(facts, "counter.inner"), "label")); // counter declares it global
+}
+
 TEST_CASE("a dotted chain reads the same whether or not its tokens abut", "[references]") {
   // A chain written in one piece is a slice of the source; one broken by spaces, a line continuation
   // or brackets is assembled from its parts, and must read the same names.
