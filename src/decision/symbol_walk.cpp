@@ -18,7 +18,9 @@ SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, cons
     : m_graph(graph), m_facts(facts), m_layout(layout), m_own_index(std::make_unique<resolve::FileIndex>(graph, facts)),
       m_own_tables(std::make_unique<ProjectTables>(graph, facts)), m_index(*m_own_index), m_tables(*m_own_tables),
       m_budget(budget), m_mode(mode), m_nested(false), m_fixtures(*this), m_registration(*this), m_classes(*this),
-      m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {}
+      m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {
+  m_own_index->count_namespace_stores(mode == Mode::safe);
+}
 
 SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)
     : m_graph(parent.m_graph), m_facts(parent.m_facts), m_layout(parent.m_layout), m_index(parent.m_index),

@@ -379,7 +379,12 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
     }
   };
   scan(facts.module_refs, -1, (facts.module_refs.end - facts.module_refs.begin) - facts.module_stored);
-  for (size_t i = 0; i < facts.symbols.size(); ++i) scan(facts.symbols[i].refs, static_cast<int32_t>(i), UINT32_MAX);
+  for (size_t i = 0; i < facts.symbols.size(); ++i) {
+    // References only stored into doctest_namespace (the last namespace_values) are the doctests'.
+    ViewRange refs = facts.symbols[i].refs;
+    if (!m_namespace_stores) refs.end -= std::min(refs.end - refs.begin, facts.symbols[i].namespace_values);
+    scan(refs, static_cast<int32_t>(i), UINT32_MAX);
+  }
   info->read_names.push_back(id);
   info->read_lists.push_back(std::move(out));
   info->denoting.emplace_back();

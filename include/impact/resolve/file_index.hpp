@@ -115,6 +115,10 @@ public:
   // (Read::stored) is reported as k_stored_read.
   void reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
                       std::vector<int32_t>& out);
+  // Whether a function's references that are only stored into pytest's doctest_namespace
+  // (Symbol::namespace_values) are reads of what they name: off by default (pytest hands the dict to
+  // doctests only, which docs/selection.md `collection` selects), on in --mode safe. Set before any read.
+  void count_namespace_stores(bool on) { m_namespace_stores = on; }
   // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the
   // part before `__dict__` denotes; `self.__dict__` (an instance's own attributes) is left out.
   const std::vector<Read>& namespace_reads(uint32_t h);
@@ -143,6 +147,7 @@ private:
   std::vector<std::unique_ptr<FileInfo>> m_files;
   std::string m_key; // prefix_target's key, reused
   util::StringMap<uint32_t> m_names; // intern()
+  bool m_namespace_stores = false; // count_namespace_stores()
   bool m_links = false; // some file is a symbolic link: same_file() must compare paths
 };
 
