@@ -40,9 +40,11 @@ public:
     value.name = std::string(node_text(left, m_src));
     value.line = line_of(ts_node_start_point(stmt));
     m_value = &value;
+    m_held.clear();
     stored(right, {});
     m_value = nullptr;
     if (value.refs.empty()) return;
+    held_string_lines(stmt);
     facts.stored_values.push_back(std::move(value));
     m_ranges.targets.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
   }
@@ -82,6 +84,9 @@ public:
       std::sort(v->begin(), v->end());
       v->erase(std::unique(v->begin(), v->end()), v->end());
     }
+    auto& lines = m_ranges.string_lines;
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
     return std::move(m_ranges);
   }
 
@@ -129,33 +134,73 @@ private:
     std::string_view callee = node_text(fn, m_src);
     bool partial = (callee == "partial" && m_partial) || (callee == "functools.partial" && m_functools);
     uint32_t count = ts_node_named_child_count(args);
-    bool first = true;
+    bool first = true, wrapped = false;
     for (uint32_t i = 0; i < count; ++i) {
       TSNode a = ts_node_named_child(args, i);
       std::string_view at = type_of(a);
       if (at == "comment") continue;
       if (partial) {
         // partial(f, x, key=g) calls nothing: it keeps f and its arguments for a later call.
-        if (at == "keyword_argument") {
-          TSNode v = ts_node_child_by_field_name(a, "value", 5);
-          if (!ts_node_is_null(v)) stored(v, "");
-        } else {
-          stored(a, "");
+        TSNode v = at == "keyword_argument" ? ts_node_child_by_field_name(a, "value", 5) : a;
+        if (!ts_node_is_null(v)) {
+          stored(v, "");
+          hold_string(v);
         }
         continue;
       }
       // Any other callee: its first positional argument is what a wrapping decorator of the project
-      // would wrap (the decision checks the callee); the rest run at import as they are.
+      // would wrap (the decision checks the callee); the rest run at import as they are, and a string
+      // among them is handed to the wrapper, which holds it.
       if (first && at != "keyword_argument" && at != "list_splat" && at != "dictionary_splat") {
         if (type_of(a) == "identifier" || type_of(a) == "attribute") stored(a, callee);
+        wrapped = !m_value->refs.empty();
+      } else if (wrapped) {
+        hold_string(at == "keyword_argument" ? ts_node_child_by_field_name(a, "value", 5) : a);
       }
       first = false;
     }
   }
 
+  // A plain string literal (no f-string part, no concatenation) among a call's arguments.
+  void hold_string(TSNode n) {
+    if (ts_node_is_null(n) || type_of(n) != "string") return;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (type_of(ts_node_named_child(n, i)) == "interpolation") return;
+    }
+    m_held.push_back(ts_node_start_byte(n));
+  }
+
+  // The lines of the held strings of statement `stmt` where no other string of the statement starts
+  // and no other statement is: a string reference is known by its line only.
+  void held_string_lines(TSNode stmt) {
+    if (m_held.empty()) return;
+    TSNode prev = ts_node_prev_sibling(stmt), next = ts_node_next_sibling(stmt);
+    uint32_t first = ts_node_start_point(stmt).row, last = ts_node_end_point(stmt).row;
+    if ((!ts_node_is_null(prev) && ts_node_end_point(prev).row >= first) ||
+        (!ts_node_is_null(next) && ts_node_start_point(next).row <= last)) {
+      return;
+    }
+    std::vector<uint32_t> held, other;
+    strings_in(stmt, held, other);
+    for (uint32_t row : held) {
+      if (std::find(other.begin(), other.end(), row) == other.end()) m_ranges.string_lines.push_back(row + 1);
+    }
+  }
+
+  void strings_in(TSNode n, std::vector<uint32_t>& held, std::vector<uint32_t>& other) const {
+    if (type_of(n) == "string") {
+      bool is_held = std::find(m_held.begin(), m_held.end(), ts_node_start_byte(n)) != m_held.end();
+      (is_held ? held : other).push_back(ts_node_start_point(n).row);
+    }
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) strings_in(ts_node_child(n, i), held, other);
+  }
+
   std::string_view m_src;
   bool m_partial = false, m_functools = false;
   StoredValue* m_value = nullptr;
+  std::vector<uint32_t> m_held; // start bytes of the strings the statement's value holds
   StoredRanges m_ranges;
 };
 
@@ -169,6 +214,15 @@ StoredRanges find_stored_values(TSNode root, std::string_view source, FileFacts&
     if (facts.symbols[c].kind == SymbolKind::class_) finder.class_aliases(root, c, facts);
   }
   return finder.take_ranges();
+}
+
+void mark_held_strings(const std::vector<uint32_t>& lines, FileFacts& facts) {
+  if (lines.empty()) return;
+  for (auto& imp : facts.imports) {
+    if (imp.kind == ImportKind::string_ref && std::binary_search(lines.begin(), lines.end(), imp.line)) {
+      imp.flags |= k_import_held;
+    }
+  }
 }
 
 } // namespace impact::python

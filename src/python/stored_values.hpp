@@ -18,7 +18,14 @@ struct StoredRanges {
   std::vector<std::pair<uint32_t, uint32_t>> chains;  // every chain in a stored position
   std::vector<std::pair<uint32_t, uint32_t>> targets; // the name each value is bound to, and each method alias
   std::vector<std::pair<uint32_t, uint32_t>> methods; // the method a class-body alias names (Symbol::aliases)
+  // Lines (1-based) of string literals a value holds: an argument of the call that makes it
+  // (`old = deprecated(f, replace="pkg.new")`, `partial(f, "a.b")`), where no other string or
+  // statement shares the line. mark_held_strings() flags their string references.
+  std::vector<uint32_t> string_lines;
 };
+
+// Sets k_import_held on the string references (ImportKind::string_ref) at `lines` (ascending).
+void mark_held_strings(const std::vector<uint32_t>& lines, FileFacts& facts);
 
 // Fills facts.stored_values from the module's top-level assignments and returns where they are: the
 // reference pass (collect_references) keeps the stored chains apart from the module-level code that

@@ -34,6 +34,7 @@ enum ImportFlag : uint8_t {
   k_import_type_checking = 2, // under `if TYPE_CHECKING:`
   k_import_guarded = 4,       // inside try/except (optional dependency)
   k_import_conditional = 8,   // inside if/else or another compound statement
+  k_import_held = 16,         // a string reference that a module-level value holds (python/stored_values.hpp)
 };
 
 // One import of a module. For `from` imports, `names` holds the imported names and `aliases` the local

@@ -212,12 +212,34 @@ void ReferenceRules::string_refs(const Search& search, uint32_t h, const FileInf
       if (module == key.node && (!next || *next == top || *next == search.name)) names_module = true;
     }
     if (!names_module || h == key.node) continue; // a module naming itself (its docstring) is no user
+    if (ref.owner == -1 && ref.held && held_by_value(search, h, info, ref.line)) continue;
     if (ref.owner == -1 || info.at(ref.owner).kind == SymbolKind::class_) {
       m_walk.file_level(h, search.self, Relation::string_ref, ref.line);
     } else {
       m_walk.reach(h, std::string(info.at(ref.owner).qualname), search.self, Relation::string_ref, ref.line);
     }
   }
+}
+
+// docs/selection.md `stored-values`: a string that a module-level value holds (`old = deprecated(f,
+// replace="pkg.new")`, `partial(f, "a.b")`) is handed to the wrapper or to `f`, which may resolve it
+// when the value is called, not at import: the value is reached by its name. False (the module level's,
+// as any import-time string) where stored_in() would not follow the value: safe mode, a test module or
+// conftest.py, a callee that is not the project's wrapping decorator.
+bool ReferenceRules::held_by_value(const Search& search, uint32_t h, const FileInfo& info, uint32_t line) {
+  if (m_walk.mode() == Mode::safe || m_graph.nodes[h].test || m_graph.nodes[h].conftest) return false;
+  const FactsView& facts = info.facts;
+  // The value whose statement holds the line: the last one starting at or before it.
+  const StoredValueView* holder = nullptr;
+  for (const StoredValueView& v : facts.stored_values) {
+    if (v.line <= line && (holder == nullptr || v.line >= holder->line)) holder = &v;
+  }
+  if (holder == nullptr) return false;
+  for (auto w = facts.begin(holder->wrappers); w != facts.end(holder->wrappers); ++w) {
+    if (!w->empty() && !m_walk.registration().wrapping_call(h, *w)) return false;
+  }
+  m_walk.reach(h, holder->name, search.self, Relation::stored_in, holder->line);
+  return true;
 }
 
 // Where references to a symbol can be: code that imports its module (directly or not) names a

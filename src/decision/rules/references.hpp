@@ -54,6 +54,8 @@ private:
   void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // Module-level code of `h` reads the symbol only to store it in values: reaches each (false: it cannot).
   bool stored_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  // A string reference on `line` that a module-level value holds: reaches the value (false: it cannot).
+  bool held_by_value(const Search& search, uint32_t h, const resolve::FileInfo& info, uint32_t line);
   // The symbols of `h` (-1: module-level code; resolve::k_stored_read: only to store it in a
   // module-level value) that read the symbol, ascending.
   void reading_code(const Search& search, uint32_t h, const resolve::FileInfo& info);

@@ -123,3 +123,27 @@ TEST_CASE("a class body's alias of a method defined above it is the method's, no
   CHECK(has(body, "later"));
   CHECK(has(body, "str"));
 }
+
+TEST_CASE("a string a value's call hands on is held by the value, where its line is its own", "[extract][stored]") {
+  auto facts = extract("import functools\nfrom . import cli\nfrom .w import deprecated\n\n"
+                       "old = deprecated(cli.run, replace=\"pkg.cli.run\")\n"
+                       "bound = functools.partial(cli.run, \"pkg.cli.other\")\n"
+                       "both = deprecated(cli.run, replace=\"pkg.cli.run\", x=load(\"pkg.cli.x\"))\n"
+                       "computed = deprecated(make(), replace=\"pkg.cli.made\")\n"
+                       "NAME = \"pkg.cli.plain\"\n"
+                       "two = deprecated(cli.run, replace=\"pkg.cli.two\"); LOOK = \"pkg.cli.look\"\n");
+  auto held = [&](std::string_view module) {
+    for (const auto& imp : facts.imports) {
+      if (imp.kind == ImportKind::string_ref && imp.module == module) return (imp.flags & k_import_held) != 0;
+    }
+    FAIL("no string reference " << module);
+    return false;
+  };
+  CHECK(held("pkg.cli.run"));         // deprecated(f, replace=...): handed to the wrapper
+  CHECK(held("pkg.cli.other"));       // partial keeps its arguments for the later call
+  CHECK_FALSE(held("pkg.cli.x"));     // under a call that runs at import; and it shares the line
+  CHECK_FALSE(held("pkg.cli.made"));  // the value wraps nothing the walk can follow
+  CHECK_FALSE(held("pkg.cli.plain")); // module-level code's string
+  CHECK_FALSE(held("pkg.cli.two"));   // another statement on the same line
+  CHECK_FALSE(held("pkg.cli.look"));
+}
