@@ -156,6 +156,8 @@ struct Decision {
 struct TextDoctest {
   RepoPath path;
   std::vector<std::pair<std::string, uint32_t>> modules; // dotted name, line
+  std::vector<std::string> names; // every word its examples spell, sorted (python::doctest_names)
+  bool dynamic = false;           // they may reach code by a name they do not spell
 };
 
 // A changed Python file that CPython may not compile (docs/selection.md, syntax-error): every import

@@ -153,7 +153,8 @@ std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& la
     // Unread, its examples' imports would be unknown and the file never selected: stop instead.
     if (text.is_error()) throw Error("{}; pytest collects it for its examples (--doctest-glob): make it readable", text.problem);
     if (!text.has_content()) continue;
-    out.push_back(TextDoctest{f.path, python::doctest_imports(text.text)});
+    python::DoctestNames names = python::doctest_names(text.text);
+    out.push_back(TextDoctest{f.path, python::doctest_imports(text.text), std::move(names.names), names.dynamic});
   }
   return out;
 }

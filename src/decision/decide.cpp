@@ -301,9 +301,11 @@ private:
       bool doctest_module = n.test && !n.test_pattern && !n.ghost;
       if (!note_of(chain).empty() || doctest_module) select_file(selection, node, std::move(chain));
     }
+    // The index answers for covered changes: the symbol-level filter of text doctests is the static walk's.
+    const decision::PageFilter* pages = covered.empty() && m_pages ? &*m_pages : nullptr;
     select_doctests(m_in, m_walk, selection, [&](Selection& out, uint32_t node, std::vector<Hop> chain) {
       select_file(out, node, std::move(chain));
-    });
+    }, pages);
     m_whole = std::move(selection.whole);
     m_tests = std::move(selection.tests);
     m_import_only = std::move(selection.import_only);
@@ -404,6 +406,9 @@ private:
       m_budget->budget_ms = m_in.budget_ms;
     }
     decision::SymbolWalk walk(m_in.graph, *m_in.facts, *m_in.layout, *m_budget, m_in.mode);
+    bool every = changes.size() == m_python.size(); // text doctests are narrowed by a walk of every change
+    std::optional<decision::NameWatch> watch = every ? decision::doctest_watch(m_in) : std::nullopt;
+    if (watch) walk.watch(&*watch);
     decision::rules::drop_unread_docstrings(walk, symbol_seeds); // docs/selection.md `docstrings`
     decision::SymbolResult result = walk.run(symbol_seeds);
     // A file too large to parse has no symbols to follow: once an import reaches it, its importers
@@ -429,6 +434,7 @@ private:
       symbol_chains.emplace(node, std::move(hops));
     }
     files.run();
+    if (watch) m_pages = decision::doctest_filter(m_in, *watch, result, files);
     auto full_chain = [&](uint32_t node) {
       std::vector<Hop> hops = files.chain(node);
       auto it = symbol_chains.find(hops.back().path.empty() ? node : *m_in.graph.find(hops.back().path));
@@ -555,6 +561,7 @@ private:
   std::vector<uint32_t> m_seeds;
   std::vector<PythonChange> m_python;
   decision::NonPythonRules m_non_python;
+  std::optional<decision::PageFilter> m_pages; // text doctests at symbol level (symbol_selection)
   std::vector<decision::ReaderSeed> m_reader_seeds;
   std::vector<std::pair<uint32_t, std::vector<Hop>>> m_from_readers;
   std::set<std::string> m_quiet; // changed files that select nothing by rule quiet-files or config-sections

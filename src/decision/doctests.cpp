@@ -1,5 +1,6 @@
 #include "decision/doctests.hpp"
 #include "impact/python/project_facts.hpp"
+#include "impact/resolve/file_index.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -33,31 +34,114 @@ std::vector<Hop> chain_to(const ReverseWalk& walk, Hop first, uint32_t node) {
   return chain;
 }
 
+// The file-level answer for text doctest `doc`: the chain by which `walk` reaches it (through what it
+// imports, a conftest.py above it, or the file that fills doctest_namespace), if it does.
+std::optional<std::vector<Hop>> file_level_reach(const DecisionInput& in, const ReverseWalk& walk, const TextDoctest& doc,
+                                                 std::optional<uint32_t> filler) {
+  for (const auto& [module, line] : doc.modules) {
+    const auto& nodes = in.graph.modules_named(module);
+    auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t n) { return walk.reached(n); });
+    if (hit != nodes.end()) return chain_to(walk, Hop{doc.path.str, Relation::doctest_imports, line, {}}, *hit);
+  }
+  std::optional<std::vector<Hop>> out;
+  in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
+    if (!walk.reached(c)) return true;
+    out = chain_to(walk, Hop{doc.path.str, Relation::conftest, 0, {}}, c);
+    return false;
+  });
+  if (!out && filler) out = chain_to(walk, Hop{doc.path.str, Relation::doctest_namespace, 0, {}}, *filler);
+  return out;
+}
+
+// Whether the change reaches the import-time code of anything text doctest `doc` loads: a module its
+// examples import, a conftest.py above it, a file that fills doctest_namespace.
+bool import_time_reach(const DecisionInput& in, const PageFilter& pages, const TextDoctest& doc) {
+  for (const auto& [module, line] : doc.modules) {
+    for (uint32_t n : in.graph.modules_named(module)) {
+      if (pages.import_time[n]) return true;
+    }
+  }
+  bool conftest = false;
+  in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
+    conftest = pages.import_time[c];
+    return !conftest;
+  });
+  if (conftest) return true;
+  const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
+  if (facts == nullptr) return true;
+  for (uint32_t h : facts->files_mentioning("doctest_namespace")) {
+    if (h >= pages.import_time.size() || pages.import_time[h]) return true;
+  }
+  return false;
+}
+
+// What fixtures store into doctest_namespace (the stored chains' names): any doctest may read them.
+std::vector<std::string> namespace_names(const DecisionInput& in) {
+  std::vector<std::string> out;
+  const ProjectFacts* facts = in.facts;
+  if (facts == nullptr) return out;
+  FactsView view;
+  for (uint32_t h : facts->files_mentioning("doctest_namespace")) {
+    facts->view(h, view);
+    for (const auto& s : view.symbols) {
+      if (std::find(view.begin(s.params), view.end(s.params), "doctest_namespace") == view.end(s.params)) continue;
+      for (auto ref = view.begin(s.refs); ref != view.end(s.refs); ++ref) {
+        for (std::string_view part : resolve::split_chain(*ref)) out.emplace_back(part);
+      }
+    }
+  }
+  return out;
+}
+
 } // namespace
 
+std::optional<NameWatch> doctest_watch(const DecisionInput& in) {
+  if (in.text_doctests.empty() || in.mode == Mode::safe) return std::nullopt;
+  NameWatch watch;
+  for (const auto& doc : in.text_doctests) watch.wanted.insert(doc.names.begin(), doc.names.end());
+  for (auto& name : namespace_names(in)) watch.wanted.insert(std::move(name));
+  return watch;
+}
+
+std::optional<PageFilter> doctest_filter(const DecisionInput& in, const NameWatch& watch, const SymbolResult& result,
+                                         const ReverseWalk& import_time) {
+  if (watch.unnamed || result.budget_exceeded) return std::nullopt;
+  PageFilter out;
+  out.import_time.resize(in.graph.nodes.size());
+  for (uint32_t n : import_time.order()) out.import_time[n] = true;
+  std::vector<std::string> shared = namespace_names(in);
+  for (const auto& doc : in.text_doctests) {
+    auto named = [&](const std::string& name) {
+      auto it = watch.found.find(name);
+      if (it == watch.found.end()) return false;
+      std::vector<Hop> chain{Hop{doc.path.str, Relation::doctest_reads, 0, name}};
+      chain.insert(chain.end(), it->second.begin(), it->second.end());
+      out.named.emplace(doc.path.str, std::move(chain));
+      return true;
+    };
+    if (std::any_of(doc.names.begin(), doc.names.end(), named)) continue;
+    std::any_of(shared.begin(), shared.end(), named);
+  }
+  return out;
+}
+
 void select_doctests(const DecisionInput& in, const ReverseWalk& walk, Selection& out,
-                     const std::function<void(Selection&, uint32_t, std::vector<Hop>)>& select_file) {
+                     const std::function<void(Selection&, uint32_t, std::vector<Hop>)>& select_file,
+                     const PageFilter* pages) {
   std::optional<uint32_t> filler = reached_filler(in, walk);
   for (const auto& doc : in.text_doctests) {
-    bool selected = false;
-    for (const auto& [module, line] : doc.modules) {
-      const auto& nodes = in.graph.modules_named(module);
-      auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t n) { return walk.reached(n); });
-      if (hit == nodes.end()) continue;
-      out.tests.emplace(doc.path.str, chain_to(walk, Hop{doc.path.str, Relation::doctest_imports, line, {}}, *hit));
-      selected = true;
-      break;
+    auto reach = file_level_reach(in, walk, doc, filler);
+    if (!reach) continue;
+    std::vector<Hop>& chain = *reach;
+    // At symbol level: the import-time code of what it loads, or a symbol it names. A doctest that
+    // may name code it does not spell, and a reach through a computed import, keep the file level.
+    bool computed = std::any_of(chain.begin(), chain.end(), [](const Hop& h) { return h.relation == Relation::dynamic_import_may_load; });
+    if (pages != nullptr && !doc.dynamic && !computed && !import_time_reach(in, *pages, doc)) {
+      auto it = pages->named.find(doc.path.str);
+      if (it != pages->named.end()) out.tests.emplace(doc.path.str, it->second);
+      continue;
     }
-    if (selected) continue;
-    in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
-      if (!walk.reached(c)) return true;
-      out.tests.emplace(doc.path.str, chain_to(walk, Hop{doc.path.str, Relation::conftest, 0, {}}, c));
-      selected = true;
-      return false;
-    });
-    if (!selected && filler) {
-      out.tests.emplace(doc.path.str, chain_to(walk, Hop{doc.path.str, Relation::doctest_namespace, 0, {}}, *filler));
-    }
+    out.tests.emplace(doc.path.str, std::move(chain));
   }
   if (!filler) return;
   // A module collected for its doctests (--doctest-modules) reads the namespace too.

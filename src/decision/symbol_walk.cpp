@@ -24,7 +24,8 @@ SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, cons
 
 SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)
     : m_graph(parent.m_graph), m_facts(parent.m_facts), m_layout(parent.m_layout), m_index(parent.m_index),
-      m_tables(parent.m_tables), m_budget(budget), m_mode(parent.m_mode), m_nested(true), m_fixtures(*this),
+      m_tables(parent.m_tables), m_budget(budget), m_mode(parent.m_mode), m_nested(true), m_watch(parent.m_watch),
+      m_fixtures(*this),
       m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {}
 
 WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
@@ -78,7 +79,54 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
     }
     visit(key, self);
   }
+  if (m_watch != nullptr) report_names();
   return std::move(m_result);
+}
+
+void SymbolWalk::report_names() {
+  std::unordered_map<std::string_view, std::pair<uint32_t, WalkKey>> nearest; // name -> (depth, key)
+  auto note = [&](std::string_view name, WalkKey key, uint32_t depth) {
+    if (name.empty() || !m_watch->wanted.contains(std::string(name))) return;
+    auto [it, added] = nearest.try_emplace(name, depth, key);
+    if (!added && std::pair(depth, key) < it->second) it->second = {depth, key};
+  };
+  std::vector<std::pair<uint32_t, std::string_view>> dunder_classes; // the classes of special methods reached
+  for (const auto& [key, via] : m_via) {
+    Key k = key_from(key);
+    std::string_view q = k.qualname;
+    auto dot = q.rfind('.');
+    std::string_view name = q.substr(dot == std::string_view::npos ? 0 : dot + 1);
+    if (name.starts_with("pytest_")) m_watch->unnamed = true;
+    if (name.size() > 4 && name.starts_with("__") && name.ends_with("__")) {
+      // A special method runs on an instance without being named; whoever holds one made it, or got
+      // it, through code that names the class, which the walk reaches from the class. A module's
+      // own (__getattr__, __dir__) runs for any name.
+      if (dot == std::string_view::npos) m_watch->unnamed = true;
+      else dunder_classes.emplace_back(k.node, q.substr(0, dot));
+    }
+    const resolve::FileInfo* info = m_index.get(k.node);
+    int32_t i = info == nullptr ? -1 : info->symbol(q);
+    if (i < 0) {
+      note(name, key, via.depth); // a module-level value (stored-values)
+      continue;
+    }
+    const SymbolView& s = info->at(i);
+    if (s.autouse) m_watch->unnamed = true;
+    // A fixture is not called by its name (pytest refuses): a doctest gets one from getfixture(),
+    // which keeps the file-level answer.
+    if (s.fixture.empty()) note(name, key, via.depth);
+    for (auto p = info->facts.begin(s.params); p != info->facts.end(s.params); ++p) {
+      if (*p == "doctest_namespace") m_watch->unnamed = true;
+    }
+  }
+  for (const auto& [node, cls] : dunder_classes) {
+    if (!m_via.contains(key_of(node, cls))) m_watch->unnamed = true;
+  }
+  // A nested walk's chains start at its own seeds: the outermost walk's, which reports last, win.
+  for (const auto& [name, at] : nearest) {
+    auto [it, added] = m_watch->found.try_emplace(std::string(name));
+    if (added || !m_nested) it->second = chain(at.second);
+  }
 }
 
 void SymbolWalk::reach(uint32_t node, std::string_view qualname, WalkKey from, Relation relation, uint32_t line) {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace impact::decision {
@@ -31,6 +32,16 @@ struct SymbolSeed {
   std::string qualname;
   Relation change = Relation::implementation; // the kind of change, for the evidence
   uint32_t line = 0;
+};
+
+// The names text doctests spell (docs/selection.md `collection`): a walk that watches records, for
+// each wanted name, the chain of the nearest reached symbol of that name, and sets
+// `unnamed` when it reaches code that runs without being named: a special method, an autouse fixture,
+// a pytest hook, a function given doctest_namespace. Nested walks report into the same watch.
+struct NameWatch {
+  std::unordered_set<std::string> wanted;
+  std::unordered_map<std::string, std::vector<Hop>> found;
+  bool unnamed = false;
 };
 
 struct Budget {
@@ -59,6 +70,8 @@ public:
   SymbolWalk& operator=(const SymbolWalk&) = delete;
 
   SymbolResult run(const std::vector<SymbolSeed>& seeds);
+  // Reports the names this walk (and each nested one) reaches into `watch`, at the end of run().
+  void watch(NameWatch* watch) { m_watch = watch; }
 
   // What the rules read.
   const ImportGraph& graph() const { return m_graph; }
@@ -114,6 +127,7 @@ private:
   bool is_test_symbol(const resolve::FileInfo& info, int32_t index) const;
   void test_reached(const resolve::FileInfo& info, int32_t index, WalkKey from);
   bool over_budget();
+  void report_names(); // into m_watch
 
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
@@ -126,6 +140,7 @@ private:
   Budget m_budget;
   Mode m_mode;
   bool m_nested;
+  NameWatch* m_watch = nullptr;
   std::deque<std::string> m_qualnames; // interned qualified names, by id (Key::qualname views them)
   std::unordered_map<std::string_view, uint32_t> m_qualname_ids;
   std::unordered_map<WalkKey, Via> m_via;

@@ -1,21 +1,23 @@
-// The modules a text doctest file imports: the code of its `>>> ` and `... ` prompts, read by the same
-// import line scan as a Python file that does not parse.
+// What a text doctest file's examples (the code of its `>>> ` and `... ` prompts) import, read by the
+// same import line scan as a Python file that does not parse, and the words they spell.
 #include "impact/python/facts.hpp"
 #include "impact/python/text_reads.hpp"
 #include "python/scan.hpp"
 #include "impact/python/source_view.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
 
 namespace impact::python {
 
-std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view raw) {
+namespace {
+
+// The prompts' code, one statement per line (`a; import b` is split), and the file line of each.
+void prompt_code(std::string_view raw, std::string& code, std::vector<uint32_t>& lines) {
   // pytest reads the file with universal newlines, and the prompts' code is compiled: CPython's view.
-  std::string text_buffer, code_buffer;
+  std::string text_buffer;
   std::string_view text = cpython_source(raw, text_buffer);
-  // The prompts' code, one statement per line (`a; import b` is split), and the file line of each.
-  std::string code;
-  std::vector<uint32_t> lines;
   uint32_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
@@ -33,6 +35,14 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view r
       line.remove_prefix(semi + 1);
     }
   }
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view raw) {
+  std::string code, code_buffer;
+  std::vector<uint32_t> lines;
+  prompt_code(raw, code, lines);
   FileFacts facts;
   scan_import_lines(cpython_source(code, code_buffer), facts);
   std::vector<std::pair<std::string, uint32_t>> out;
@@ -43,6 +53,35 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view r
     // A name may be a submodule: `from pkg import mod`.
     for (const auto& name : imp.names) out.emplace_back(imp.module + "." + name, line);
   }
+  return out;
+}
+
+DoctestNames doctest_names(std::string_view raw) {
+  std::string code;
+  std::vector<uint32_t> lines;
+  prompt_code(raw, code, lines);
+  // Words that reach code by a name the examples need not spell.
+  static constexpr std::string_view k_dynamic[] = {
+      "getattr", "hasattr", "setattr", "delattr", "eval",    "exec",          "compile",    "dir",
+      "vars",    "globals", "locals",  "help",    "__dict__", "import_module", "__import__", "reload",
+      "getmembers", "modules", "run_module", "run_path", "resolve_name", "getfixture"};
+  auto word_char = [](char c) { return is_ascii_identifier_char(c) || static_cast<unsigned char>(c) >= 0x80; };
+  DoctestNames out;
+  size_t i = 0;
+  while (i < code.size()) {
+    if (!word_char(code[i]) || std::isdigit(static_cast<unsigned char>(code[i]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < code.size() && word_char(code[j])) ++j;
+    std::string_view word(code.data() + i, j - i);
+    if (std::find(std::begin(k_dynamic), std::end(k_dynamic), word) != std::end(k_dynamic)) out.dynamic = true;
+    out.names.emplace_back(word);
+    i = j;
+  }
+  std::sort(out.names.begin(), out.names.end());
+  out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
   return out;
 }
 

@@ -22,6 +22,15 @@ namespace python {
 // The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
 // "a" and "a.b"), with their 1-based lines.
 std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text);
+
+// Every word (identifier) the >>> examples of a text doctest file spell, in code or in strings,
+// sorted and unique; `dynamic` when they may reach code by a name they do not spell (getattr, eval,
+// exec, dir, vars, an import by computed name, ...): docs/selection.md `collection`.
+struct DoctestNames {
+  std::vector<std::string> names;
+  bool dynamic = false;
+};
+DoctestNames doctest_names(std::string_view text);
 }
 
 } // namespace impact

@@ -34,3 +34,18 @@ TEST_CASE("doctest_imports reads the prompts as CPython does: universal newlines
     CHECK(python::doctest_imports(">>> import ａｐｐ.ｏｎｅ\n") == Imports{{"app.one", 1}});
   }
 }
+
+TEST_CASE("doctest_names spells every word of the prompts' code, and tells a computed name", "[doctest]") {
+  auto got = python::doctest_names("Prose names shout but is no code.\n"
+                                   "   >>> from shop.cart import total\n"
+                                   "   >>> total([1, 2]).as_text(\"plain_text\")\n"
+                                   "   '3'\n"
+                                   "   ... _private2 + 3\n");
+  using Names = std::vector<std::string>;
+  CHECK(got.names == Names{"_private2", "as_text", "cart", "from", "import", "plain_text", "shop", "total"});
+  CHECK_FALSE(got.dynamic);
+  CHECK(python::doctest_names(">>> getattr(cart, 'to' + kind)()\n").dynamic);
+  CHECK(python::doctest_names(">>> x = getfixture('tmp_path')\n").dynamic);
+  CHECK(python::doctest_names(">>> import importlib; importlib.import_module(name)\n").dynamic);
+  CHECK(python::doctest_names("no prompts here\n").names.empty());
+}
