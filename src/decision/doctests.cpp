@@ -100,6 +100,32 @@ std::optional<NameWatch> doctest_watch(const DecisionInput& in) {
   NameWatch watch;
   for (const auto& doc : in.text_doctests) watch.wanted.insert(doc.names.begin(), doc.names.end());
   for (auto& name : namespace_names(in)) watch.wanted.insert(std::move(name));
+  if (in.facts != nullptr) {
+    // A spelled name that some file imports under it renames another: want the original too (and
+    // its original, through chains of renames). Aliases are in no name table: every file's imports.
+    ImportScratch scratch;
+    for (size_t h = 0; h < in.facts->size(); ++h) {
+      in.facts->imports(h, scratch);
+      for (const ImportView& imp : scratch.imports) {
+        if (imp.kind != ImportKind::from) continue;
+        for (size_t k = imp.names_begin, a = imp.aliases_begin; k < imp.names_end && a < imp.aliases_end; ++k, ++a) {
+          if (scratch.aliases[a] == scratch.names[k]) continue;
+          auto& originals = watch.renamed[std::string(scratch.aliases[a])];
+          if (std::find(originals.begin(), originals.end(), scratch.names[k]) == originals.end()) {
+            originals.emplace_back(scratch.names[k]);
+          }
+        }
+      }
+    }
+    std::vector<std::string> spelled(watch.wanted.begin(), watch.wanted.end());
+    for (size_t next = 0; next < spelled.size(); ++next) {
+      auto it = watch.renamed.find(spelled[next]);
+      if (it == watch.renamed.end()) continue;
+      for (const std::string& original : it->second) {
+        if (watch.wanted.insert(original).second) spelled.push_back(original);
+      }
+    }
+  }
   return watch;
 }
 
@@ -111,7 +137,7 @@ std::optional<PageFilter> doctest_filter(const DecisionInput& in, const NameWatc
   for (uint32_t n : import_time.order()) out.import_time[n] = true;
   std::vector<std::string> shared = namespace_names(in);
   for (const auto& doc : in.text_doctests) {
-    auto named = [&](const std::string& name) {
+    auto found = [&](const std::string& name) {
       auto it = watch.found.find(name);
       if (it == watch.found.end()) return false;
       std::vector<Hop> chain{Hop{doc.path.str, Relation::doctest_reads, 0, name}};
@@ -119,6 +145,13 @@ std::optional<PageFilter> doctest_filter(const DecisionInput& in, const NameWatc
       out.named.emplace(doc.path.str, std::move(chain));
       return true;
     };
+    std::function<bool(const std::string&, int)> through = [&](const std::string& name, int depth) {
+      if (found(name)) return true;
+      auto it = watch.renamed.find(name);
+      if (it == watch.renamed.end() || depth > 8) return false;
+      return std::any_of(it->second.begin(), it->second.end(), [&](const std::string& n) { return through(n, depth + 1); });
+    };
+    auto named = [&](const std::string& name) { return through(name, 0); };
     if (std::any_of(doc.names.begin(), doc.names.end(), named)) continue;
     std::any_of(shared.begin(), shared.end(), named);
   }

@@ -40,6 +40,9 @@ struct SymbolSeed {
 // a pytest hook, a function given doctest_namespace. Nested walks report into the same watch.
 struct NameWatch {
   std::unordered_set<std::string> wanted;
+  // Names the project imports under another name (`from x import f as g`): a doctest spelling `g`
+  // names `f` (the walk reaches `f`; its readers by `g` are found through the import). g -> {f}.
+  std::unordered_map<std::string, std::vector<std::string>> renamed;
   std::unordered_map<std::string, std::vector<Hop>> found;
   bool unnamed = false;
 };
