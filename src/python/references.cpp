@@ -105,8 +105,7 @@ private:
       if (std::find(m_stored_chains.begin(), m_stored_chains.end(), c) == m_stored_chains.end()) {
         m_stored_chains.emplace_back(c.data(), c.size()); // (a copy of the view: GCC 12 -O3 warns on push_back(c))
       }
-    } else if (!c.empty() && !(!m_chain.copied && (std::binary_search(m_stored.targets.begin(), m_stored.targets.end(), at) ||
-                                                  std::binary_search(m_stored.methods.begin(), m_stored.methods.end(), at)))) {
+    } else if (!c.empty() && (m_chain.copied || !std::binary_search(m_stored.bound.begin(), m_stored.bound.end(), at))) {
       // (a stored value's own name is bound, not read; a class body's alias of a method is Symbol::aliases)
       read(state(m_chain.owner), c, !m_chain.copied);
     }

@@ -46,7 +46,7 @@ public:
     if (value.refs.empty()) return;
     held_string_lines(stmt);
     facts.stored_values.push_back(std::move(value));
-    m_ranges.targets.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
+    m_ranges.bound.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
   }
 
   // `alias = method` statements directly in the body of class `c` (an index of facts.symbols).
@@ -72,15 +72,15 @@ public:
           continue;
         }
         m.aliases.emplace_back(node_text(left, m_src));
-        m_ranges.methods.emplace_back(ts_node_start_byte(right), ts_node_end_byte(right));
-        m_ranges.targets.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
+        m_ranges.bound.emplace_back(ts_node_start_byte(right), ts_node_end_byte(right));
+        m_ranges.bound.emplace_back(ts_node_start_byte(left), ts_node_end_byte(left));
         break;
       }
     }
   }
 
   StoredRanges take_ranges() {
-    for (auto* v : {&m_ranges.chains, &m_ranges.targets, &m_ranges.methods}) {
+    for (auto* v : {&m_ranges.chains, &m_ranges.bound}) {
       std::sort(v->begin(), v->end());
       v->erase(std::unique(v->begin(), v->end()), v->end());
     }

@@ -16,8 +16,9 @@ namespace impact::python {
 // Byte ranges in the source, ascending.
 struct StoredRanges {
   std::vector<std::pair<uint32_t, uint32_t>> chains;  // every chain in a stored position
-  std::vector<std::pair<uint32_t, uint32_t>> targets; // the name each value is bound to, and each method alias
-  std::vector<std::pair<uint32_t, uint32_t>> methods; // the method a class-body alias names (Symbol::aliases)
+  // Names that are no reads: the name each value is bound to, and both names of a class body's alias
+  // of a method (`next = __next__`: Symbol::aliases says it).
+  std::vector<std::pair<uint32_t, uint32_t>> bound;
   // Lines (1-based) of string literals a value holds: an argument of the call that makes it
   // (`old = deprecated(f, replace="pkg.new")`, `partial(f, "a.b")`), where no other string or
   // statement shares the line. mark_held_strings() flags their string references.
