@@ -58,19 +58,19 @@ std::optional<std::vector<Hop>> file_level_reach(const DecisionInput& in, const 
 bool import_time_reach(const DecisionInput& in, const PageFilter& pages, const TextDoctest& doc) {
   for (const auto& [module, line] : doc.modules) {
     for (uint32_t n : in.graph.modules_named(module)) {
-      if (pages.import_time[n]) return true;
+      if (pages.at_import(n)) return true;
     }
   }
   bool conftest = false;
   in.graph.conftests_from(doc.path.parent(), [&](uint32_t c) {
-    conftest = pages.import_time[c];
+    conftest = pages.at_import(c);
     return !conftest;
   });
   if (conftest) return true;
   const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
   if (facts == nullptr) return true;
   for (uint32_t h : facts->files_mentioning("doctest_namespace")) {
-    if (h >= pages.import_time.size() || pages.import_time[h]) return true;
+    if (h >= in.graph.nodes.size() || pages.at_import(h)) return true;
   }
   return false;
 }
@@ -133,8 +133,8 @@ std::optional<PageFilter> doctest_filter(const DecisionInput& in, const NameWatc
                                          const ReverseWalk& import_time) {
   if (watch.unnamed || result.budget_exceeded) return std::nullopt;
   PageFilter out;
-  out.import_time.resize(in.graph.nodes.size());
-  for (uint32_t n : import_time.order()) out.import_time[n] = true;
+  out.import_time.assign(import_time.order().begin(), import_time.order().end());
+  std::sort(out.import_time.begin(), out.import_time.end());
   std::vector<std::string> shared = namespace_names(in);
   for (const auto& doc : in.text_doctests) {
     auto found = [&](const std::string& name) {

@@ -9,6 +9,7 @@
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,7 +22,8 @@ namespace impact::decision {
 // What the symbol walk tells of text doctests: the files whose import-time code the change reaches,
 // and for each text doctest the chain of a reached symbol its examples name.
 struct PageFilter {
-  std::vector<bool> import_time; // by node
+  std::vector<uint32_t> import_time; // the nodes, ascending
+  bool at_import(uint32_t node) const { return std::binary_search(import_time.begin(), import_time.end(), node); }
   std::unordered_map<std::string, std::vector<Hop>> named; // text doctest path -> chain
 };
 
