@@ -66,27 +66,40 @@ bool import_time_reach(const DecisionInput& in, const PageFilter& pages, const T
     conftest = pages.at_import(c);
     return !conftest;
   });
-  if (conftest) return true;
-  const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
-  if (facts == nullptr) return true;
-  for (uint32_t h : facts->files_mentioning("doctest_namespace")) {
-    if (h >= in.graph.nodes.size() || pages.at_import(h)) return true;
-  }
-  return false;
+  return conftest || std::any_of(pages.fillers.begin(), pages.fillers.end(), [&](uint32_t h) { return pages.at_import(h); });
 }
 
-// What fixtures store into doctest_namespace (the stored chains' names): any doctest may read them.
-std::vector<std::string> namespace_names(const DecisionInput& in) {
+// The names of what the functions given doctest_namespace read (the chains they store, and anything
+// else they read), in the files that mention it.
+std::vector<std::string> namespace_names(const ProjectFacts& facts) {
   std::vector<std::string> out;
-  const ProjectFacts* facts = in.facts;
-  if (facts == nullptr) return out;
   FactsView view;
-  for (uint32_t h : facts->files_mentioning("doctest_namespace")) {
-    facts->view(h, view);
+  for (uint32_t h : facts.files_mentioning("doctest_namespace")) {
+    facts.view(h, view);
     for (const auto& s : view.symbols) {
       if (std::find(view.begin(s.params), view.end(s.params), "doctest_namespace") == view.end(s.params)) continue;
       for (auto ref = view.begin(s.refs); ref != view.end(s.refs); ++ref) {
         for (std::string_view part : resolve::split_chain(*ref)) out.emplace_back(part);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Every renamed import of the project, alias -> imported names (aliases are in no name table).
+util::StringMap<std::vector<std::string>> renamed_imports(const ProjectFacts& facts) {
+  util::StringMap<std::vector<std::string>> out;
+  ImportScratch scratch;
+  for (size_t h = 0; h < facts.size(); ++h) {
+    facts.imports(h, scratch);
+    for (const ImportView& imp : scratch.imports) {
+      if (imp.kind != ImportKind::from) continue;
+      for (size_t k = imp.names_begin, a = imp.aliases_begin; k < imp.names_end && a < imp.aliases_end; ++k, ++a) {
+        if (scratch.aliases[a] == scratch.names[k]) continue;
+        auto& names = out[std::string(scratch.aliases[a])];
+        if (std::find(names.begin(), names.end(), scratch.names[k]) == names.end()) names.emplace_back(scratch.names[k]);
       }
     }
   }
@@ -96,35 +109,29 @@ std::vector<std::string> namespace_names(const DecisionInput& in) {
 } // namespace
 
 std::optional<NameWatch> doctest_watch(const DecisionInput& in) {
-  if (in.text_doctests.empty() || in.mode == Mode::safe) return std::nullopt;
+  if (in.text_doctests.empty() || in.mode == Mode::safe || in.facts == nullptr) return std::nullopt;
   NameWatch watch;
+  watch.shared = namespace_names(*in.facts);
   for (const auto& doc : in.text_doctests) watch.wanted.insert(doc.names.begin(), doc.names.end());
-  for (auto& name : namespace_names(in)) watch.wanted.insert(std::move(name));
-  if (in.facts != nullptr) {
-    // A spelled name that some file imports under it renames another: want the original too (and
-    // its original, through chains of renames). Aliases are in no name table: every file's imports.
-    ImportScratch scratch;
-    for (size_t h = 0; h < in.facts->size(); ++h) {
-      in.facts->imports(h, scratch);
-      for (const ImportView& imp : scratch.imports) {
-        if (imp.kind != ImportKind::from) continue;
-        for (size_t k = imp.names_begin, a = imp.aliases_begin; k < imp.names_end && a < imp.aliases_end; ++k, ++a) {
-          if (scratch.aliases[a] == scratch.names[k]) continue;
-          auto& originals = watch.renamed[std::string(scratch.aliases[a])];
-          if (std::find(originals.begin(), originals.end(), scratch.names[k]) == originals.end()) {
-            originals.emplace_back(scratch.names[k]);
-          }
-        }
-      }
-    }
-    std::vector<std::string> spelled(watch.wanted.begin(), watch.wanted.end());
-    for (size_t next = 0; next < spelled.size(); ++next) {
-      auto it = watch.renamed.find(spelled[next]);
-      if (it == watch.renamed.end()) continue;
+  watch.wanted.insert(watch.shared.begin(), watch.shared.end());
+  // Each spelled name that is an alias: every name it stands for, through chains (and cycles) of renames.
+  util::StringMap<std::vector<std::string>> renamed = renamed_imports(*in.facts);
+  std::vector<std::string> spelled(watch.wanted.begin(), watch.wanted.end());
+  for (const std::string& word : spelled) {
+    if (!renamed.contains(word)) continue;
+    util::StringSet seen{word};
+    std::vector<std::string> queue{word}, out;
+    for (size_t next = 0; next < queue.size(); ++next) {
+      auto it = renamed.find(queue[next]);
+      if (it == renamed.end()) continue;
       for (const std::string& original : it->second) {
-        if (watch.wanted.insert(original).second) spelled.push_back(original);
+        if (!seen.insert(original).second) continue;
+        queue.push_back(original);
+        out.push_back(original);
+        watch.wanted.insert(original);
       }
     }
+    watch.originals.emplace(word, std::move(out));
   }
   return watch;
 }
@@ -135,25 +142,24 @@ std::optional<PageFilter> doctest_filter(const DecisionInput& in, const NameWatc
   PageFilter out;
   out.import_time.assign(import_time.order().begin(), import_time.order().end());
   std::sort(out.import_time.begin(), out.import_time.end());
-  std::vector<std::string> shared = namespace_names(in);
+  for (uint32_t h : in.facts->files_mentioning("doctest_namespace")) {
+    if (h < in.graph.nodes.size()) out.fillers.push_back(h);
+  }
   for (const auto& doc : in.text_doctests) {
-    auto found = [&](const std::string& name) {
+    auto found = [&](std::string_view name) {
       auto it = watch.found.find(name);
       if (it == watch.found.end()) return false;
-      std::vector<Hop> chain{Hop{doc.path.str, Relation::doctest_reads, 0, name}};
+      std::vector<Hop> chain{Hop{doc.path.str, Relation::doctest_reads, 0, std::string(name)}};
       chain.insert(chain.end(), it->second.begin(), it->second.end());
       out.named.emplace(doc.path.str, std::move(chain));
       return true;
     };
-    std::function<bool(const std::string&, int)> through = [&](const std::string& name, int depth) {
+    auto named = [&](const std::string& name) {
       if (found(name)) return true;
-      auto it = watch.renamed.find(name);
-      if (it == watch.renamed.end() || depth > 8) return false;
-      return std::any_of(it->second.begin(), it->second.end(), [&](const std::string& n) { return through(n, depth + 1); });
+      auto it = watch.originals.find(name);
+      return it != watch.originals.end() && std::any_of(it->second.begin(), it->second.end(), found);
     };
-    auto named = [&](const std::string& name) { return through(name, 0); };
-    if (std::any_of(doc.names.begin(), doc.names.end(), named)) continue;
-    std::any_of(shared.begin(), shared.end(), named);
+    if (!std::any_of(doc.names.begin(), doc.names.end(), named)) std::any_of(watch.shared.begin(), watch.shared.end(), named);
   }
   return out;
 }

@@ -24,6 +24,7 @@ namespace impact::decision {
 struct PageFilter {
   std::vector<uint32_t> import_time; // the nodes, ascending
   bool at_import(uint32_t node) const { return std::binary_search(import_time.begin(), import_time.end(), node); }
+  std::vector<uint32_t> fillers; // the files that mention doctest_namespace
   std::unordered_map<std::string, std::vector<Hop>> named; // text doctest path -> chain
 };
 

@@ -86,7 +86,7 @@ SymbolResult SymbolWalk::run(const std::vector<SymbolSeed>& seeds) {
 void SymbolWalk::report_names() {
   std::unordered_map<std::string_view, std::pair<uint32_t, WalkKey>> nearest; // name -> (depth, key)
   auto note = [&](std::string_view name, WalkKey key, uint32_t depth) {
-    if (name.empty() || !m_watch->wanted.contains(std::string(name))) return;
+    if (name.empty() || !m_watch->wanted.contains(name)) return;
     auto [it, added] = nearest.try_emplace(name, depth, key);
     if (!added && std::pair(depth, key) < it->second) it->second = {depth, key};
   };

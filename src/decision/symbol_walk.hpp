@@ -15,6 +15,7 @@
 #include "impact/decision.hpp"
 #include "impact/project.hpp"
 #include "impact/resolve/file_index.hpp"
+#include "util/string_set.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -22,7 +23,6 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace impact::decision {
@@ -39,11 +39,14 @@ struct SymbolSeed {
 // `unnamed` when it reaches code that runs without being named: a special method, an autouse fixture,
 // a pytest hook, a function given doctest_namespace. Nested walks report into the same watch.
 struct NameWatch {
-  std::unordered_set<std::string> wanted;
-  // Names the project imports under another name (`from x import f as g`): a doctest spelling `g`
-  // names `f` (the walk reaches `f`; its readers by `g` are found through the import). g -> {f}.
-  std::unordered_map<std::string, std::vector<std::string>> renamed;
-  std::unordered_map<std::string, std::vector<Hop>> found;
+  util::StringSet wanted;
+  // What a spelled name also names: the originals of the project's renamed imports (`from x import f
+  // as g`: a doctest spelling `g` names `f`, which the walk reaches; its readers by `g` are found
+  // through the import), followed through chains of renames. g -> {f, ...}.
+  util::StringMap<std::vector<std::string>> originals;
+  // What fixtures store into doctest_namespace: every doctest may read these names.
+  std::vector<std::string> shared;
+  util::StringMap<std::vector<Hop>> found;
   bool unnamed = false;
 };
 
