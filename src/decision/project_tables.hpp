@@ -45,7 +45,6 @@ struct StringRef {
   uint32_t line = 0;
   int32_t owner = -1;
   bool held = false; // a module-level value holds it (k_import_held): see ReferenceRules::string_refs
-
   std::vector<std::pair<uint32_t, std::optional<std::string>>> modules;
 };
 

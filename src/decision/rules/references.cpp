@@ -107,10 +107,7 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
 // (`X = cls.method` looks it up at import), a callee that is not the project's wrapping decorator, a
 // test module or conftest.py (pytest collects a test-like name bound there).
 bool ReferenceRules::stored_in(const Search& search, uint32_t h, const FileInfo& info) {
-  if (m_walk.mode() == Mode::safe || search.member || search.scan == Scan::gone || m_graph.nodes[h].test ||
-      m_graph.nodes[h].conftest) {
-    return false;
-  }
+  if (search.member || search.scan == Scan::gone || !values_followed(h)) return false;
   const FactsView& facts = info.facts;
   std::vector<std::pair<std::string_view, uint32_t>> values; // reached once every read is known to be stored
   for (const StoredValueView& v : facts.stored_values) {
@@ -121,7 +118,7 @@ bool ReferenceRules::stored_in(const Search& search, uint32_t h, const FileInfo&
         if (std::find(search.names.begin(), search.names.end(), parts[i]) == search.names.end()) continue;
         if (!m_index.may_refer(h, parts, i, search.key.node, search.key.qualname)) continue;
         if (i + 1 != parts.size()) return false;
-        if (!wrapper->empty() && !m_walk.registration().wrapping_call(h, *wrapper)) return false;
+        if (!holds_only(h, *wrapper)) return false;
         values.emplace_back(v.name, v.line);
       }
     }
@@ -129,6 +126,18 @@ bool ReferenceRules::stored_in(const Search& search, uint32_t h, const FileInfo&
   if (values.empty()) return false; // a read the values do not explain: the module level's
   for (const auto& [name, line] : values) m_walk.reach(h, name, search.self, Relation::stored_in, line);
   return true;
+}
+
+// Whether the module-level values of `h` are followed by their names (`stored-values`): not in safe
+// mode, nor in a test module or conftest.py (pytest collects a test-like name bound there).
+bool ReferenceRules::values_followed(uint32_t h) const {
+  return m_walk.mode() != Mode::safe && !m_graph.nodes[h].test && !m_graph.nodes[h].conftest;
+}
+
+// Whether a value made by calling `wrapper` (empty: no call, or functools.partial) in file `h` only
+// holds its arguments: the project's wrapping decorator does.
+bool ReferenceRules::holds_only(uint32_t h, std::string_view wrapper) {
+  return wrapper.empty() || m_walk.registration().wrapping_call(h, wrapper);
 }
 
 // getattr(self, "visit_" + kind) looks up a name that starts with "visit_": it runs such a member, or,
@@ -227,7 +236,7 @@ void ReferenceRules::string_refs(const Search& search, uint32_t h, const FileInf
 // as any import-time string) where stored_in() would not follow the value: safe mode, a test module or
 // conftest.py, a callee that is not the project's wrapping decorator.
 bool ReferenceRules::held_by_value(const Search& search, uint32_t h, const FileInfo& info, uint32_t line) {
-  if (m_walk.mode() == Mode::safe || m_graph.nodes[h].test || m_graph.nodes[h].conftest) return false;
+  if (!values_followed(h)) return false;
   const FactsView& facts = info.facts;
   // The value whose statement holds the line: the last one starting at or before it.
   const StoredValueView* holder = nullptr;
@@ -235,8 +244,8 @@ bool ReferenceRules::held_by_value(const Search& search, uint32_t h, const FileI
     if (v.line <= line && (holder == nullptr || v.line >= holder->line)) holder = &v;
   }
   if (holder == nullptr) return false;
-  for (auto w = facts.begin(holder->wrappers); w != facts.end(holder->wrappers); ++w) {
-    if (!w->empty() && !m_walk.registration().wrapping_call(h, *w)) return false;
+  if (!std::all_of(facts.begin(holder->wrappers), facts.end(holder->wrappers), [&](std::string_view w) { return holds_only(h, w); })) {
+    return false;
   }
   m_walk.reach(h, holder->name, search.self, Relation::stored_in, holder->line);
   return true;

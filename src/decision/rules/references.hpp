@@ -56,6 +56,8 @@ private:
   bool stored_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // A string reference on `line` that a module-level value holds: reaches the value (false: it cannot).
   bool held_by_value(const Search& search, uint32_t h, const resolve::FileInfo& info, uint32_t line);
+  bool values_followed(uint32_t h) const;               // the gate of both
+  bool holds_only(uint32_t h, std::string_view wrapper); // a value made by calling `wrapper` holds, not runs
   // The symbols of `h` (-1: module-level code; resolve::k_stored_read: only to store it in a
   // module-level value) that read the symbol, ascending.
   void reading_code(const Search& search, uint32_t h, const resolve::FileInfo& info);
