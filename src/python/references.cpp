@@ -26,9 +26,10 @@ std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.
 class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
-            const StoredRanges& stored, const std::vector<AnnotationChain>& annotations)
+            const StoredRanges& stored, const std::vector<AnnotationChain>& annotations,
+            const std::vector<NameChoices>& choices)
       : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch),
-        m_stored(stored), m_annotations(annotations) {
+        m_stored(stored), m_annotations(annotations), m_choices(choices) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
   }
 
@@ -300,6 +301,14 @@ private:
     bool named = m_call.kind == Call::attrgetter || (by_name && m_call.argument == 1) ||
                  ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
     if (!named || m_call.tokens == 0) return;
+    if (m_call.kind == Call::getattr) {
+      // getattr(obj, TABLE[key]) with a table of literal names: one of those members.
+      auto it = std::lower_bound(m_choices.begin(), m_choices.end(), NameChoices{m_call.begin, {}});
+      if (it != m_choices.end() && it->begin == m_call.begin) {
+        for (const auto& name : it->names) read(o, "." + name, false);
+        return;
+      }
+    }
     if (m_call.tokens != 1 || m_call.literal.empty()) {
       if (m_call.kind == Call::fixture_value) {
         o.dynamic_fixtures = true;
@@ -557,6 +566,7 @@ private:
   ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
   const StoredRanges& m_stored;                  // values that only store (collect_references)
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
+  const std::vector<NameChoices>& m_choices;         // getattr(obj, TABLE[key]) names (collect_references)
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
 };
 
@@ -576,9 +586,10 @@ void ReferenceScratch::reset() {
 }
 
 void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
-                        const StoredRanges& stored, const std::vector<AnnotationChain>& annotations) {
+                        const StoredRanges& stored, const std::vector<AnnotationChain>& annotations,
+                        const std::vector<NameChoices>& choices) {
   scratch.reset();
-  Collector(source, facts, scratch, stored, annotations).run(scratch.tokens);
+  Collector(source, facts, scratch, stored, annotations, choices).run(scratch.tokens);
 }
 
 } // namespace impact::python

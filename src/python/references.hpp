@@ -3,6 +3,7 @@
 #include "impact/python/facts.hpp"
 #include "python/annotations.hpp"
 #include "python/lexer.hpp"
+#include "python/name_tables.hpp"
 #include "python/stored_values.hpp"
 
 #include <tsl/robin_set.h>
@@ -49,7 +50,9 @@ struct ReferenceScratch {
 // kept apart: at the end of module_refs, counted by module_stored, unless also read otherwise. The
 // names they are bound to are not read. `annotations`: the chains of functions' annotations
 // (python/annotations.hpp), read as the function's own code.
+// `choices`: getattr calls whose computed name is one of a table's strings (python/name_tables.hpp).
 void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
-                        const StoredRanges& stored = {}, const std::vector<AnnotationChain>& annotations = {});
+                        const StoredRanges& stored = {}, const std::vector<AnnotationChain>& annotations = {},
+                        const std::vector<NameChoices>& choices = {});
 
 } // namespace impact::python

@@ -56,6 +56,23 @@ TEST_CASE("a nested function reads its enclosing functions' locals and parameter
   CHECK(reads(symbol(facts, "counter.inner"), "label")); // counter declares it global
 }
 
+TEST_CASE("getattr over a function's own table of literal names reads those names", "[references]") {
+  auto facts = extract("def run(obj, word):\n    table = {\"+\": \"up\", \"-\": 'down'}\n"
+                       "    return getattr(obj, table[word])()\n\n\n"
+                       "def passed(obj, word, table):\n    return getattr(obj, table[word])()\n\n\n"
+                       "def grown(obj, word):\n    table = {\"+\": \"up\"}\n    table[\"*\"] = \"times\"\n"
+                       "    return getattr(obj, table[word])()\n\n\n"
+                       "def computed(obj, word):\n    table = {\"+\": \"up\" + word}\n"
+                       "    return getattr(obj, table[word])()\n");
+  const Symbol& run = symbol(facts, "run");
+  CHECK(reads(run, ".up"));
+  CHECK(reads(run, ".down"));
+  CHECK_FALSE(reads(run, std::string(k_any_value_attr)));
+  CHECK(reads(symbol(facts, "passed"), std::string(k_any_value_attr)));   // a parameter may hold any names
+  CHECK(reads(symbol(facts, "grown"), std::string(k_any_value_attr)));    // the table is written to
+  CHECK(reads(symbol(facts, "computed"), std::string(k_any_value_attr))); // a value that is no literal
+}
+
 TEST_CASE("a dotted chain reads the same whether or not its tokens abut", "[references]") {
   // A chain written in one piece is a slice of the source; one broken by spaces, a line continuation
   // or brackets is assembled from its parts, and must read the same names.
