@@ -24,7 +24,7 @@ uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
 
 // What FactsHeader::has_dynamic_access says of a symbol: it reads names computed at run time.
 bool reads_computed_names(const Symbol& s) {
-  return s.dynamic_access || std::find(s.refs.begin(), s.refs.end(), k_any_value_attr) != s.refs.end();
+  return s.dynamic_access || std::any_of(s.refs.begin(), s.refs.end(), [](const std::string& r) { return is_value_attr_reader(r); });
 }
 
 // The compile check rides in the flags word: the issue in bits 16-23, the Python 3 minor version its
@@ -107,6 +107,10 @@ util::Writer name_table(const FileFacts& facts) {
       // getattr(self, "visit_" + kind) is recorded as `.*visit_`: a reader of any member too.
       if (start > 0 && part.starts_with('*') && !any_member_prefix(chain.substr(start - 1, part.size() + 1)).empty()) {
         hashes.push_back(name_hash(k_any_member_name));
+      }
+      // getattr(value, "bump_" + part) is recorded as `.*@bump_`: a reader of any value attribute too.
+      if (start > 0 && part.starts_with('*') && !any_value_attr_prefix(chain.substr(start - 1, part.size() + 1)).empty()) {
+        hashes.push_back(name_hash(k_any_value_attr_name));
       }
       if (dot == std::string_view::npos) break;
       start = dot + 1;
@@ -253,7 +257,7 @@ std::string encode(const FileFacts& facts) {
           bit(!facts.uncertain_imports.empty(), k_uncertain) |
           bit(!facts.collect_ignore.empty() || !facts.collect_ignore_glob.empty(), k_collect_ignore) |
           bit(facts.module_dynamic_access ||
-                  std::find(facts.module_refs.begin(), facts.module_refs.end(), k_any_value_attr) != facts.module_refs.end() ||
+                  std::any_of(facts.module_refs.begin(), facts.module_refs.end(), [](const std::string& r) { return is_value_attr_reader(r); }) ||
                   std::any_of(facts.symbols.begin(), facts.symbols.end(), [](const Symbol& s) { return reads_computed_names(s); }),
               k_dynamic_access) |
           compile_bits(facts.compile));

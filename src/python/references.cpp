@@ -329,8 +329,11 @@ private:
         else read(o, std::string(k_any_member) + prefix, false);
       } else {
         // getattr(stream, attr): a member of whatever object it is given, or a module-level name when
-        // that object is a module; the decision follows where such objects come from.
-        read(o, k_any_value_attr, true);
+        // that object is a module; the decision follows where such objects come from. With a literal
+        // start (getattr(version, "bump_" + part)), only a name that starts with it.
+        std::string prefix = identifier_prefix(m_src.substr(m_call.begin, m_call.end - m_call.begin));
+        if (prefix.empty()) read(o, k_any_value_attr, true);
+        else read(o, std::string(k_any_value_attr) + prefix, false);
       }
       return;
     }

@@ -367,6 +367,8 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
           out.push_back(Read{symbol, &k_any, false, false, {}});
         } else if (std::string_view prefix = any_member_prefix(*ref); marker == k_any_member && !prefix.empty()) {
           out.push_back(Read{symbol, &k_any, false, false, prefix});
+        } else if (std::string_view start = any_value_attr_prefix(*ref); marker == k_any_value_attr && !start.empty()) {
+          out.push_back(Read{symbol, &k_any, false, false, start});
         }
         continue;
       }

@@ -93,6 +93,17 @@ inline std::string_view any_member_prefix(std::string_view ref) {
   if (!ref.starts_with(k_any_member) || ref.size() == k_any_member.size()) return {};
   return is_ascii_identifier_char(ref[k_any_member.size()]) ? ref.substr(k_any_member.size()) : std::string_view();
 }
+// The same for getattr(value, "bump_" + part): k_any_value_attr followed by the literal start
+// (`.*@bump_`), a reader of the value attributes whose names start so; its name table component
+// (`*@bump_`) stands for k_any_value_attr_name too.
+inline std::string_view any_value_attr_prefix(std::string_view ref) {
+  if (!ref.starts_with(k_any_value_attr) || ref.size() == k_any_value_attr.size()) return {};
+  return is_ascii_identifier_char(ref[k_any_value_attr.size()]) ? ref.substr(k_any_value_attr.size()) : std::string_view();
+}
+// Whether `ref` is a getattr(value, computed) reader, with or without a literal start.
+inline bool is_value_attr_reader(std::string_view ref) {
+  return ref == k_any_value_attr || !any_value_attr_prefix(ref).empty();
+}
 
 // A function, method or class definition, nested ones included.
 struct Symbol {

@@ -43,8 +43,8 @@ struct Read {
   const Target* target = nullptr;
   bool class_like = false; // namespace_reads(): the namespace of a class (`cls.__dict__`, `x.__class__.__dict__`)
   bool on_self = false;    // reads(): the name is read as `self.<name>` or `super().<name>` (docs/selection.md `self-calls`)
-  // reads() of k_any_member_name: the literal start of the computed name (getattr(self, "visit_" + kind)
-  // reads only members whose names start with "visit_"); empty for any member.
+  // reads() of k_any_member_name or k_any_value_attr_name: the literal start of the computed name
+  // (getattr(self, "visit_" + kind) reads only members whose names start with "visit_"); empty for any.
   std::string_view name_prefix;
   // Module-level code reads the name only in stored positions of module-level values
   // (FactsView::stored_values, docs/selection.md `stored-values`): it holds, not runs, what it names.

@@ -103,7 +103,7 @@ void DynamicAccessRules::gone(const Key& key, const FileInfo& info, WalkKey self
 // those a walk from every such getattr selects. A nested walk (one side of another's) takes the
 // class's side alone.
 void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::string_view owner, WalkKey self) {
-  if (value_readers().empty()) return; // no code reads members of any object by computed names
+  if (!value_reader_of(key.qualname.substr(owner.size() + 1))) return; // no getattr(obj, computed) can name it
   int32_t cls = info.symbol(owner);
   if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
   uint32_t line = info.at(cls).def_line;
@@ -227,6 +227,18 @@ bool DynamicAccessRules::intersects(WalkKey self) {
 
 const std::vector<uint32_t>& DynamicAccessRules::value_readers() {
   return m_value_readers.get([&] { return m_facts.files_mentioning(k_any_value_attr_name); });
+}
+
+// Whether some getattr(obj, computed) may look member `name` up: one with no literal start, or one
+// whose start the name has (getattr(version, "bump_" + part) never reads `_increment_string`).
+bool DynamicAccessRules::value_reader_of(std::string_view name) {
+  uint32_t id = m_index.intern(k_any_value_attr_name);
+  for (uint32_t h : value_readers()) {
+    for (const Read& r : m_index.reads(h, id, k_any_value_attr_name)) {
+      if (ReferenceRules::looks_up(r.name_prefix, name)) return true;
+    }
+  }
+  return false;
 }
 
 // getattr(mod, computed) reads a module-level name of a module object it is given. A module object

@@ -77,6 +77,8 @@ private:
   uint32_t m_subwalks = 0;
   // The files with getattr(value, computed).
   const std::vector<uint32_t>& value_readers();
+  // Whether one of them may look up a member named `name` (its literal start, if any, allows it).
+  bool value_reader_of(std::string_view name);
   // Whether any code reads the namespace of a value it cannot name (`record.__dict__`).
   bool reads_value_namespaces();
   // The tests that run a getattr(value, computed): a nested walk from every such code.

@@ -71,6 +71,10 @@ TEST_CASE("getattr over a function's own table of literal names reads those name
   CHECK(reads(symbol(facts, "passed"), std::string(k_any_value_attr)));   // a parameter may hold any names
   CHECK(reads(symbol(facts, "grown"), std::string(k_any_value_attr)));    // the table is written to
   CHECK(reads(symbol(facts, "computed"), std::string(k_any_value_attr))); // a value that is no literal
+  auto started = extract("def bump(version, part):\n    return getattr(version, \"bump_\" + part)()\n");
+  CHECK(reads(symbol(started, "bump"), std::string(k_any_value_attr) + "bump_")); // only names that start so
+  CHECK(any_value_attr_prefix(std::string(k_any_value_attr) + "bump_") == "bump_");
+  CHECK(any_value_attr_prefix(k_any_value_attr).empty());
 }
 
 TEST_CASE("a dotted chain reads the same whether or not its tokens abut", "[references]") {
@@ -221,7 +225,8 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
                          "    def __getattribute__(self, item):\n        return getattr(self._wrapped, 'x_' + item)\n");
     CHECK_FALSE(symbol(facts, "Proxy.__getattr__").dynamic_access);
     CHECK_FALSE(reads(symbol(facts, "Proxy.__getattr__"), std::string(k_any_value_attr)));
-    CHECK(reads(symbol(facts, "Proxy.__getattribute__"), std::string(k_any_value_attr))); // a name of its own making
+    // A name of its own making, which starts with "x_" whatever `item` is.
+    CHECK(reads(symbol(facts, "Proxy.__getattribute__"), std::string(k_any_value_attr) + "x_"));
     auto rebound = extract("class Proxy:\n    def __getattr__(self, name):\n        name = ALIASES.get(name, name)\n"
                            "        return getattr(self._wrapped, name)\n");
     CHECK(reads(symbol(rebound, "Proxy.__getattr__"), std::string(k_any_value_attr))); // it forwards another name
