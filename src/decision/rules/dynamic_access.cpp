@@ -232,6 +232,7 @@ const std::vector<uint32_t>& DynamicAccessRules::value_readers() {
 // Whether some getattr(obj, computed) may look member `name` up: one with no literal start, or one
 // whose start the name has (getattr(version, "bump_" + part) never reads `_increment_string`).
 bool DynamicAccessRules::value_reader_of(std::string_view name) {
+  if (m_walk.mode() == Mode::safe) return !value_readers().empty(); // safe mode: any reads every name
   uint32_t id = m_index.intern(k_any_value_attr_name);
   for (uint32_t h : value_readers()) {
     for (const Read& r : m_index.reads(h, id, k_any_value_attr_name)) {

@@ -155,9 +155,12 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   // `self.<name>` of a changed member of a class, read where the member is defined: `self-calls` may
   // bound the code that reads it so and in no other way.
   bool self_calls = search.member && !search.constructor && search.scan == Scan::all;
+  // `--mode safe` keeps every getattr(value, computed) a reader of every name, literal start or not.
+  bool safe = m_walk.mode() == Mode::safe;
   for (size_t k = 0; k < search.markers.size(); ++k) {
+    bool any_name = safe && search.markers[k] == k_any_value_attr_name;
     for (const Read& r : m_index.reads(h, search.marker_ids[k], search.markers[k])) {
-      if (looks_up(r.name_prefix, search.name)) mark(r);
+      if (any_name || looks_up(r.name_prefix, search.name)) mark(r);
     }
   }
   // A module-level name: its readers are the reads whose target may denote it (no constructor or
