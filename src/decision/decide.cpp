@@ -292,14 +292,18 @@ private:
         selection.merge(decision::keep_unmeasured(analyse(covered), *m_in.coverage, m_in.graph));
       }
     }
+    // Where the index answers for every changed Python file, it saw whether any test's computed import
+    // loaded the change: such a load runs the file like any import, and its lines would be recorded.
+    bool index_answers = !covered.empty() && static_part.empty();
     for (uint32_t node : m_walk.order()) {
       const GraphNode& n = m_in.graph.nodes[node];
       // Tests the file level reached only through a computed import stay selected as whole files (fast
-      // mode never links one). A module collected for its doctests (--doctest-modules) runs whole: its
-      // examples name code in strings, which the symbol walk does not read.
+      // mode never links one), unless the index vouches for them. A module collected for its doctests
+      // (--doctest-modules) runs whole: its examples name code in strings, which the symbol walk does not read.
       auto chain = m_walk.chain(node);
+      bool computed = !note_of(chain).empty() && !(index_answers && index_saw(n.path.str));
       bool doctest_module = n.test && !n.test_pattern && !n.ghost;
-      if (!note_of(chain).empty() || doctest_module) select_file(selection, node, std::move(chain));
+      if (computed || doctest_module) select_file(selection, node, std::move(chain));
     }
     // The index answers for covered changes: the symbol-level filter of text doctests is the static walk's.
     const decision::PageFilter* pages = covered.empty() && m_pages ? &*m_pages : nullptr;
@@ -309,6 +313,13 @@ private:
     m_whole = std::move(selection.whole);
     m_tests = std::move(selection.tests);
     m_import_only = std::move(selection.import_only);
+  }
+
+  // Whether the coverage index recorded every test of test file `path` as it is now.
+  bool index_saw(const std::string& path) const {
+    const auto& unmeasured = m_in.coverage->unmeasured_tests; // sorted
+    return !std::binary_search(unmeasured.begin(), unmeasured.end(), path) &&
+           !m_in.coverage->unrecorded_tests.contains(path);
   }
 
   Selection analyse(const std::vector<const PythonChange*>& changes) {

@@ -317,3 +317,48 @@ def test_a_pytest_command_that_drops_pythonpath_still_builds_a_partial_index(tmp
     assert "pytest did not load the whole-suite probe; running the suite without it" in run.stderr
     status = repo.impact("index", "status", "--format", "json").json
     assert (status["whole_suite"], status["partial"]) == (False, "the whole-suite probe did not load")
+
+
+# --- computed imports: the index saw what they loaded ------------------------------------------------
+
+LOADER = {
+    # No src/ folder: coverage.py hashes the modules of a package no test loads (spare.py) as measured
+    # with no line run; under src/, which is no package, it would not see them (not_indexed).
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "plugs/__init__.py": "",
+    # An unbounded computed import: statically, it may load any module of the repository.
+    "plugs/loader.py": "import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n",
+    "plugs/alpha.py": "def run():\n    return 1\n",
+    "plugs/spare.py": "def run():\n    return 2\n",  # no test loads it
+    "tests/test_load.py": 'from plugs.loader import load\n\n\ndef test_alpha():\n    assert load("plugs.alpha").run() == 1\n',
+    "tests/test_plain.py": "from plugs.loader import load\n\n\ndef test_plain():\n    assert callable(load)\n",
+}
+
+
+@pytest.fixture
+def plugs(tmp_path):
+    repo = make_repo(tmp_path, files=LOADER)
+    build_index(repo)
+    return repo
+
+
+def test_a_computed_import_the_index_saw_load_nothing_selects_no_test(plugs):
+    plugs.replace("plugs/spare.py", "    return 2\n", "    return 3\n")
+    cold = plugs.decide("--no-index")
+    assert sorted(selected_ids(cold)) == ["tests/test_load.py", "tests/test_plain.py"], cold["selected"]
+    warm = plugs.decide()
+    assert entry(warm, "plugs/spare.py")["source"] == "coverage"
+    assert selected_ids(warm) == [] and warm["decision"] == "nothing"
+
+
+def test_a_module_a_computed_import_loaded_selects_the_tests_that_ran_it(plugs):
+    plugs.replace("plugs/alpha.py", "    return 1\n", "    return 1 + 0\n")
+    assert selected_ids(plugs.decide()) == ["tests/test_load.py::test_alpha"]
+
+
+def test_a_test_file_changed_since_the_index_keeps_the_computed_import_answer(plugs):
+    plugs.replace("tests/test_plain.py", "assert callable(load)", "assert callable(load) is True")
+    plugs.commit("test_plain changed after the index")
+    plugs.replace("plugs/spare.py", "    return 2\n", "    return 3\n")
+    # test_plain.py differs from what the index measured; test_load.py's computed import may load it.
+    assert sorted(selected_ids(plugs.decide())) == ["tests/test_load.py", "tests/test_plain.py"]
