@@ -76,6 +76,9 @@ struct IndexMeta {
   // then does a function body that no test ran select no test.
   bool whole_suite = false;
   std::string partial; // why not, for people ("-k was given"); "" when whole_suite or unknown
+  // The coverage data held arcs (branch data; `impact index` measures them): a resumed generator's
+  // exit is recorded for the test that resumed it (docs/coverage.md, "Arcs").
+  bool arcs = false;
   // The installed distributions' versions where the suite ran (name -> version); nullopt when not
   // recorded (an index read from a coverage file, or one written before it was recorded). A later
   // run selects the importers of what moved since (docs/coverage.md, "The installed environment").

@@ -141,9 +141,12 @@ int index_one(Repository& repo_ref, const ImpactConfig& config, const cli::Optio
   // pytest-cov by name, as its entry point is called: loaded even where PYTEST_DISABLE_PLUGIN_AUTOLOAD
   // turns entry points off, and a no-op where autoload already loaded it.
   argv.insert(argv.end(), {"-p", "pytest_cov"});
-  // Every file of the repository is measured (tests included: their hashes tell which changed since);
-  // no report, and no coverage threshold to fail the run.
-  for (const char* arg : {"--cov-context=test", "--cov-report=", "--cov-fail-under=0"}) argv.emplace_back(arg);
+  // Every file of the repository is measured (tests included: their hashes tell which changed since),
+  // as arcs (a resumed generator's exit is recorded for the test that resumed it); no report, and no
+  // coverage threshold to fail the run.
+  for (const char* arg : {"--cov-context=test", "--cov-branch", "--cov-report=", "--cov-fail-under=0"}) {
+    argv.emplace_back(arg);
+  }
   argv.push_back("--cov=" + repo->root().string());
   // Whether the session runs the whole suite (docs/coverage.md, "The whole suite").
   SuiteProbe probe;
@@ -296,6 +299,7 @@ void status_one(const std::filesystem::path& root, const std::string& head, cons
                           {"hashed", index.meta.hashed},
                           {"whole_suite", index.meta.whole_suite},
                           {"partial", index.meta.partial},
+                          {"arcs", index.meta.arcs},
                           {"untrusted", untrusted},
                           {"drifted", drifted},
                           {"missing", missing}};
@@ -312,6 +316,8 @@ void status_one(const std::filesystem::path& root, const std::string& head, cons
                                  ? std::string("whole (a function body no test ran selects no test)")
                                  : fmt::format("partial: {} (a function body no test ran keeps the static answer)",
                                                util::one_line(index.meta.partial)));
+  fmt::print("data: {}\n", index.meta.arcs ? "arcs (a resumed generator's body is answered by the tests that ran it)"
+                                            : "lines (a generator's body keeps the static answer)");
   if (!untrusted.empty()) {
     fmt::print("untrusted: {} file(s) (nothing proves the coverage data measured them as hashed; they use the "
                "static analysis)\n",

@@ -48,11 +48,14 @@ int indentation(std::string_view line) {
 class Judge {
 public:
   Judge(std::string_view path, std::string_view base, std::string_view current,
-        const std::map<uint32_t, std::vector<uint32_t>>& lines, bool whole_suite)
+        const std::map<uint32_t, std::vector<uint32_t>>& lines, bool whole_suite, bool arcs)
       : m_path(path), m_old(split_lines(base)), m_new(split_lines(current)), m_blocks(function_blocks(base)),
-        m_starts(statement_starts(base)), m_lines(lines), m_whole_suite(whole_suite) {}
+        m_starts(statement_starts(base)), m_lines(lines), m_whole_suite(whole_suite), m_arcs(arcs) {}
 
   BlockAnswer run(const std::vector<Hunk>& hunks) {
+    // A change that adds or removes a `yield` or an `await` can make a generator a plain function (its
+    // body then runs in calls that never iterated it, and recorded nothing) or the reverse.
+    for (const auto& h : hunks) m_yields_changed = m_yields_changed || touches_yield(h);
     for (const auto& h : hunks) {
       if (!hunk(h)) return std::move(m_out);
     }
@@ -128,7 +131,7 @@ private:
                                                         "that never entered it",
                                                         m_path, b.body_first(), b.last_line));
     }
-    if (b.runs_later) return later(b);
+    if (runs_unrecorded(b)) return later(b);
     if (!touched.empty() && !b.has_nested && by_lines(touched, least_new)) return true;
     m_units.insert(found);
     return true;
@@ -164,6 +167,26 @@ private:
     return true;
   }
 
+  // Whether a test may have resumed block `b` without coverage.py recording a line of it for that test.
+  // With line data, any resumed generator or coroutine: resumed after its last `yield`, it returns
+  // without a line event. With arcs, only one that resumes silently: any other resumed frame records
+  // at least its exit arc, whose first end is a line of the body.
+  bool runs_unrecorded(const FunctionBlock& b) const {
+    return b.runs_later && (!m_arcs || b.resumes_silently || m_yields_changed);
+  }
+
+  bool touches_yield(const Hunk& h) const {
+    auto any = [](const std::vector<std::string_view>& lines, uint32_t from, uint32_t count) {
+      for (uint32_t l = from; l < from + count && l < lines.size(); ++l) {
+        if (lines[l].find("yield") != std::string_view::npos || lines[l].find("await") != std::string_view::npos) {
+          return true;
+        }
+      }
+      return false;
+    };
+    return any(m_old, h.old_start, h.old_count) || any(m_new, h.new_start, h.new_count);
+  }
+
   bool later(const FunctionBlock& b) {
     return fail(CoverageFallback::runs_later,
                 fmt::format("{}:{}-{}: a generator, a coroutine or a lazy generator expression: its code runs when "
@@ -173,7 +196,7 @@ private:
 
   // The tests that ran the body of `b`, or fails.
   bool unit(const FunctionBlock& b) {
-    if (b.runs_later) return later(b);
+    if (runs_unrecorded(b)) return later(b);
     bool ran = false;
     for (auto it = m_lines.lower_bound(b.body_first()); it != m_lines.end() && it->first <= b.last_line; ++it) {
       for (uint32_t t : it->second) {
@@ -202,6 +225,8 @@ private:
   std::vector<uint32_t> m_starts; // each base line's statement's first line
   const std::map<uint32_t, std::vector<uint32_t>>& m_lines;
   bool m_whole_suite;
+  bool m_arcs;                   // the index holds coverage.py's arcs, not only its lines
+  bool m_yields_changed = false; // a hunk adds or removes a line with `yield` or `await`
   std::set<int32_t> m_units; // the blocks the hunks fall in
   BlockAnswer m_out;
 };
@@ -210,8 +235,8 @@ private:
 
 BlockAnswer answer_by_blocks(std::string_view path, const std::vector<Hunk>& hunks, std::string_view base,
                              std::string_view current, const std::map<uint32_t, std::vector<uint32_t>>& lines,
-                             bool whole_suite) {
-  return Judge(path, base, current, lines, whole_suite).run(hunks);
+                             bool whole_suite, bool arcs) {
+  return Judge(path, base, current, lines, whole_suite, arcs).run(hunks);
 }
 
 } // namespace impact

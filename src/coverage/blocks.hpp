@@ -24,9 +24,10 @@ struct BlockAnswer {
 
 // Answers the change `hunks` (git's, base -> current) of `path` from `lines` (the index's line map of
 // the base content `base`; `current` is the file now). `whole_suite`: the index saw every test of the
-// suite, so a body that no test ran is run by none.
+// suite, so a body that no test ran is run by none. `arcs`: the index was measured with coverage.py's
+// arcs (branch data), which record a resumed generator's exit.
 BlockAnswer answer_by_blocks(std::string_view path, const std::vector<Hunk>& hunks, std::string_view base,
                              std::string_view current, const std::map<uint32_t, std::vector<uint32_t>>& lines,
-                             bool whole_suite);
+                             bool whole_suite, bool arcs);
 
 } // namespace impact

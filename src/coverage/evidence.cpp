@@ -240,7 +240,8 @@ public:
       return fallback(CoverageFallback::memoized, fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
                                               path, cached->first, cached->second));
     }
-    BlockAnswer blocks = answer_by_blocks(path, change.hunks, *base, *current, measured->lines, m_index.meta().whole_suite);
+    BlockAnswer blocks = answer_by_blocks(path, change.hunks, *base, *current, measured->lines, m_index.meta().whole_suite,
+                                          m_index.meta().arcs);
     if (blocks.fallback != CoverageFallback::none) return fallback(blocks.fallback, std::move(blocks.detail));
     const auto& tests = blocks.tests;
     for (const auto& [id, line] : tests) {

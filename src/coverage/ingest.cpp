@@ -95,6 +95,7 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
       auto meta = db.prepare("SELECT value FROM meta WHERE key = 'has_arcs'");
       if (meta.step()) arcs = meta.text(0) == "1" || meta.text(0) == "True" || meta.text(0) == "true";
     }
+    index.meta.arcs = arcs;
 
     // Files: repository-relative, measured inside the repository only.
     std::vector<std::pair<int64_t, std::filesystem::path>> measured;

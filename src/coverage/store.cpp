@@ -225,6 +225,7 @@ IndexMeta read_meta(util::Database& db) {
     else if (key == "source") meta.source = value;
     else if (key == "whole_suite") meta.whole_suite = value == "1";
     else if (key == "partial") meta.partial = value;
+    else if (key == "arcs") meta.arcs = value == "1";
     else if (key == "tests") meta.tests = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "files") meta.files = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "hashed") meta.hashed = static_cast<size_t>(std::atoll(value.c_str()));
@@ -295,6 +296,8 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       // Absent in an index written before it was recorded: read as not whole, which only selects more.
       put("whole_suite", index.meta.whole_suite ? "1" : "0");
       put("partial", index.meta.partial);
+      // Absent in an index written before it was recorded: read as line data, which only selects more.
+      put("arcs", index.meta.arcs ? "1" : "0");
       if (index.meta.environment) put("environment", nlohmann::json(*index.meta.environment).dump());
       put("tests", std::to_string(index.tests.size()));
       FileCounts counts = count_files(index.files);

@@ -60,11 +60,11 @@ private:
     } else if (enclosing >= 0 && (type == "yield" || type == "await" ||
                                   (type == "generator_expression" && lazy_generator(node, m_source)))) {
       // Everything around it runs later too: the enclosing functions' bodies hold these lines.
-      for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
-        m_blocks[static_cast<size_t>(b)].runs_later = true;
-      }
+      bool silent = type == "await" || (type == "yield" && (has_token(node, "from") || second_yield(node, enclosing)));
+      mark(enclosing, silent);
     } else if (enclosing >= 0 && (type == "for_statement" || type == "with_statement") && has_token(node, "async")) {
       m_blocks[static_cast<size_t>(enclosing)].runs_later = true;
+      m_blocks[static_cast<size_t>(enclosing)].resumes_silently = true;
     }
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) visit(ts_node_named_child(node, i), enclosing);
@@ -91,18 +91,34 @@ private:
       block.body_indent = ts_node_start_point(ts_node_named_child(body, 0)).column;
     }
     block.parent = enclosing;
-    block.runs_later = has_token(def, "async");
-    if (block.runs_later) {
-      for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
-        m_blocks[static_cast<size_t>(b)].runs_later = true;
-      }
-    }
+    block.runs_later = block.resumes_silently = has_token(def, "async");
+    if (block.runs_later) mark(enclosing, true);
     m_blocks.push_back(block);
+    m_yield_lines.push_back(0);
     return static_cast<int32_t>(m_blocks.size() - 1);
+  }
+
+  // Block `from` and the ones around it run later; `silent`: a resumed frame may record no line.
+  void mark(int32_t from, bool silent) {
+    for (int32_t b = from; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
+      m_blocks[static_cast<size_t>(b)].runs_later = true;
+      if (silent) m_blocks[static_cast<size_t>(b)].resumes_silently = true;
+    }
+  }
+
+  // Whether `yield` is the second of its block on one line (resumed after the first, the frame reaches
+  // the next without a line event).
+  bool second_yield(TSNode yield, int32_t block) {
+    uint32_t line = python::line_of(ts_node_start_point(yield));
+    uint32_t& last = m_yield_lines[static_cast<size_t>(block)];
+    bool second = last == line;
+    last = line;
+    return second;
   }
 
   std::string_view m_source;
   std::vector<FunctionBlock> m_blocks;
+  std::vector<uint32_t> m_yield_lines; // per block, the line of its last `yield` seen
 };
 
 } // namespace

@@ -180,7 +180,8 @@ def test_index_runs_the_suite_and_says_what_it_holds(calc_template):
     run = build_index(calc_template)  # a second build over the first one
     assert re.search(r"impact: indexed 11 test\(s\) over \d+ measured file\(s\) in [\d.]+ s", run.stderr), run.stderr
     assert "impact: running the suite under coverage:" in run.stderr
-    assert "--cov-context=test" in run.stderr
+    assert "--cov-context=test --cov-branch" in run.stderr  # arcs: docs/coverage.md, "Arcs"
+    assert calc_template.impact("index", "status", "--format", "json").json["arcs"] is True
     assert "setup/teardown phase(s)" in run.stderr  # counted, not attributed to a test
     assert "11 passed, 1 skipped" in run.stdout  # pytest's own output streams through (the skipped test:
     # test_extra, which is why the index holds 11)
@@ -210,6 +211,7 @@ def test_index_from_a_coverage_file_written_by_pytest_cov(tmp_path):
     (repo.path / ".coverage").unlink()  # not a change to select for
     status = repo.impact("index", "status", "--format", "json").json
     assert status["source"].endswith(".coverage")
+    assert status["arcs"] is False  # line data: generators keep the static answer
     edit_line(repo, NEGATIVE_LINE)
     assert selected_ids(repo.decide()) == NEGATIVE_TESTS
 

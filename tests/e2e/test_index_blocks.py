@@ -5,6 +5,7 @@ falls back to the static answer; a body no test ran selects nothing only when th
 suite. Each rule of the docs has a test here that fails if the rule breaks.
 """
 import shutil
+import time
 
 import pytest
 
@@ -204,13 +205,60 @@ def test_code_moved_out_of_a_nested_body_falls_back(geo):
     falls_back(geo, "dedent")
 
 
+def test_a_generators_body_is_answered_by_an_index_of_arcs(geo):
+    geo.replace(GEO, "        yield i\n", "        yield i\n        print(i)\n")
+    assert selected_ids(answered_by_index(geo)) == ["tests/test_counter.py::test_counter"]
+
+
 @pytest.mark.parametrize("old,new", [
-    ("        yield i\n", "        yield i\n        print(i)\n"),
     ("async def fetch():\n    return 1\n", "async def fetch():\n    x = 1\n    return x\n"),
-], ids=["generator", "async_def"])
-def test_a_body_that_runs_when_resumed_falls_back(geo, old, new):
+    ("        yield i\n", "        yield i\n        yield i\n"),
+    ("        yield i\n", "        return i\n"),
+], ids=["async_def", "a_yield_added", "a_yield_removed"])
+def test_a_body_that_may_resume_without_an_arc_falls_back(geo, old, new):
     geo.replace(GEO, old, new)
     falls_back(geo, "runs_later")
+
+
+# A generator object shared between tests: test_end resumes it after its last yield and runs no line
+# of it. Line data records nothing of the body for test_end; arcs record its exit from line 3.
+SHARED = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pump.py": "def two():\n    yield 1\n    yield 2\n\n\nSHARED = two()\n",
+    "tests/test_a.py": "from pump import SHARED\n\n\ndef test_first():\n    assert [next(SHARED), next(SHARED)] == [1, 2]\n",
+    "tests/test_b.py": (
+        "import pytest\n\nfrom pump import SHARED\n\n\n"
+        "def test_end():\n    with pytest.raises(StopIteration):\n        next(SHARED)\n"
+    ),
+}
+SHARED_TESTS = ["tests/test_a.py::test_first", "tests/test_b.py::test_end"]
+
+
+def break_after_the_last_yield(repo):
+    repo.replace("pump.py", "    yield 2\n", '    yield 2\n    raise RuntimeError("late")\n')
+    assert "1 failed, 1 passed" in repo.pytest().stdout  # test_end now breaks
+
+
+def test_a_test_that_resumes_a_shared_generator_after_its_last_yield_is_selected(tmp_path):
+    repo = make_repo(tmp_path, files=SHARED)
+    build_index(repo)
+    break_after_the_last_yield(repo)
+    warm = repo.decide()
+    assert (entry(warm, "pump.py")["source"], entry(warm, "pump.py")["fallback"]) == ("coverage", None)
+    assert selected_ids(warm) == SHARED_TESTS
+
+
+def test_an_index_of_lines_keeps_the_static_answer_for_a_generator(tmp_path):
+    repo = make_repo(tmp_path, files=SHARED)
+    time.sleep(2.1)  # a commit within a second of the data file may be later than it (the trust rule)
+    assert repo.pytest("--cov=.", "--cov-context=test", "--cov-report=").returncode == 0
+    build_index(repo, "--from", ".coverage")
+    (repo.path / ".coverage").unlink()
+    break_after_the_last_yield(repo)
+    warm = repo.decide()
+    assert (entry(warm, "pump.py")["source"], entry(warm, "pump.py")["fallback"]) == ("static", "runs_later")
+    assert selected_ids(warm) == ["tests/test_a.py", "tests/test_b.py"]  # line data alone: test_first only
+    assert repo.impact("index", "status", "--format", "json").json["arcs"] is False
 
 
 # --- a body no test ran ------------------------------------------------------------------------------

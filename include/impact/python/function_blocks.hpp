@@ -23,6 +23,10 @@ struct FunctionBlock {
   // the body (nested ones included). A resumed frame can finish without a line event, so coverage.py
   // may record nothing for the test that resumed it.
   bool runs_later = false;
+  // Of those, a frame that a test can resume without a line event, even where coverage.py records
+  // arcs: it delegates (`yield from`, `await`, `async for`/`with`, an `async def`) or yields twice on
+  // one line. Anything else resumed records at least its exit arc (docs/coverage.md, "Arcs").
+  bool resumes_silently = false;
   // It holds a nested def, class or lambda (at any depth): code that can outlive the call and run in
   // another test, reading what the body bound (a closure). A change of the body's own lines can then
   // act on a test that ran only the nested code.

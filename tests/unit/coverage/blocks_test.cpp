@@ -37,7 +37,7 @@ std::vector<uint32_t> ids(const impact::BlockAnswer& a) {
 TEST_CASE("blocks: an inserted line in a body selects every test that ran any line of that body", "[coverage][blocks]") {
   std::string now = k_base;
   now.insert(now.find("    return math.pi"), "    print(r)\n");
-  auto a = answer_by_blocks("a.py", {Hunk{5, 0, 6, 1}}, k_base, now, k_lines, false);
+  auto a = answer_by_blocks("a.py", {Hunk{5, 0, 6, 1}}, k_base, now, k_lines, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2}); // test 2 ran line 4 only, and line 5 never ran
   REQUIRE(a.bodies.size() == 1);
@@ -48,7 +48,7 @@ TEST_CASE("blocks: an inserted line in a body selects every test that ran any li
 TEST_CASE("blocks: a replaced line no test ran is answered by its body's tests", "[coverage][blocks]") {
   std::string now = k_base;
   now.replace(now.find("raise ValueError(r)"), 19, "raise TypeError(r)");
-  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, k_lines, false);
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, k_lines, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
@@ -58,13 +58,13 @@ TEST_CASE("blocks: code appended after a body's last line joins it only when ind
   std::string now = k_base;
   SECTION("indented: the body of perimeter") {
     now.insert(now.find("\ndef unused"), "    x = 1\n");
-    auto a = answer_by_blocks("a.py", {Hunk{9, 0, 10, 1}}, k_base, now, k_lines, false);
+    auto a = answer_by_blocks("a.py", {Hunk{9, 0, 10, 1}}, k_base, now, k_lines, false, false);
     REQUIRE(a.fallback == CoverageFallback::none);
     CHECK(ids(a) == std::vector<uint32_t>{3});
   }
   SECTION("at module level: not a body") {
     now.insert(now.find("\ndef unused"), "x = 1\n");
-    auto a = answer_by_blocks("a.py", {Hunk{9, 0, 10, 1}}, k_base, now, k_lines, false);
+    auto a = answer_by_blocks("a.py", {Hunk{9, 0, 10, 1}}, k_base, now, k_lines, false, false);
     CHECK(a.fallback == CoverageFallback::insertion);
   }
 }
@@ -72,14 +72,14 @@ TEST_CASE("blocks: code appended after a body's last line joins it only when ind
 TEST_CASE("blocks: a changed signature, decorator or module line belongs to the enclosing scope", "[coverage][blocks]") {
   std::string now = k_base;
   now.replace(now.find("def area(r)"), 11, "def area(q)");
-  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, k_base, now, k_lines, true);
+  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, k_base, now, k_lines, true, false);
   CHECK(a.fallback == CoverageFallback::not_implementation);
 }
 
 TEST_CASE("blocks: code moved out of the body falls back", "[coverage][blocks]") {
   std::string now = k_base;
   now.replace(now.find("    return 2 * math.pi * r"), 26, "return 2 * math.pi * r");
-  auto a = answer_by_blocks("a.py", {Hunk{9, 1, 9, 1}}, k_base, now, k_lines, true);
+  auto a = answer_by_blocks("a.py", {Hunk{9, 1, 9, 1}}, k_base, now, k_lines, true, false);
   CHECK(a.fallback == CoverageFallback::dedent);
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("blocks: a body any of whose lines ran outside a test falls back", "[c
   lines[6] = {1, k_import_time};
   std::string now = k_base;
   now.replace(now.find("raise ValueError(r)"), 19, "raise TypeError(r)");
-  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, lines, true);
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, lines, true, false);
   CHECK(a.fallback == CoverageFallback::outside_tests);
 }
 
@@ -96,13 +96,13 @@ TEST_CASE("blocks: a body no test ran selects nothing only when the index saw th
   std::string now = k_base;
   now.replace(now.find("return 0"), 8, "return 1");
   SECTION("whole suite") {
-    auto a = answer_by_blocks("a.py", {Hunk{12, 1, 12, 1}}, k_base, now, k_lines, true);
+    auto a = answer_by_blocks("a.py", {Hunk{12, 1, 12, 1}}, k_base, now, k_lines, true, false);
     REQUIRE(a.fallback == CoverageFallback::none);
     CHECK(a.tests.empty());
     CHECK(a.bodies.size() == 1);
   }
   SECTION("a partial index") {
-    auto a = answer_by_blocks("a.py", {Hunk{12, 1, 12, 1}}, k_base, now, k_lines, false);
+    auto a = answer_by_blocks("a.py", {Hunk{12, 1, 12, 1}}, k_base, now, k_lines, false, false);
     CHECK(a.fallback == CoverageFallback::unrecorded);
   }
 }
@@ -110,21 +110,68 @@ TEST_CASE("blocks: a body no test ran selects nothing only when the index saw th
 TEST_CASE("blocks: a generator's body falls back", "[coverage][blocks]") {
   std::string base = "def gen():\n    x = 1\n    yield x\n";
   std::string now = "def gen():\n    x = 1\n    yield x\n    raise ValueError\n";
-  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{2, {1}}, {3, {1}}}, true);
+  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{2, {1}}, {3, {1}}}, true, false);
   CHECK(a.fallback == CoverageFallback::runs_later);
+}
+
+TEST_CASE("blocks: with arcs, a generator's body is answered by the tests that ran it", "[coverage][blocks]") {
+  // Test 1 ran the body up to the yield, test 2 resumed it after the yield: with arcs, its exit arc
+  // (3, -1) puts line 3 in test 2's lines.
+  std::string base = "def gen():\n    x = 1\n    yield x\n";
+  std::string now = "def gen():\n    x = 1\n    yield x\n    raise ValueError\n";
+  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{2, {1}}, {3, {1, 2}}}, true, true);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: with arcs, a frame that resumes silently still falls back", "[coverage][blocks]") {
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{2, {1}}, {3, {1}}};
+  SECTION("yield from") {
+    std::string base = "def gen(it):\n    x = 1\n    yield from it\n";
+    std::string now = "def gen(it):\n    x = 1\n    yield from it\n    raise ValueError\n";
+    CHECK(answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, lines, true, true).fallback ==
+          CoverageFallback::runs_later);
+  }
+  SECTION("async def") {
+    std::string base = "async def get(c):\n    x = 1\n    return x\n";
+    std::string now = "async def get(c):\n    x = 2\n    return x\n";
+    CHECK(answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, lines, true, true).fallback ==
+          CoverageFallback::runs_later);
+  }
+  SECTION("two yields on one line") {
+    std::string base = "def gen():\n    x = 1\n    yield x; yield x\n";
+    std::string now = "def gen():\n    x = 1\n    yield x; yield x\n    raise ValueError\n";
+    CHECK(answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, lines, true, true).fallback ==
+          CoverageFallback::runs_later);
+  }
+  SECTION("a change that removes the yield: the body now runs in calls that never iterated it") {
+    std::string base = "def gen():\n    x = 1\n    yield x\n";
+    std::string now = "def gen():\n    x = 1\n    return x\n";
+    CHECK(answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, lines, true, true).fallback ==
+          CoverageFallback::runs_later);
+  }
+}
+
+TEST_CASE("blocks: a change that makes a plain function a generator is answered by the tests that called it",
+          "[coverage][blocks]") {
+  std::string base = "def f():\n    x = 1\n    return x\n";
+  std::string now = "def f():\n    x = 1\n    yield x\n";
+  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, {{2, {1}}, {3, {1}}}, true, true);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1});
 }
 
 TEST_CASE("blocks: comments and blank lines run nowhere, but lines 1-2 may declare the encoding", "[coverage][blocks]") {
   std::string now = k_base;
   SECTION("a comment inside a body") {
     now.insert(now.find("    return 2 * math.pi"), "    # why\n");
-    auto a = answer_by_blocks("a.py", {Hunk{8, 0, 9, 1}}, k_base, now, k_lines, false);
+    auto a = answer_by_blocks("a.py", {Hunk{8, 0, 9, 1}}, k_base, now, k_lines, false, false);
     REQUIRE(a.fallback == CoverageFallback::none);
     CHECK(a.tests.empty());
   }
   SECTION("a comment on line 1") {
     now.insert(0, "# -*- coding: latin-1 -*-\n");
-    auto a = answer_by_blocks("a.py", {Hunk{0, 0, 1, 1}}, k_base, now, k_lines, true);
+    auto a = answer_by_blocks("a.py", {Hunk{0, 0, 1, 1}}, k_base, now, k_lines, true, false);
     CHECK(a.fallback == CoverageFallback::not_implementation);
   }
 }
@@ -132,7 +179,7 @@ TEST_CASE("blocks: comments and blank lines run nowhere, but lines 1-2 may decla
 TEST_CASE("blocks: code lines replaced in place are answered by the tests that ran them, exactly", "[coverage][blocks]") {
   std::string now = k_base;
   now.replace(now.find("return math.pi * r * r"), 22, "return math.pi * r ** 2");
-  auto a = answer_by_blocks("a.py", {Hunk{6, 1, 6, 1}}, k_base, now, k_lines, false);
+  auto a = answer_by_blocks("a.py", {Hunk{6, 1, 6, 1}}, k_base, now, k_lines, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1}); // test 2 ran line 4 and raised: it never reached line 6
   REQUIRE(a.bodies.size() == 1);
@@ -142,7 +189,7 @@ TEST_CASE("blocks: code lines replaced in place are answered by the tests that r
 TEST_CASE("blocks: code moved to an outer block of the same body is answered by the body", "[coverage][blocks]") {
   std::string now = k_base;
   now.replace(now.find("        raise ValueError(r)"), 27, "    r = -r");
-  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, k_lines, false);
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, k_base, now, k_lines, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
@@ -152,7 +199,7 @@ TEST_CASE("blocks: a nested def's header is answered by the enclosing body, whic
   // Test 1 made the closure, test 2 only called it later.
   std::string base = "def make(k):\n    def add(x, y=1):\n        return x + k\n    return add\n";
   std::string now = "def make(k):\n    def add(x, y=2):\n        return x + k\n    return add\n";
-  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {2}}, {4, {1}}}, false);
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {2}}, {4, {1}}}, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
@@ -162,7 +209,7 @@ TEST_CASE("blocks: a line of a body holding a closure is answered by the whole b
   // Test 1 made the closure (ran line 2), test 2 only called it later (line 4).
   std::string base = "def make(n):\n    k = n + 1\n    def add(x):\n        return x + k\n    return add\n";
   std::string now = "def make(n):\n    k = n + 2\n    def add(x):\n        return x + k\n    return add\n";
-  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {2}}, {5, {1}}}, false);
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {2}}, {5, {1}}}, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }

@@ -73,6 +73,40 @@ TEST_CASE("function_blocks: generators, coroutines and lazy generator expression
   }
 }
 
+TEST_CASE("function_blocks: a frame resumes silently when it delegates, awaits or yields twice on one line",
+          "[function_blocks]") {
+  SECTION("a plain generator: resumed, it records its exit arc") {
+    auto blocks = function_blocks("def g():\n    yield 1\n    yield 2\n");
+    REQUIRE(blocks.size() == 1);
+    CHECK(blocks[0].runs_later);
+    CHECK_FALSE(blocks[0].resumes_silently);
+  }
+  SECTION("yield from") {
+    auto blocks = function_blocks("def g(it):\n    yield from it\n");
+    REQUIRE(blocks.size() == 1);
+    CHECK(blocks[0].resumes_silently);
+  }
+  SECTION("await, async for and async def") {
+    auto blocks = function_blocks("async def f():\n    await g()\n\n"
+                                  "def outer():\n    async def inner():\n        return 1\n    return inner\n");
+    REQUIRE(blocks.size() == 3);
+    CHECK(blocks[0].resumes_silently);
+    CHECK(blocks[1].resumes_silently); // it holds the lines of an async def
+    CHECK(blocks[2].resumes_silently);
+  }
+  SECTION("two yields on one line") {
+    auto blocks = function_blocks("def g():\n    yield 1; yield 2\n");
+    REQUIRE(blocks.size() == 1);
+    CHECK(blocks[0].resumes_silently);
+  }
+  SECTION("a lazy generator expression records its exit arc on its own line") {
+    auto blocks = function_blocks("def lazy(xs):\n    return (x for x in xs)\n");
+    REQUIRE(blocks.size() == 1);
+    CHECK(blocks[0].runs_later);
+    CHECK_FALSE(blocks[0].resumes_silently);
+  }
+}
+
 TEST_CASE("function_blocks: a one-line def has no body line of its own", "[function_blocks]") {
   auto blocks = function_blocks("def f(): return 1\n");
   REQUIRE(blocks.size() == 1);
