@@ -4,6 +4,7 @@
 // file level for that file.
 #include "decision/decide_parts.hpp"
 #include "decision/doctests.hpp"
+#include "decision/processes.hpp"
 #include "decision/unmeasured.hpp"
 #include "decision/file_effect.hpp"
 #include "decision/relation.hpp"
@@ -286,10 +287,14 @@ private:
     for (auto& [node, chain] : m_from_readers) select_file(selection, node, std::move(chain));
     if (!covered.empty()) {
       selection.merge(coverage_selection(covered));
-      if (m_in.mode != Mode::safe &&
-          (!m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty())) {
-        // Tests the index never measured: what the static analysis of the covered changes selects in them.
-        selection.merge(decision::keep_unmeasured(analyse(covered), *m_in.coverage, m_in.graph));
+      // Tests the index never measured, and test files that may start a process it does not see into:
+      // what the static analysis of the covered changes selects in them.
+      bool unmeasured = !m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty();
+      decision::ProcessStarters starters(m_in.graph, m_in.facts);
+      if (m_in.mode != Mode::safe && (unmeasured || starters.any())) {
+        Selection answer = analyse(covered);
+        selection.merge(starters.keep(answer));
+        if (unmeasured) selection.merge(decision::keep_unmeasured(std::move(answer), *m_in.coverage, m_in.graph));
       }
     }
     // Where the index answers for every changed Python file, it saw whether any test's computed import

@@ -1,0 +1,110 @@
+// Test files that may start a process (processes.hpp).
+#include "decision/processes.hpp"
+
+#include "impact/node_id.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace impact::decision {
+
+namespace {
+
+// Modules whose import starts or drives processes.
+constexpr std::array<std::string_view, 12> k_modules = {
+    "subprocess", "multiprocessing", "pexpect", "pty", "ptyprocess", "execnet",
+    "sh",         "plumbum",         "sarge",   "delegator", "invoke", "xprocess"};
+
+// Names that start a process wherever they come from (a module's function, a fixture's method:
+// `pytester.runpytest_subprocess`, `os.execv`, `asyncio.create_subprocess_exec`, `os.popen`).
+constexpr std::array<std::string_view, 33> k_names = {
+    "Popen", "popen", "create_subprocess_exec", "create_subprocess_shell", "ProcessPoolExecutor",
+    "posix_spawn", "posix_spawnp", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve",
+    "spawnvp", "spawnvpe", "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp",
+    "execvpe", "fork", "forkpty", "startfile", "runpytest_subprocess", "spawn_pytest", "spawn",
+    "check_output", "check_call", "getoutput", "getstatusoutput"};
+
+bool names_a_starter(const ProjectFacts& facts, size_t i, ImportScratch& scratch) {
+  facts.imports(i, scratch);
+  for (const auto& imp : scratch.imports) {
+    std::string_view top = imp.module.substr(0, imp.module.find('.'));
+    for (auto m : k_modules) {
+      if (imp.level == 0 && top == m) return true;
+    }
+    // `from os import system`, `from asyncio import create_subprocess_exec`, `import subprocess` by
+    // way of a package's re-export are names too.
+    for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+      for (auto m : k_modules) {
+        if (scratch.names[k] == m) return true;
+      }
+    }
+  }
+  for (auto name : k_names) {
+    if (facts.mentions(i, name)) return true;
+  }
+  // os.system (and `from os import system`); pytester's and testdir's run(), which runs a command.
+  if (facts.mentions(i, "system") && (facts.mentions(i, "os") || facts.mentions(i, "posix"))) return true;
+  return facts.mentions(i, "run") && (facts.mentions(i, "pytester") || facts.mentions(i, "testdir"));
+}
+
+std::string_view folder_of(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+} // namespace
+
+ProcessStarters::ProcessStarters(const ImportGraph& graph, const ProjectFacts* facts)
+    : m_graph(&graph), m_tests(graph), m_starter(graph.nodes.size(), false) {
+  if (facts == nullptr) {
+    m_any = m_unknown = true;
+    return;
+  }
+  ImportScratch scratch;
+  for (uint32_t n = 0; n < graph.nodes.size() && n < facts->size(); ++n) {
+    const GraphNode& node = graph.nodes[n];
+    if (node.ghost || !(node.test || node.conftest || m_tests.holds(n))) continue;
+    if (names_a_starter(*facts, n, scratch)) m_starter[n] = m_any = true;
+  }
+}
+
+bool ProcessStarters::starts(uint32_t node) {
+  if (!m_any) return false;
+  if (auto it = m_starts.find(node); it != m_starts.end()) return it->second;
+  bool found = false;
+  m_graph->conftests_from(folder_of(m_graph->nodes[node].path.view()), [&](uint32_t c) {
+    found = found || starter(c);
+    return !found;
+  });
+  // The test code it loads: a starter among the files it imports, followed through test code only.
+  std::vector<uint32_t> stack{node};
+  std::vector<bool> seen(m_graph->nodes.size(), false);
+  seen[node] = true;
+  while (!found && !stack.empty()) {
+    uint32_t n = stack.back();
+    stack.pop_back();
+    found = starter(n);
+    for (const auto& e : m_graph->out[n]) {
+      if (seen[e.target]) continue;
+      seen[e.target] = true;
+      if (m_tests.holds(e.target) || m_graph->nodes[e.target].conftest) stack.push_back(e.target);
+    }
+  }
+  m_starts.emplace(node, found);
+  return found;
+}
+
+Selection ProcessStarters::keep(Selection static_answer) {
+  Selection out;
+  if (!m_any) return out;
+  for (auto& [node, chain] : static_answer.whole) {
+    if (starts(node)) out.whole.emplace(node, std::move(chain));
+  }
+  for (auto& [id, chain] : static_answer.tests) {
+    auto node = m_graph->find(NodeId::of(id).file);
+    if (node && starts(*node)) out.tests.emplace(id, std::move(chain));
+  }
+  return out;
+}
+
+} // namespace impact::decision

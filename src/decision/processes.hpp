@@ -1,0 +1,42 @@
+#pragma once
+// docs/coverage.md, "Tests that start processes": coverage.py sees into a child process only where
+// pytest-cov's start-up hook runs in it (the child inherits its environment variables and uses an
+// interpreter with pytest-cov installed). A test that starts one with an environment of its own, or
+// another interpreter, can run code of the project that the index never records for it; where the
+// index answers a change, such a test keeps its share of the static answer.
+#include "decision/decide_parts.hpp"
+#include "decision/test_code.hpp"
+#include "impact/graph.hpp"
+#include "impact/python/project_facts.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace impact::decision {
+
+class ProcessStarters {
+public:
+  // Without facts (nullptr), every test file may start one.
+  ProcessStarters(const ImportGraph& graph, const ProjectFacts* facts);
+
+  // Whether any test code of the project may start a process (cheap: asked before anything else).
+  bool any() const { return m_any; }
+  // Whether test file `node` may start one: its own code, a conftest.py in its scope, or test code it
+  // imports (a helper module beside the tests) names a way to start a process.
+  bool starts(uint32_t node);
+  // Keeps, of `static_answer`, what lies in test files that may start a process.
+  Selection keep(Selection static_answer);
+
+private:
+  bool starter(uint32_t node) const { return m_unknown || (node < m_starter.size() && m_starter[node]); }
+
+  const ImportGraph* m_graph;
+  TestCode m_tests;
+  std::vector<bool> m_starter; // per graph node: test code that names a way to start a process
+  bool m_any = false;
+  bool m_unknown = false; // no facts to read
+  std::unordered_map<uint32_t, bool> m_starts;
+};
+
+} // namespace impact::decision

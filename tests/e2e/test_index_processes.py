@@ -1,0 +1,63 @@
+"""Tests that start processes keep the static answer where the coverage index answers a change
+(docs/coverage.md, "Tests that start processes"): coverage.py sees into a child process only where
+pytest-cov's start-up hook runs there, which a child given an environment of its own does not, so the
+index can hold no line of what such a test ran. End to end with a real index and real pytest.
+"""
+import pytest
+
+from harness import make_repo, selected_ids
+
+FILES = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    "pkg/mod.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
+    "pkg/cli.py": (
+        "def main():\n    from pkg.mod import f\n    raise SystemExit(f() != 1)\n\n\n"
+        'if __name__ == "__main__":\n    main()\n'
+    ),
+    # The child gets an environment of its own: pytest-cov's hook does not run in it.
+    "tests/test_cli.py": (
+        "import os\nimport subprocess\nimport sys\n\n\n"
+        "def test_cli():\n"
+        '    run = subprocess.run([sys.executable, "-m", "pkg.cli"], env={"PYTHONPATH": os.getcwd()})\n'
+        "    assert run.returncode == 0\n"
+    ),
+    # The same through a helper module beside the tests.
+    "tests/helpers.py": (
+        "import os\nimport subprocess\nimport sys\n\n\n"
+        "def run_cli():\n"
+        '    return subprocess.run([sys.executable, "-m", "pkg.cli"], env={"PYTHONPATH": os.getcwd()}).returncode\n'
+    ),
+    "tests/test_helped.py": "from helpers import run_cli\n\n\ndef test_helped():\n    assert run_cli() == 0\n",
+    "tests/test_direct.py": "from pkg.mod import f, g\n\n\ndef test_f():\n    assert f() == 1\n\n\ndef test_g():\n    assert g() == 2\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = make_repo(tmp_path, files=FILES)
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return repo
+
+
+def entry(decision, path):
+    return next(f for f in decision["changed_files"] if f["path"] == path)
+
+
+def test_a_test_that_starts_a_process_keeps_the_static_answer(repo):
+    repo.replace("pkg/mod.py", "    return 1\n", "    return 3\n")
+    result = repo.pytest()
+    assert "3 failed, 1 passed" in result.stdout, result.stdout  # test_cli and test_helped break too
+    warm = repo.decide()
+    assert entry(warm, "pkg/mod.py")["source"] == "coverage"
+    # The index saw test_f run f; the children's runs of f are recorded nowhere.
+    assert selected_ids(warm) == ["tests/test_cli.py", "tests/test_direct.py::test_f", "tests/test_helped.py"]
+
+
+def test_a_change_no_process_reaches_keeps_the_index_answer(repo):
+    repo.replace("pkg/mod.py", "    return 2\n", "    return 4\n")
+    warm = repo.decide()
+    assert entry(warm, "pkg/mod.py")["source"] == "coverage"
+    # The static answer reaches no test that starts a process: g is not what pkg.cli runs.
+    assert selected_ids(warm) == ["tests/test_direct.py::test_g"]

@@ -1,0 +1,49 @@
+// Which test files may start a process (decision/processes.hpp): their own code, a conftest.py in
+// their scope, or test code they import names a way to start one; the project's own code does not count.
+#include "decision/processes.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using impact::testing::Project;
+
+TEST_CASE("processes: a test file starts a process through its own code, a conftest.py or a helper beside it",
+          "[decision][processes]") {
+  Project p;
+  p.file("app/__init__.py")
+      .file("app/run.py", "import subprocess\n\ndef go():\n    subprocess.run(['ls'])\n")
+      .file("tests/test_plain.py", "from app.run import go\n\ndef test_go():\n    assert go\n")
+      .file("tests/test_own.py", "import subprocess\n\ndef test_x():\n    subprocess.run(['ls'])\n")
+      .file("tests/test_os.py", "import os\n\ndef test_x():\n    os.system('ls')\n")
+      .file("tests/test_platform.py", "import platform\n\ndef test_x():\n    assert platform.system()\n")
+      .file("tests/helpers.py", "from subprocess import check_output\n")
+      .file("tests/test_helped.py", "import helpers\n\ndef test_x():\n    assert helpers\n")
+      .file("tests/cli/conftest.py", "import pexpect\n")
+      .file("tests/cli/test_scoped.py", "def test_x():\n    pass\n")
+      .file("tests/test_pytester.py", "def test_x(pytester):\n    pytester.run('ls')\n");
+  auto built = impact::testing::build(p);
+  impact::decision::ProcessStarters starters(built->graph, &built->facts);
+  auto starts = [&](std::string_view path) {
+    auto node = built->graph.find(path);
+    REQUIRE(node);
+    return starters.starts(*node);
+  };
+  CHECK(starters.any());
+  CHECK_FALSE(starts("tests/test_plain.py")); // the project's own code starts it: the child inherits the environment
+  CHECK(starts("tests/test_own.py"));
+  CHECK(starts("tests/test_os.py"));
+  CHECK_FALSE(starts("tests/test_platform.py")); // platform.system() is no os.system()
+  CHECK(starts("tests/test_helped.py"));
+  CHECK(starts("tests/cli/test_scoped.py"));
+  CHECK(starts("tests/test_pytester.py"));
+}
+
+TEST_CASE("processes: without facts every test file may start one", "[decision][processes]") {
+  Project p;
+  p.file("tests/test_a.py", "def test_a():\n    pass\n");
+  auto built = impact::testing::build(p);
+  impact::decision::ProcessStarters starters(built->graph, nullptr);
+  CHECK(starters.any());
+  CHECK(starters.starts(*built->graph.find("tests/test_a.py")));
+}
