@@ -31,11 +31,16 @@ bool names_a_starter(const ProjectFacts& facts, size_t i, ImportScratch& scratch
     for (auto m : k_modules) {
       if (imp.level == 0 && top == m) return true;
     }
-    // `from os import system`, `from asyncio import create_subprocess_exec`, `import subprocess` by
-    // way of a package's re-export are names too.
+    // `from os import system`, `from asyncio import create_subprocess_exec`, a starter module
+    // imported from a package are names too.
     for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+      std::string_view name = scratch.names[k];
+      if (name == "system" && (top == "os" || top == "posix")) return true;
       for (auto m : k_modules) {
-        if (scratch.names[k] == m) return true;
+        if (name == m) return true;
+      }
+      for (auto n : k_names) {
+        if (name == n) return true;
       }
     }
   }

@@ -16,6 +16,7 @@ TEST_CASE("processes: a test file starts a process through its own code, a conft
       .file("tests/test_plain.py", "from app.run import go\n\ndef test_go():\n    assert go\n")
       .file("tests/test_own.py", "import subprocess\n\ndef test_x():\n    subprocess.run(['ls'])\n")
       .file("tests/test_os.py", "import os\n\ndef test_x():\n    os.system('ls')\n")
+      .file("tests/test_from_os.py", "from os import system as run_it\n\ndef test_x():\n    run_it('ls')\n")
       .file("tests/test_platform.py", "import platform\n\ndef test_x():\n    assert platform.system()\n")
       .file("tests/helpers.py", "from subprocess import check_output\n")
       .file("tests/test_helped.py", "import helpers\n\ndef test_x():\n    assert helpers\n")
@@ -33,6 +34,7 @@ TEST_CASE("processes: a test file starts a process through its own code, a conft
   CHECK_FALSE(starts("tests/test_plain.py")); // the project's own code starts it: the child inherits the environment
   CHECK(starts("tests/test_own.py"));
   CHECK(starts("tests/test_os.py"));
+  CHECK(starts("tests/test_from_os.py"));
   CHECK_FALSE(starts("tests/test_platform.py")); // platform.system() is no os.system()
   CHECK(starts("tests/test_helped.py"));
   CHECK(starts("tests/cli/test_scoped.py"));
