@@ -61,6 +61,16 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
     if (p == k.assignment || p == k.for_statement || p == k.for_in_clause || p == k.augmented_assignment) {
       problem(SyntaxIssue::invalid_starred, n);
     }
+  } else if (s == k.constrained_type) {
+    // `T: int` bounds a type parameter (`def f[T: int]()`) and is nothing anywhere else: tree-sitter reads
+    // `x: y: int` and `def f(a: b: int)` so.
+    TSNode up = ts_node_parent(n);
+    if (ts_node_symbol(up) != k.type_ || ts_node_symbol(ts_node_parent(up)) != k.type_parameter) {
+      problem(SyntaxIssue::syntax_error, n);
+    }
+  } else if (s == k.splat_type) {
+    // `*Ts` unpacks in a subscript or annotates `*args`; an annotated assignment's type cannot be one.
+    if (ts_node_symbol(ts_node_parent(ts_node_parent(n))) == k.assignment) problem(SyntaxIssue::syntax_error, n);
   } else if (s == k.future_import_statement) {
     if (f.kind != Frame::module || ts_node_symbol(ts_node_parent(n)) != k.module) problem(SyntaxIssue::misplaced_future, n);
     future_names(n);

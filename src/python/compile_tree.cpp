@@ -88,6 +88,9 @@ Kinds make_kinds() {
   k.case_clause = sym("case_clause");
   k.type_alias_statement = sym("type_alias_statement");
   k.type_parameter = sym("type_parameter");
+  k.type_ = sym("type");
+  k.constrained_type = sym("constrained_type");
+  k.splat_type = sym("splat_type");
   k.expression_list = sym("expression_list");
   k.comment = sym("comment");
   k.attribute = sym("attribute");

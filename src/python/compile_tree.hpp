@@ -25,7 +25,7 @@ struct Kinds {
       parenthesized_expression, typed_parameter, default_parameter, typed_default_parameter, keyword_separator,
       positional_separator, expression_statement, dotted_name, aliased_import, call, block, case_pattern,
       dictionary, pair, line_continuation, raise_statement, assert_statement, import_statement,
-      pass_statement;
+      pass_statement, type_, constrained_type, splat_type;
   TSFieldId f_left, f_right, f_name, f_body, f_parameters, f_type, f_value, f_alias, f_guard, f_superclasses,
       f_definition, f_function, f_arguments, f_return_type, f_type_parameters, f_alternative;
   static const Kinds& get();

@@ -110,6 +110,13 @@ TEST_CASE("compile check: the misses the differential check found", "[compile]")
   CHECK(issue_of("def f(a, /, b=1, \\\n      c=2):\n    pass\n") == SyntaxIssue::none);
   CHECK(issue_of("match x:\n    case None:\n        pass\n    case y:\n        pass\n") == SyntaxIssue::none);
   CHECK(issue_of("def f(x: Optional[int]) -> List[str]:\n    type(x).y = 1\n") == SyntaxIssue::none);
+  // Two annotations in a row: tree-sitter reads a type parameter's bound (`T: int`).
+  CHECK(issue_of("class Region:\n    width:    height: int\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("def f(a: b: int):\n    pass\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("x: *Ts\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("def f[T: int](x: T) -> T:\n    return x\n") == SyntaxIssue::none);
+  CHECK(issue_of("type Pair[T: int] = tuple[T, T]\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f(*a: *Ts) -> tuple[*Ts]:\n    return a\n") == SyntaxIssue::none);
 }
 
 TEST_CASE("compile check: the bytes CPython's tokenizer refuses", "[compile]") {
