@@ -288,12 +288,13 @@ private:
     if (!covered.empty()) {
       selection.merge(coverage_selection(covered));
       // Tests the index never measured, and test files that may start a process it does not see into:
-      // what the static analysis of the covered changes selects in them.
+      // what the static analysis of the covered changes selects in them (safe mode has all of it).
       bool unmeasured = !m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty();
-      decision::ProcessStarters starters(m_in.graph, m_in.facts);
-      if (m_in.mode != Mode::safe && (unmeasured || starters.any())) {
+      std::optional<decision::ProcessStarters> starters;
+      if (m_in.mode != Mode::safe) starters.emplace(m_in.graph, m_in.facts);
+      if (starters && (unmeasured || starters->any())) {
         Selection answer = analyse(covered);
-        selection.merge(starters.keep(answer));
+        selection.merge(starters->keep(answer));
         if (unmeasured) selection.merge(decision::keep_unmeasured(std::move(answer), *m_in.coverage, m_in.graph));
       }
     }

@@ -52,11 +52,6 @@ bool names_a_starter(const ProjectFacts& facts, size_t i, ImportScratch& scratch
   return facts.mentions(i, "run") && (facts.mentions(i, "pytester") || facts.mentions(i, "testdir"));
 }
 
-std::string_view folder_of(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-}
-
 } // namespace
 
 ProcessStarters::ProcessStarters(const ImportGraph& graph, const ProjectFacts* facts)
@@ -76,22 +71,19 @@ ProcessStarters::ProcessStarters(const ImportGraph& graph, const ProjectFacts* f
 bool ProcessStarters::starts(uint32_t node) {
   if (!m_any) return false;
   if (auto it = m_starts.find(node); it != m_starts.end()) return it->second;
+  // Its own code and the test code it loads: the graph links a test module to the nearest conftest.py
+  // above it (and each conftest.py to the next), so one walk through test code covers both.
   bool found = false;
-  m_graph->conftests_from(folder_of(m_graph->nodes[node].path.view()), [&](uint32_t c) {
-    found = found || starter(c);
-    return !found;
-  });
-  // The test code it loads: a starter among the files it imports, followed through test code only.
   std::vector<uint32_t> stack{node};
-  std::vector<bool> seen(m_graph->nodes.size(), false);
-  seen[node] = true;
+  m_seen.assign(m_graph->nodes.size(), false);
+  m_seen[node] = true;
   while (!found && !stack.empty()) {
     uint32_t n = stack.back();
     stack.pop_back();
     found = starter(n);
     for (const auto& e : m_graph->out[n]) {
-      if (seen[e.target]) continue;
-      seen[e.target] = true;
+      if (m_seen[e.target]) continue;
+      m_seen[e.target] = true;
       if (m_tests.holds(e.target) || m_graph->nodes[e.target].conftest) stack.push_back(e.target);
     }
   }

@@ -37,6 +37,7 @@ private:
   bool m_any = false;
   bool m_unknown = false; // no facts to read
   std::unordered_map<uint32_t, bool> m_starts;
+  std::vector<bool> m_seen; // scratch of starts()
 };
 
 } // namespace impact::decision

@@ -23,7 +23,7 @@ TestCode::TestCode(const ImportGraph& graph) : m_graph(&graph) {
 bool TestCode::holds(uint32_t node) const {
   std::string_view folder = folder_of(m_graph->nodes[node].path.view());
   for (;;) {
-    if (m_folders.contains(std::string(folder))) return true;
+    if (m_folders.contains(folder)) return true;
     if (folder.empty()) return false;
     folder = folder_of(folder);
   }

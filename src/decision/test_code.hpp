@@ -3,10 +3,10 @@
 // depends on its rootdir and import mode, which no code outside the tests spells, so a lookup by a
 // computed name there cannot get one (docs/selection.md, `dynamic-access`, `dynamic-import-uncertain`).
 #include "impact/graph.hpp"
+#include "util/string_set.hpp"
 
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 
 namespace impact::decision {
 
@@ -22,7 +22,7 @@ public:
 
 private:
   const ImportGraph* m_graph;
-  std::unordered_set<std::string> m_folders;
+  util::StringSet m_folders;
 };
 
 } // namespace impact::decision
