@@ -29,6 +29,11 @@ class ProjectLayout;
 // only), or under a context that names no test. Such a line cannot be vouched for per test.
 constexpr uint32_t k_import_time = 0;
 
+// Line 0 of a file's line map: the suite's processes loaded the file (it was in sys.modules), whether
+// or not coverage.py recorded a line of it (a module imported before coverage.py started, as a plugin
+// named by -p is, runs unrecorded). An index with `loaded` set has it for every file that was loaded.
+constexpr uint32_t k_loaded_line = 0;
+
 // One file of the index: line -> the ids of the tests that executed it (k_import_time included).
 struct MeasuredFile {
   RepoPath path;
@@ -79,6 +84,9 @@ struct IndexMeta {
   // The coverage data held arcs (branch data; `impact index` measures them): a resumed generator's
   // exit is recorded for the test that resumed it (docs/coverage.md, "Arcs").
   bool arcs = false;
+  // The run reported which files its processes loaded (k_loaded_line): a file measured with no line,
+  // not even line 0, never ran (docs/coverage.md, "Files no test loads").
+  bool loaded = false;
   // The installed distributions' versions where the suite ran (name -> version); nullopt when not
   // recorded (an index read from a coverage file, or one written before it was recorded). A later
   // run selects the importers of what moved since (docs/coverage.md, "The installed environment").
@@ -126,6 +134,10 @@ struct IngestStats {
 CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std::filesystem::path& repo_root,
                               const std::string& rootdir, const std::vector<RepoPath>& python_files,
                               IngestStats& stats);
+
+// Marks the files of `index` among `loaded` (absolute paths, as the suite's processes imported them
+// or resolved) with k_loaded_line, and sets meta.loaded.
+void mark_loaded(CoverageIndex& index, const std::vector<std::string>& loaded, const std::filesystem::path& repo_root);
 
 // Adds the Python files of the project the index does not hold yet, hashed but not measured, so that
 // drift can be told from a file that was never measured. `read` gives a file's content, or nullopt.

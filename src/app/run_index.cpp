@@ -192,6 +192,7 @@ int index_one(Repository& repo_ref, const ImpactConfig& config, const cli::Optio
     if (auto installed = pytest_environment(config, env, repo->root())) index.meta.environment = versions_of(*installed);
     std::tie(index.meta.whole_suite, index.meta.partial) = probe.verdict();
     if (!probed) index.meta.partial = "the whole-suite probe did not load";
+    if (auto loaded = probed ? probe.loaded() : std::nullopt) mark_loaded(index, *loaded, repo->root());
     finish(index, *repo, files, path, stats, start, trust);
   } catch (...) {
     std::filesystem::remove(data, ec);
@@ -300,6 +301,7 @@ void status_one(const std::filesystem::path& root, const std::string& head, cons
                           {"whole_suite", index.meta.whole_suite},
                           {"partial", index.meta.partial},
                           {"arcs", index.meta.arcs},
+                          {"loaded", index.meta.loaded},
                           {"untrusted", untrusted},
                           {"drifted", drifted},
                           {"missing", missing}};
@@ -318,6 +320,9 @@ void status_one(const std::filesystem::path& root, const std::string& head, cons
                                                util::one_line(index.meta.partial)));
   fmt::print("data: {}\n", index.meta.arcs ? "arcs (a resumed generator's body is answered by the tests that ran it)"
                                             : "lines (a generator's body keeps the static answer)");
+  fmt::print("loaded files: {}\n", index.meta.loaded ? "recorded (with the whole suite, a change to a file the suite "
+                                                        "never loaded selects no test from it)"
+                                                      : "not recorded (a file no test ran keeps the static answer)");
   if (!untrusted.empty()) {
     fmt::print("untrusted: {} file(s) (nothing proves the coverage data measured them as hashed; they use the "
                "static analysis)\n",

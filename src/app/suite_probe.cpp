@@ -16,8 +16,36 @@ constexpr const char* k_module = "impact_suite_probe";
 // a part of the suite, deselection by any plugin, a collection error, a session stopped early.
 constexpr const char* k_plugin = R"PY(# Written by impact index for one run (docs/coverage.md, "The whole suite"); safe to delete.
 import os
+import sys
+
+import pytest
 
 _seen = {"deselected": 0, "collect_errors": 0}
+# The module files this process and its xdist workers loaded: a module imported before coverage.py
+# started (a plugin named by -p, an entry point's) ran without a line recorded.
+_loaded = set()
+_workers = {"down": 0, "reported": 0}
+
+
+def _note_loaded():
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path:
+            _loaded.add(os.path.abspath(path))
+            _loaded.add(os.path.realpath(path))
+
+
+def pytest_configure(config):
+    _note_loaded()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    _workers["down"] += 1
+    files = getattr(node, "workeroutput", {}).get("impact_loaded")
+    if files is not None:
+        _workers["reported"] += 1
+        _loaded.update(files)
 
 
 def pytest_deselected(items):
@@ -57,9 +85,19 @@ def _why_partial(session, exitstatus):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    _note_loaded()
     path = os.environ.get("IMPACT_SUITE_REPORT")
-    if not path or hasattr(session.config, "workerinput"):  # an xdist worker: the controller reports
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller reports
+        session.config.workeroutput["impact_loaded"] = sorted(_loaded)
         return
+    if not path:
+        return
+    # Every worker must have said what it loaded, or the list may lack a module.
+    complete = _workers["reported"] == _workers["down"]
+    with open(path + ".loaded", "w", encoding="utf-8") as out:
+        out.write("complete\n" if complete else "incomplete\n")
+        for name in sorted(_loaded):
+            out.write(name + "\n")
     why = _why_partial(session, exitstatus)
     with open(path, "w", encoding="utf-8") as out:
         out.write("partial: " + "; ".join(why) + "\n" if why else "whole\n")
@@ -87,6 +125,19 @@ std::pair<bool, std::string> SuiteProbe::verdict() const {
   if (line == "whole") return {true, ""};
   if (line.starts_with("partial: ")) return {false, line.substr(9)};
   return {false, "the session's report was unreadable"};
+}
+
+std::optional<std::vector<std::string>> SuiteProbe::loaded() const {
+  auto text = util::read_file(m_folder.path() / "report.loaded");
+  if (!text || !text->starts_with("complete\n")) return std::nullopt;
+  std::vector<std::string> out;
+  for (size_t at = text->find('\n') + 1; at < text->size();) {
+    size_t end = text->find('\n', at);
+    if (end == std::string::npos) return std::nullopt; // cut short
+    out.push_back(text->substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
 }
 
 } // namespace impact

@@ -5,6 +5,7 @@
 #include "app/plugin_folder.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,9 @@ public:
   // After the run: whether it saw the whole suite, and if not, why ("-k was given; 2 collection
   // error(s)").
   std::pair<bool, std::string> verdict() const;
+  // After the run: the absolute paths of the module files the session's processes (the main one and
+  // every xdist worker) loaded, as imported and as resolved; nullopt when a process did not report.
+  std::optional<std::vector<std::string>> loaded() const;
 
 private:
   std::filesystem::path report() const { return m_folder.path() / "report"; }

@@ -11,6 +11,7 @@
 
 #include "coverage/blocks.hpp"
 #include "impact/python/source_view.hpp"
+#include "impact/python/text_reads.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>
@@ -194,6 +195,7 @@ public:
     if (sem != nullptr && sem->kind == ChangeKind::syntax_error) {
       return fallback(CoverageFallback::syntax_error, fmt::format("{}: {}; every import of it changes", path, sem->syntax));
     }
+    if (never_loaded(change, node, use)) return use;
     if (sem != nullptr && sem->runs_at_import) {
       return fallback(CoverageFallback::not_implementation, fmt::format("{}: the changed code runs at import", path));
     }
@@ -259,6 +261,34 @@ public:
   }
 
 private:
+  // A file the suite never loaded (docs/coverage.md, "Files the suite never loaded"): where the index saw
+  // the whole suite and recorded which files its processes loaded, a file measured with no line at all
+  // (not even k_loaded_line) at its base content ran in no process of the suite, so no test ran any
+  // part of it, module level included; `use` then answers with no test. Not for a test file (pytest
+  // collects what it chooses to), nor for a base without code coverage.py records (an empty module
+  // records nothing even when imported), nor for a file a symlink of the project stands for.
+  bool never_loaded(const ChangedFile& change, std::optional<uint32_t> node, CoverageUse& use) {
+    const IndexMeta& meta = m_index.meta();
+    if (!meta.whole_suite || !meta.loaded || (node && m_graph.nodes[*node].test)) return false;
+    const auto& base = m_base.read(change.old_path);
+    if (!base) return false;
+    std::string base_sha = util::sha256_hex(*base);
+    std::vector<MeasuredFile> versions = m_index.versions(change.path());
+    auto match = std::find_if(versions.begin(), versions.end(), [&](const MeasuredFile& v) { return v.sha256 == base_sha; });
+    if (match == versions.end() || !match->measured || !match->trusted || !match->lines.empty()) return false;
+    for (const auto& f : m_facts.files) {
+      if (f.symlink && f.link_target == change.path()) return false;
+    }
+    if (!runs_code_at_import(*base)) return false;
+    m_origins = match->origins;
+    uint32_t last = base->ends_with('\n') ? 0 : 1;
+    for (char c : *base) last += c == '\n' ? 1 : 0;
+    use.bodies.push_back(LineSpan{1, last});
+    use.detail = fmt::format("no process of the suite loaded {} when the index was built", change.path().str);
+    use.trusted = true;
+    return true;
+  }
+
   // A changed function whose results are cached across calls (functools.cache, lru_cache, a memoize
   // decorator): coverage saw its body run for the first test that called it only.
   std::optional<std::pair<std::string, std::string>> memoized(size_t at, const FileSemantics& sem) const {

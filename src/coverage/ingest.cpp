@@ -235,6 +235,23 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
   return index;
 }
 
+void mark_loaded(CoverageIndex& index, const std::vector<std::string>& loaded, const std::filesystem::path& repo_root) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> roots{repo_root.lexically_normal()};
+  if (auto real = std::filesystem::weakly_canonical(repo_root, ec); !ec && real != roots.front()) roots.push_back(real);
+  std::unordered_set<std::string> paths;
+  for (const auto& name : loaded) {
+    std::filesystem::path p = std::filesystem::path(name).lexically_normal();
+    for (const auto& root : roots) {
+      if (auto rel = util::relative_to(p, root); rel && !rel->empty()) paths.insert(*rel);
+    }
+  }
+  for (auto& f : index.files) {
+    if (paths.contains(f.path.str)) f.lines[k_loaded_line].push_back(k_import_time);
+  }
+  index.meta.loaded = true;
+}
+
 void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,
                       const std::function<FileRead(const SourceFile&)>& read) {
   std::unordered_set<std::string> held;

@@ -226,6 +226,7 @@ IndexMeta read_meta(util::Database& db) {
     else if (key == "whole_suite") meta.whole_suite = value == "1";
     else if (key == "partial") meta.partial = value;
     else if (key == "arcs") meta.arcs = value == "1";
+    else if (key == "loaded") meta.loaded = value == "1";
     else if (key == "tests") meta.tests = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "files") meta.files = static_cast<size_t>(std::atoll(value.c_str()));
     else if (key == "hashed") meta.hashed = static_cast<size_t>(std::atoll(value.c_str()));
@@ -298,6 +299,7 @@ void write_index(const CoverageIndex& index, const std::filesystem::path& path) 
       put("partial", index.meta.partial);
       // Absent in an index written before it was recorded: read as line data, which only selects more.
       put("arcs", index.meta.arcs ? "1" : "0");
+      put("loaded", index.meta.loaded ? "1" : "0");
       if (index.meta.environment) put("environment", nlohmann::json(*index.meta.environment).dump());
       put("tests", std::to_string(index.tests.size()));
       FileCounts counts = count_files(index.files);

@@ -150,6 +150,7 @@ CoverageIndex merge_indexes(const std::vector<CoverageIndex>& parts) {
   if (newest != nullptr) out.meta = newest->meta;
   // Arcs only where every part recorded them: a line-data part's generators may be resumed silently.
   out.meta.arcs = std::all_of(parts.begin(), parts.end(), [](const CoverageIndex& p) { return p.meta.arcs; });
+  out.meta.loaded = std::all_of(parts.begin(), parts.end(), [](const CoverageIndex& p) { return p.meta.loaded; });
   for (auto& f : out.files) {
     for (auto& [line, tests] : f.lines) {
       std::sort(tests.begin(), tests.end());

@@ -25,7 +25,11 @@ std::string file_effect(const FileVerdict& v, long tests, const std::vector<Synt
   }
   std::string effect = tests == 0 ? fmt::format("{}: no test reaches it", what)
                                  : fmt::format("{}: {} selected test(s) lead here", what, tests);
-  if (v.source == TestSource::coverage) effect += " (coverage index)";
+  if (v.source == TestSource::coverage) {
+    // The index says why, where its answer is not the tests that ran the change (a file never loaded).
+    const std::string& detail = coverage != nullptr ? coverage->detail : std::string();
+    effect += detail.empty() ? std::string(" (coverage index)") : fmt::format(" (coverage index: {})", detail);
+  }
   else if (v.fallback != CoverageFallback::none) {
     // The reason word, then what it was about: "drift: src/app/views.py changed since the index ...".
     const std::string& detail = coverage != nullptr ? coverage->detail : std::string();

@@ -43,4 +43,23 @@ std::vector<uint32_t> statement_starts(std::string_view source) {
   }
 }
 
+bool runs_code_at_import(std::string_view source) {
+  python::Parser parser;
+  std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
+  if (!tree) return false;
+  TSNode root = ts_tree_root_node(tree.get());
+  if (ts_node_has_error(root)) return false;
+  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    TSNode child = ts_node_named_child(root, i);
+    std::string_view type = ts_node_type(child);
+    if (type == "comment" || type == "pass_statement" || type == "future_import_statement") continue;
+    if (type == "expression_statement" && ts_node_named_child_count(child) == 1) {
+      std::string_view inner = ts_node_type(ts_node_named_child(child, 0));
+      if (inner == "string" || inner == "concatenated_string" || inner == "ellipsis") continue;
+    }
+    if (is_statement(type)) return true;
+  }
+  return false;
+}
+
 } // namespace impact

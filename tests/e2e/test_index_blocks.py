@@ -410,3 +410,69 @@ def test_a_test_file_changed_since_the_index_keeps_the_computed_import_answer(pl
     plugs.replace("plugs/spare.py", "    return 2\n", "    return 3\n")
     # test_plain.py differs from what the index measured; test_load.py's computed import may load it.
     assert sorted(selected_ids(plugs.decide())) == ["tests/test_load.py", "tests/test_plain.py"]
+
+
+# --- files the suite never loaded --------------------------------------------------------------------
+
+def test_a_module_level_change_to_a_file_the_suite_never_loaded_selects_no_test(plugs):
+    plugs.replace("plugs/spare.py", "def run():\n", "LIMIT = 3\n\n\ndef run():\n")
+    assert sorted(selected_ids(plugs.decide("--no-index"))) == ["tests/test_load.py", "tests/test_plain.py"]
+    warm = plugs.decide()
+    got = entry(warm, "plugs/spare.py")
+    assert (got["source"], got["fallback"]) == ("coverage", None), got
+    assert warm["decision"] == "nothing", warm["selected"]
+
+
+def test_a_module_level_change_to_a_loaded_file_keeps_the_static_answer(plugs):
+    plugs.replace("plugs/alpha.py", "def run():\n", "LIMIT = 3\n\n\ndef run():\n")
+    warm = plugs.decide()
+    assert entry(warm, "plugs/alpha.py")["fallback"] == "not_implementation"
+    assert sorted(selected_ids(warm)) == ["tests/test_load.py", "tests/test_plain.py"]
+
+
+def test_a_file_never_loaded_keeps_the_static_answer_when_the_index_saw_part_of_the_suite(tmp_path):
+    repo = make_repo(tmp_path, files=LOADER)
+    build_index(repo, "--", "-k", "alpha")
+    repo.replace("plugs/spare.py", "def run():\n", "LIMIT = 3\n\n\ndef run():\n")
+    assert entry(repo.decide(), "plugs/spare.py")["fallback"] == "not_implementation"
+
+
+EARLY = dict(LOADER)
+EARLY.update({
+    # A plugin named by -p is imported before pytest-cov starts coverage.py: none of its lines is
+    # recorded, though every test ran after it.
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\naddopts = "-p plugs.early"\n',
+    "plugs/early.py": 'import os\n\nos.environ["PLUGS_MODE"] = "fast"\n',
+    "tests/test_mode.py": 'import os\n\n\ndef test_mode():\n    assert os.environ["PLUGS_MODE"] == "fast"\n',
+})
+
+
+def test_a_module_loaded_before_coverage_started_is_not_taken_for_one_never_loaded(tmp_path):
+    repo = make_repo(tmp_path, files=EARLY)
+    # `python -m pytest` puts the repository on sys.path before -p imports the plugin.
+    wrapper = tmp_path / "module-pytest"
+    wrapper.write_text('#!/bin/sh\nexec /usr/bin/python3 -m pytest "$@"\n')
+    wrapper.chmod(0o755)
+    run = repo.impact("index", env={"IMPACT_PYTEST": str(wrapper)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert repo.impact("index", "status", "--format", "json").json["loaded"] is True
+    repo.replace("plugs/early.py", '"fast"', '"slow"')
+    assert "1 failed" in repo.pytest().stdout
+    warm = repo.decide()
+    assert entry(warm, "plugs/early.py")["source"] == "static"
+    assert "tests/test_mode.py" in selected_ids(warm)
+
+
+def test_xdist_workers_report_what_they_loaded(tmp_path):
+    repo = make_repo(tmp_path, files=EARLY)
+    wrapper = tmp_path / "module-pytest"
+    wrapper.write_text('#!/bin/sh\nexec /usr/bin/python3 -m pytest "$@"\n')
+    wrapper.chmod(0o755)
+    run = repo.impact("index", "--", "-n", "2", env={"IMPACT_PYTEST": str(wrapper)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert repo.impact("index", "status", "--format", "json").json["loaded"] is True
+    repo.replace("plugs/early.py", '"fast"', '"slow"')
+    assert "tests/test_mode.py" in selected_ids(repo.decide())
+    repo.replace("plugs/early.py", '"slow"', '"fast"')
+    repo.replace("plugs/spare.py", "def run():\n", "LIMIT = 3\n\n\ndef run():\n")
+    assert repo.decide()["decision"] == "nothing"

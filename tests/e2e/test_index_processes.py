@@ -61,3 +61,14 @@ def test_a_change_no_process_reaches_keeps_the_index_answer(repo):
     assert entry(warm, "pkg/mod.py")["source"] == "coverage"
     # The static answer reaches no test that starts a process: g is not what pkg.cli runs.
     assert selected_ids(warm) == ["tests/test_direct.py::test_g"]
+
+
+def test_a_module_only_a_child_loads_keeps_the_answer_of_the_tests_that_start_it(repo):
+    # pkg/cli.py runs in the children only: no process coverage.py or the probe sees loads it, so the
+    # index holds it as never loaded; the tests that start processes keep their static answer.
+    repo.replace("pkg/cli.py", '    main()\n', '    raise SystemExit(1)\n')
+    result = repo.pytest()
+    assert "2 failed, 2 passed" in result.stdout, result.stdout
+    warm = repo.decide()
+    assert entry(warm, "pkg/cli.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_cli.py", "tests/test_helped.py"]

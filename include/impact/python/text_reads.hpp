@@ -17,6 +17,11 @@ namespace impact {
 // line outside any statement (blank lines and comments between statements).
 std::vector<uint32_t> statement_starts(std::string_view source);
 
+// Whether running `source` as a module runs a line coverage.py records: it parses, and its top level
+// holds a statement other than a docstring, `...`, `pass` or a `from __future__` import. A module
+// without one (an empty __init__.py) records no line even when imported.
+bool runs_code_at_import(std::string_view source);
+
 
 namespace python {
 // The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
