@@ -52,6 +52,34 @@ bool names_a_starter(const ProjectFacts& facts, size_t i, ImportScratch& scratch
   return facts.mentions(i, "run") && (facts.mentions(i, "pytester") || facts.mentions(i, "testdir"));
 }
 
+// Modules and names of the project's own code that run code in processes coverage.py does not record:
+// a forked child (multiprocessing's start method on Linux before Python 3.14, os.fork) inherits the
+// tracer but ends with os._exit, so its data is never saved, and a pool's workers are terminated
+// before they could save theirs. (A subprocess that inherits the environment runs pytest-cov's hook
+// and is recorded: project code that runs one is not counted.)
+constexpr std::array<std::string_view, 6> k_forking_modules = {"multiprocessing", "multiprocess", "joblib",
+                                                               "loky",            "billiard",     "pathos"};
+constexpr std::array<std::string_view, 3> k_forking_names = {"ProcessPoolExecutor", "fork", "forkpty"};
+
+bool names_a_fork(const ProjectFacts& facts, size_t i, ImportScratch& scratch) {
+  facts.imports(i, scratch);
+  for (const auto& imp : scratch.imports) {
+    std::string_view top = imp.module.substr(0, imp.module.find('.'));
+    for (auto m : k_forking_modules) {
+      if (imp.level == 0 && top == m) return true;
+    }
+    for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+      for (auto m : k_forking_modules) {
+        if (scratch.names[k] == m) return true;
+      }
+    }
+  }
+  for (auto name : k_forking_names) {
+    if (facts.mentions(i, name)) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 ProcessStarters::ProcessStarters(const ImportGraph& graph, const ProjectFacts* facts)
@@ -61,15 +89,35 @@ ProcessStarters::ProcessStarters(const ImportGraph& graph, const ProjectFacts* f
     return;
   }
   ImportScratch scratch;
+  std::vector<uint32_t> forking; // project code (not test code) that forks
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts->size(); ++n) {
     const GraphNode& node = graph.nodes[n];
-    if (node.ghost || !(node.test || node.conftest || m_tests.holds(n))) continue;
-    if (names_a_starter(*facts, n, scratch)) m_starter[n] = m_any = true;
+    if (node.ghost) continue;
+    if (node.test || node.conftest || m_tests.holds(n)) {
+      if (names_a_starter(*facts, n, scratch)) m_starter[n] = m_any = true;
+    } else if (names_a_fork(*facts, n, scratch)) {
+      forking.push_back(n);
+    }
+  }
+  // Every file that loads project code that forks, directly or through other files.
+  if (forking.empty()) return;
+  m_any = true;
+  m_loads_fork.assign(graph.nodes.size(), false);
+  for (uint32_t n : forking) m_loads_fork[n] = true;
+  while (!forking.empty()) {
+    uint32_t n = forking.back();
+    forking.pop_back();
+    for (const auto& [from, edge] : graph.in[n]) {
+      if (m_loads_fork[from]) continue;
+      m_loads_fork[from] = true;
+      forking.push_back(from);
+    }
   }
 }
 
 bool ProcessStarters::starts(uint32_t node) {
   if (!m_any) return false;
+  if (node < m_loads_fork.size() && m_loads_fork[node]) return true;
   if (auto it = m_starts.find(node); it != m_starts.end()) return it->second;
   // Its own code and the test code it loads: the graph links a test module to the nearest conftest.py
   // above it (and each conftest.py to the next), so one walk through test code covers both.

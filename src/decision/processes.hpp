@@ -3,7 +3,8 @@
 // pytest-cov's start-up hook runs in it (the child inherits its environment variables and uses an
 // interpreter with pytest-cov installed). A test that starts one with an environment of its own, or
 // another interpreter, can run code of the project that the index never records for it; where the
-// index answers a change, such a test keeps its share of the static answer.
+// index answers a change, such a test keeps its share of the static answer. So does a test that loads
+// project code that forks: a forked child's coverage is never saved.
 #include "decision/decide_parts.hpp"
 #include "decision/test_code.hpp"
 #include "impact/graph.hpp"
@@ -23,7 +24,9 @@ public:
   // Whether any test code of the project may start a process (cheap: asked before anything else).
   bool any() const { return m_any; }
   // Whether test file `node` may start one: its own code, a conftest.py in its scope, or test code it
-  // imports (a helper module beside the tests) names a way to start a process.
+  // imports (a helper module beside the tests) names a way to start a process, or it loads project
+  // code that forks (multiprocessing, os.fork, ProcessPoolExecutor, ...), whose children coverage.py
+  // does not record.
   bool starts(uint32_t node);
   // Keeps, of `static_answer`, what lies in test files that may start a process.
   Selection keep(Selection static_answer);
@@ -34,6 +37,7 @@ private:
   const ImportGraph* m_graph;
   TestCode m_tests;
   std::vector<bool> m_starter; // per graph node: test code that names a way to start a process
+  std::vector<bool> m_loads_fork; // per graph node: loads project code that forks (empty: none does)
   bool m_any = false;
   bool m_unknown = false; // no facts to read
   std::unordered_map<uint32_t, bool> m_starts;

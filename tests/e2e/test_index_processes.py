@@ -72,3 +72,35 @@ def test_a_module_only_a_child_loads_keeps_the_answer_of_the_tests_that_start_it
     warm = repo.decide()
     assert entry(warm, "pkg/cli.py")["source"] == "coverage"
     assert selected_ids(warm) == ["tests/test_cli.py", "tests/test_helped.py"]
+
+
+# --- project code that forks -------------------------------------------------------------------------
+
+POOL = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    # A forked worker inherits coverage.py's tracer but ends with os._exit: nothing it ran is saved.
+    "pkg/work.py": (
+        "import multiprocessing\n\n\ndef square(x):\n    return x * x\n\n\n"
+        'def run(values):\n    with multiprocessing.get_context("fork").Pool(2) as pool:\n'
+        "        return pool.map(square, values)\n"
+    ),
+    "pkg/plain.py": "def double(x):\n    return 2 * x\n",
+    "tests/test_work.py": "from pkg.work import run\n\n\ndef test_run():\n    assert run([1, 2]) == [1, 4]\n",
+    "tests/test_plain.py": "from pkg.plain import double\n\n\ndef test_double():\n    assert double(2) == 4\n",
+}
+
+
+def test_a_body_run_only_in_a_forked_worker_selects_the_tests_that_load_the_pool(tmp_path):
+    repo = make_repo(tmp_path, files=POOL)
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    repo.replace("pkg/work.py", "    return x * x\n", "    return x + x\n")
+    assert "1 failed" in repo.pytest().stdout
+    warm = repo.decide()
+    assert entry(warm, "pkg/work.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_work.py::test_run"]
+    # A change the forking code does not lead to keeps the index's answer.
+    repo.replace("pkg/work.py", "    return x + x\n", "    return x * x\n")
+    repo.replace("pkg/plain.py", "    return 2 * x\n", "    return x + x\n")
+    assert selected_ids(repo.decide()) == ["tests/test_plain.py::test_double"]

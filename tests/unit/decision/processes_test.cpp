@@ -1,5 +1,6 @@
 // Which test files may start a process (decision/processes.hpp): their own code, a conftest.py in
-// their scope, or test code they import names a way to start one; the project's own code does not count.
+// their scope, or test code they import names a way to start one; the project's own code counts only
+// where it forks (its children's coverage is never saved).
 #include "decision/processes.hpp"
 
 #include "support.hpp"
@@ -48,4 +49,30 @@ TEST_CASE("processes: without facts every test file may start one", "[decision][
   impact::decision::ProcessStarters starters(built->graph, nullptr);
   CHECK(starters.any());
   CHECK(starters.starts(*built->graph.find("tests/test_a.py")));
+}
+
+TEST_CASE("processes: a test file that loads project code that forks keeps its share", "[decision][processes]") {
+  Project p;
+  p.file("app/__init__.py")
+      .file("app/pool.py", "import multiprocessing\n\ndef go(f, xs):\n    return multiprocessing.Pool(2).map(f, xs)\n")
+      .file("app/uses_pool.py", "from app.pool import go\n")
+      .file("app/futures.py", "from concurrent.futures import ProcessPoolExecutor\n")
+      .file("app/threads.py", "from concurrent.futures import ThreadPoolExecutor\n")
+      .file("app/forks.py", "import os\n\ndef go():\n    return os.fork()\n")
+      .file("tests/test_pool.py", "from app.uses_pool import go\n\ndef test_x():\n    assert go\n")
+      .file("tests/test_futures.py", "import app.futures\n\ndef test_x():\n    pass\n")
+      .file("tests/test_forks.py", "from app import forks\n\ndef test_x():\n    pass\n")
+      .file("tests/test_threads.py", "import app.threads\n\ndef test_x():\n    pass\n");
+  auto built = impact::testing::build(p);
+  impact::decision::ProcessStarters starters(built->graph, &built->facts);
+  auto starts = [&](std::string_view path) {
+    auto node = built->graph.find(path);
+    REQUIRE(node);
+    return starters.starts(*node);
+  };
+  CHECK(starters.any());
+  CHECK(starts("tests/test_pool.py")); // through app/uses_pool.py
+  CHECK(starts("tests/test_futures.py"));
+  CHECK(starts("tests/test_forks.py"));
+  CHECK_FALSE(starts("tests/test_threads.py")); // threads are traced
 }
