@@ -17,12 +17,14 @@ constexpr std::array<std::string_view, 12> k_modules = {
 
 // Names that start a process wherever they come from (a module's function, a fixture's method:
 // `pytester.runpytest_subprocess`, `os.execv`, `asyncio.create_subprocess_exec`, `os.popen`).
-constexpr std::array<std::string_view, 33> k_names = {
+constexpr std::array<std::string_view, 35> k_names = {
     "Popen", "popen", "create_subprocess_exec", "create_subprocess_shell", "ProcessPoolExecutor",
     "posix_spawn", "posix_spawnp", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve",
     "spawnvp", "spawnvpe", "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp",
     "execvpe", "fork", "forkpty", "startfile", "runpytest_subprocess", "spawn_pytest", "spawn",
-    "check_output", "check_call", "getoutput", "getstatusoutput"};
+    "check_output", "check_call", "getoutput", "getstatusoutput",
+    // Not a process, but as unseen: code run while coverage.py's trace function is replaced.
+    "settrace", "set_trace"};
 
 bool names_a_starter(const ProjectFacts& facts, size_t i, ImportScratch& scratch) {
   facts.imports(i, scratch);
@@ -55,11 +57,14 @@ bool names_a_starter(const ProjectFacts& facts, size_t i, ImportScratch& scratch
 // Modules and names of the project's own code that run code in processes coverage.py does not record:
 // a forked child (multiprocessing's start method on Linux before Python 3.14, os.fork) inherits the
 // tracer but ends with os._exit, so its data is never saved, and a pool's workers are terminated
-// before they could save theirs. (A subprocess that inherits the environment runs pytest-cov's hook
-// and is recorded: project code that runs one is not counted.)
+// before they could save theirs. So is code that replaces coverage.py's trace function (sys.settrace,
+// threading.settrace, a debugger's set_trace): what runs until it is put back is not recorded. (A
+// subprocess that inherits the environment runs pytest-cov's hook and is recorded: project code that
+// runs one is not counted.)
 constexpr std::array<std::string_view, 6> k_forking_modules = {"multiprocessing", "multiprocess", "joblib",
                                                                "loky",            "billiard",     "pathos"};
-constexpr std::array<std::string_view, 3> k_forking_names = {"ProcessPoolExecutor", "fork", "forkpty"};
+constexpr std::array<std::string_view, 5> k_forking_names = {"ProcessPoolExecutor", "fork", "forkpty", "settrace",
+                                                             "set_trace"};
 
 bool names_a_fork(const ProjectFacts& facts, size_t i, ImportScratch& scratch) {
   facts.imports(i, scratch);

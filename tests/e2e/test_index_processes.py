@@ -104,3 +104,26 @@ def test_a_body_run_only_in_a_forked_worker_selects_the_tests_that_load_the_pool
     repo.replace("pkg/work.py", "    return x + x\n", "    return x * x\n")
     repo.replace("pkg/plain.py", "    return 2 * x\n", "    return x + x\n")
     assert selected_ids(repo.decide()) == ["tests/test_plain.py::test_double"]
+
+
+TRACER = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    # While coverage.py's trace function is replaced, nothing is recorded.
+    "pkg/tracing.py": (
+        "import sys\n\n\ndef quiet(f):\n    old = sys.gettrace()\n    sys.settrace(None)\n    try:\n"
+        "        return f()\n    finally:\n        sys.settrace(old)\n\n\ndef answer():\n    return 42\n"
+    ),
+    "tests/test_quiet.py": "from pkg.tracing import quiet, answer\n\n\ndef test_quiet():\n    assert quiet(answer) == 42\n",
+}
+
+
+def test_a_body_run_while_the_tracer_is_replaced_selects_the_tests_that_load_that_code(tmp_path):
+    repo = make_repo(tmp_path, files=TRACER)
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    repo.replace("pkg/tracing.py", "    return 42\n", "    return 41\n")
+    assert "1 failed" in repo.pytest().stdout
+    warm = repo.decide()
+    assert entry(warm, "pkg/tracing.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_quiet.py::test_quiet"]

@@ -62,7 +62,10 @@ TEST_CASE("processes: a test file that loads project code that forks keeps its s
       .file("tests/test_pool.py", "from app.uses_pool import go\n\ndef test_x():\n    assert go\n")
       .file("tests/test_futures.py", "import app.futures\n\ndef test_x():\n    pass\n")
       .file("tests/test_forks.py", "from app import forks\n\ndef test_x():\n    pass\n")
-      .file("tests/test_threads.py", "import app.threads\n\ndef test_x():\n    pass\n");
+      .file("tests/test_threads.py", "import app.threads\n\ndef test_x():\n    pass\n")
+      .file("app/quiet.py", "import sys\n\ndef quiet(f):\n    sys.settrace(None)\n    return f()\n")
+      .file("tests/test_quiet.py", "from app.quiet import quiet\n\ndef test_x():\n    assert quiet\n")
+      .file("tests/test_debugger.py", "import bdb\n\ndef test_x():\n    bdb.Bdb().set_trace()\n");
   auto built = impact::testing::build(p);
   impact::decision::ProcessStarters starters(built->graph, &built->facts);
   auto starts = [&](std::string_view path) {
@@ -75,4 +78,6 @@ TEST_CASE("processes: a test file that loads project code that forks keeps its s
   CHECK(starts("tests/test_futures.py"));
   CHECK(starts("tests/test_forks.py"));
   CHECK_FALSE(starts("tests/test_threads.py")); // threads are traced
+  CHECK(starts("tests/test_quiet.py"));            // the tracer replaced: nothing recorded until it is back
+  CHECK(starts("tests/test_debugger.py"));
 }
