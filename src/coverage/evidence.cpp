@@ -245,6 +245,9 @@ public:
     BlockAnswer blocks = answer_by_blocks(path, change.hunks, *base, *current, measured->lines, m_index.meta().whole_suite,
                                           m_index.meta().arcs);
     if (blocks.fallback != CoverageFallback::none) return fallback(blocks.fallback, std::move(blocks.detail));
+    if (auto outside = add_caching_callers(at, *sem, measured->lines, blocks)) {
+      return fallback(CoverageFallback::outside_tests, std::move(*outside));
+    }
     const auto& tests = blocks.tests;
     for (const auto& [id, line] : tests) {
       std::string name = m_index.test_name(id);
@@ -287,6 +290,49 @@ private:
     use.detail = fmt::format("no process of the suite loaded {} when the index was built", change.path().str);
     use.trusted = true;
     return true;
+  }
+
+  // A changed function whose result a caller of the same file may keep in module-level data (`_cache[k] =
+  // compute(k)`, `_instance = build()`): the caller's later calls skip it, so a test that ran the caller
+  // but not the changed body may still use its result. The tests that ran any line of such a caller are
+  // added: a caller is a function of the file that names the changed function and reads a name the
+  // module binds by assignment. Returns why the index cannot answer when such a caller ran outside a
+  // test (its cache filled at import).
+  std::optional<std::string> add_caching_callers(size_t at, const FileSemantics& sem,
+                                                 const std::map<uint32_t, std::vector<uint32_t>>& lines, BlockAnswer& blocks) {
+    FactsView view;
+    m_facts.view(at, view);
+    if (view.module_names.empty()) return std::nullopt;
+    auto names = [](std::string_view ref, std::string_view name) {
+      return ref == name || (ref.starts_with(name) && (ref[name.size()] == '.' || ref[name.size()] == '['));
+    };
+    for (const auto& change : sem.symbols) {
+      std::string_view changed = change.qualname;
+      std::string_view name = changed.substr(changed.rfind('.') == std::string_view::npos ? 0 : changed.rfind('.') + 1);
+      for (const auto& caller : view.symbols) {
+        if (caller.kind == SymbolKind::class_ || caller.qualname == changed) continue;
+        bool calls = false, keeps = false;
+        for (auto ref = view.begin(caller.refs); ref != view.end(caller.refs); ++ref) {
+          std::string_view r = *ref;
+          calls = calls || names(r, name) ||
+                  (r.size() > name.size() && r.ends_with(name) && r[r.size() - name.size() - 1] == '.');
+          for (std::string_view data : view.module_names) keeps = keeps || names(r, data);
+        }
+        if (!calls || !keeps) continue;
+        // The body: the `def` line itself runs at import.
+        for (auto it = lines.upper_bound(caller.def_line); it != lines.end() && it->first <= caller.last_line; ++it) {
+          for (uint32_t test : it->second) {
+            if (test == k_import_time) {
+              return fmt::format("{} may keep the result of {} in module-level data, and ran outside a test",
+                                 caller.qualname, changed);
+            }
+            blocks.tests.emplace(test, it->first);
+          }
+        }
+        blocks.bodies.push_back(LineSpan{caller.def_line + 1, caller.last_line});
+      }
+    }
+    return std::nullopt;
   }
 
   // A changed function whose results are cached across calls (functools.cache, lru_cache, a memoize

@@ -476,3 +476,31 @@ def test_xdist_workers_report_what_they_loaded(tmp_path):
     repo.replace("plugs/early.py", '"slow"', '"fast"')
     repo.replace("plugs/spare.py", "def run():\n", "LIMIT = 3\n\n\ndef run():\n")
     assert repo.decide()["decision"] == "nothing"
+
+
+# --- results kept in module-level data ---------------------------------------------------------------
+
+LAZY = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    # compute() runs for the first test only; the second reads its result from the cache.
+    "pkg/lazy.py": (
+        "_cache = {}\n\n\ndef compute(key):\n    return key * 2\n\n\n"
+        "def get(key):\n    if key not in _cache:\n        _cache[key] = compute(key)\n    return _cache[key]\n\n\n"
+        "def other(key):\n    return key\n"
+    ),
+    "tests/test_lazy.py": (
+        "from pkg.lazy import get, other\n\n\ndef test_first():\n    assert get(2) == 4\n\n\n"
+        "def test_second():\n    assert get(2) == 4\n\n\ndef test_other():\n    assert other(1) == 1\n"
+    ),
+}
+
+
+def test_a_function_whose_result_a_caller_caches_selects_the_tests_that_ran_the_caller(tmp_path):
+    repo = make_repo(tmp_path, files=LAZY)
+    build_index(repo)
+    repo.replace("pkg/lazy.py", "    return key * 2\n", "    return key * 3\n")
+    assert "2 failed" in repo.pytest().stdout  # test_second reads the cached result
+    warm = repo.decide()
+    assert entry(warm, "pkg/lazy.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_lazy.py::test_first", "tests/test_lazy.py::test_second"]
