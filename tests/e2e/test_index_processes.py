@@ -33,12 +33,27 @@ FILES = {
 }
 
 
-@pytest.fixture
-def repo(tmp_path):
-    repo = make_repo(tmp_path, files=FILES)
+def indexed(tmp_path, files):
+    repo = make_repo(tmp_path, files=files)
     run = repo.impact("index")
     assert run.returncode == 0, run.stdout + run.stderr
     return repo
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return indexed(tmp_path, FILES)
+
+
+def breaks_and_selects(repo, path, old, new, failed, selected):
+    """Makes the change, checks that it breaks `failed` test(s), and that the index answers for `path`
+    with the `selected` ids."""
+    repo.replace(path, old, new)
+    result = repo.pytest()
+    assert failed in result.stdout, result.stdout
+    warm = repo.decide()
+    assert entry(warm, path)["source"] == "coverage"
+    assert selected_ids(warm) == selected
 
 
 def entry(decision, path):
@@ -66,12 +81,8 @@ def test_a_change_no_process_reaches_keeps_the_index_answer(repo):
 def test_a_module_only_a_child_loads_keeps_the_answer_of_the_tests_that_start_it(repo):
     # pkg/cli.py runs in the children only: no process coverage.py or the probe sees loads it, so the
     # index holds it as never loaded; the tests that start processes keep their static answer.
-    repo.replace("pkg/cli.py", '    main()\n', '    raise SystemExit(1)\n')
-    result = repo.pytest()
-    assert "2 failed, 2 passed" in result.stdout, result.stdout
-    warm = repo.decide()
-    assert entry(warm, "pkg/cli.py")["source"] == "coverage"
-    assert selected_ids(warm) == ["tests/test_cli.py", "tests/test_helped.py"]
+    breaks_and_selects(repo, "pkg/cli.py", "    main()\n", "    raise SystemExit(1)\n", "2 failed, 2 passed",
+                       ["tests/test_cli.py", "tests/test_helped.py"])
 
 
 # --- project code that forks -------------------------------------------------------------------------
@@ -92,14 +103,9 @@ POOL = {
 
 
 def test_a_body_run_only_in_a_forked_worker_selects_the_tests_that_load_the_pool(tmp_path):
-    repo = make_repo(tmp_path, files=POOL)
-    run = repo.impact("index")
-    assert run.returncode == 0, run.stdout + run.stderr
-    repo.replace("pkg/work.py", "    return x * x\n", "    return x + x\n")
-    assert "1 failed" in repo.pytest().stdout
-    warm = repo.decide()
-    assert entry(warm, "pkg/work.py")["source"] == "coverage"
-    assert selected_ids(warm) == ["tests/test_work.py::test_run"]
+    repo = indexed(tmp_path, POOL)
+    breaks_and_selects(repo, "pkg/work.py", "    return x * x\n", "    return x + x\n", "1 failed",
+                       ["tests/test_work.py::test_run"])
     # A change the forking code does not lead to keeps the index's answer.
     repo.replace("pkg/work.py", "    return x + x\n", "    return x * x\n")
     repo.replace("pkg/plain.py", "    return 2 * x\n", "    return x + x\n")
@@ -119,11 +125,6 @@ TRACER = {
 
 
 def test_a_body_run_while_the_tracer_is_replaced_selects_the_tests_that_load_that_code(tmp_path):
-    repo = make_repo(tmp_path, files=TRACER)
-    run = repo.impact("index")
-    assert run.returncode == 0, run.stdout + run.stderr
-    repo.replace("pkg/tracing.py", "    return 42\n", "    return 41\n")
-    assert "1 failed" in repo.pytest().stdout
-    warm = repo.decide()
-    assert entry(warm, "pkg/tracing.py")["source"] == "coverage"
-    assert selected_ids(warm) == ["tests/test_quiet.py::test_quiet"]
+    repo = indexed(tmp_path, TRACER)
+    breaks_and_selects(repo, "pkg/tracing.py", "    return 42\n", "    return 41\n", "1 failed",
+                       ["tests/test_quiet.py::test_quiet"])

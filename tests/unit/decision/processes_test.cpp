@@ -9,6 +9,27 @@
 
 using impact::testing::Project;
 
+namespace {
+
+// Whether the test file at a path of the built project may start a process.
+class Starts {
+public:
+  explicit Starts(const Project& p)
+      : m_built(impact::testing::build(p)), m_starters(m_built->graph, &m_built->facts) {}
+  bool operator()(std::string_view path) {
+    auto node = m_built->graph.find(path);
+    REQUIRE(node);
+    return m_starters.starts(*node);
+  }
+  bool any() const { return m_starters.any(); }
+
+private:
+  std::unique_ptr<impact::testing::Built> m_built;
+  impact::decision::ProcessStarters m_starters;
+};
+
+} // namespace
+
 TEST_CASE("processes: a test file starts a process through its own code, a conftest.py or a helper beside it",
           "[decision][processes]") {
   Project p;
@@ -24,14 +45,8 @@ TEST_CASE("processes: a test file starts a process through its own code, a conft
       .file("tests/cli/conftest.py", "import pexpect\n")
       .file("tests/cli/test_scoped.py", "def test_x():\n    pass\n")
       .file("tests/test_pytester.py", "def test_x(pytester):\n    pytester.run('ls')\n");
-  auto built = impact::testing::build(p);
-  impact::decision::ProcessStarters starters(built->graph, &built->facts);
-  auto starts = [&](std::string_view path) {
-    auto node = built->graph.find(path);
-    REQUIRE(node);
-    return starters.starts(*node);
-  };
-  CHECK(starters.any());
+  Starts starts(p);
+  CHECK(starts.any());
   CHECK_FALSE(starts("tests/test_plain.py")); // the project's own code starts it: the child inherits the environment
   CHECK(starts("tests/test_own.py"));
   CHECK(starts("tests/test_os.py"));
@@ -66,14 +81,8 @@ TEST_CASE("processes: a test file that loads project code that forks keeps its s
       .file("app/quiet.py", "import sys\n\ndef quiet(f):\n    sys.settrace(None)\n    return f()\n")
       .file("tests/test_quiet.py", "from app.quiet import quiet\n\ndef test_x():\n    assert quiet\n")
       .file("tests/test_debugger.py", "import bdb\n\ndef test_x():\n    bdb.Bdb().set_trace()\n");
-  auto built = impact::testing::build(p);
-  impact::decision::ProcessStarters starters(built->graph, &built->facts);
-  auto starts = [&](std::string_view path) {
-    auto node = built->graph.find(path);
-    REQUIRE(node);
-    return starters.starts(*node);
-  };
-  CHECK(starters.any());
+  Starts starts(p);
+  CHECK(starts.any());
   CHECK(starts("tests/test_pool.py")); // through app/uses_pool.py
   CHECK(starts("tests/test_futures.py"));
   CHECK(starts("tests/test_forks.py"));
