@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,9 +121,13 @@ class Repo:
         return run.json
 
     def pytest(self, *args):
-        result = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider", *args],
-                                capture_output=True, text=True, cwd=str(self.path), env=clean_env(), timeout=600)
-        return result
+        # Bytecode in a folder of its own: a .pyc written by an earlier run (impact index) within the
+        # same second as an edit that keeps the file's size would pass CPython's mtime check, and the
+        # edit would not run.
+        with tempfile.TemporaryDirectory(prefix="impact-e2e-pyc-") as pyc:
+            env = {**clean_env(), "PYTHONPYCACHEPREFIX": pyc}
+            return subprocess.run(["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider", *args],
+                                  capture_output=True, text=True, cwd=str(self.path), env=env, timeout=600)
 
 
 def make_repo(tmp_path, fixture=None, files=None, commit=True):
