@@ -85,7 +85,7 @@ struct IndexMeta {
   // exit is recorded for the test that resumed it (docs/coverage.md, "Arcs").
   bool arcs = false;
   // The run reported which files its processes loaded (k_loaded_line): a file measured with no line,
-  // not even line 0, never ran (docs/coverage.md, "Files no test loads").
+  // not even line 0, never ran (docs/coverage.md, "Files the suite never loaded").
   bool loaded = false;
   // The installed distributions' versions where the suite ran (name -> version); nullopt when not
   // recorded (an index read from a coverage file, or one written before it was recorded). A later
