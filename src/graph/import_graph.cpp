@@ -90,6 +90,8 @@ private:
     util::StringSet roots(m_layout.import_roots().begin(), m_layout.import_roots().end());
     m_graph.nodes.reserve(m_facts.size() + ghosts.size());
     m_graph.by_path.reserve(m_facts.size() + ghosts.size());
+    m_index.names().reserve(2 * (m_facts.size() + ghosts.size())); // most files have one or two names
+    m_entries.reserve(2 * (m_facts.size() + ghosts.size()));
     auto add = [&](const RepoPath& path, bool ghost) {
       auto index = static_cast<uint32_t>(m_graph.nodes.size());
       GraphNode node;
@@ -119,16 +121,19 @@ private:
     }
     m_graph.out.resize(m_graph.nodes.size());
     m_graph.in.resize(m_graph.nodes.size());
-    for (uint32_t i = 0; i < m_facts.size(); ++i) {
-      GraphNode& node = m_graph.nodes[i];
-      node.test_pattern = m_layout.matches_test_pattern(node.path);
-      node.test = node.test_pattern && m_layout.has_collectible_items(m_facts.full(i));
-      if (m_layout.config().doctest_modules && !node.conftest && m_layout.is_collected_path(node.path) &&
-          node.path.filename() != "setup.py" && node.path.filename() != "__main__.py") {
-        // Its doctests are collected; without any, pytest still imports it, so its import errors count.
-        if (m_facts.header(i).has_doctest) node.test = true;
-        else if (!node.test) node.doctest_collected = true;
-      }
+  }
+
+  // What pytest makes of file `i`, from its path and its own facts (a test file decodes them in full),
+  // so each linking thread flags the files of its range.
+  void flag(uint32_t i) {
+    GraphNode& node = m_graph.nodes[i];
+    node.test_pattern = m_layout.matches_test_pattern(node.path);
+    node.test = node.test_pattern && m_layout.has_collectible_items(m_facts.full(i));
+    if (m_layout.config().doctest_modules && !node.conftest && m_layout.is_collected_path(node.path) &&
+        node.path.filename() != "setup.py" && node.path.filename() != "__main__.py") {
+      // Its doctests are collected; without any, pytest still imports it, so its import errors count.
+      if (m_facts.header(i).has_doctest) node.test = true;
+      else if (!node.test) node.doctest_collected = true;
     }
   }
 
@@ -142,19 +147,20 @@ private:
 };
 
 // Links one range of files: resolves their imports against the shared indexes of the builder (read
-// only) and writes only its own files' out-edges, so that ranges can be linked on several threads.
-// Then one more links what Python and pytest imply, and the reverse edges.
+// only) and writes only its own files' out-edges and test flags, so that ranges can be linked on
+// several threads. Then one more links what Python and pytest imply, and the reverse edges.
 class Linker {
 public:
   explicit Linker(GraphBuilder& b)
-      : m_layout(b.m_layout), m_facts(b.m_facts), m_graph(b.m_graph), m_index(b.m_index), m_entries(b.m_entries),
+      : m_builder(b), m_layout(b.m_layout), m_facts(b.m_facts), m_graph(b.m_graph), m_index(b.m_index), m_entries(b.m_entries),
         m_by_name(b.m_by_name), m_stamp(b.m_graph.nodes.size(), k_none) {}
 
-  // The imports of files [begin, end).
+  // The imports of files [begin, end), and their test flags (which no import resolution reads).
   void link(uint32_t begin, uint32_t end) {
     ImportScratch scratch;
     for (uint32_t node = begin; node < end; ++node) {
       m_current = node;
+      m_builder.flag(node);
       m_facts.imports(node, scratch);
       for (const auto& imp : scratch.imports) resolve(imp, scratch);
       if (m_facts.header(node).has_uncertain_imports) {
@@ -441,9 +447,10 @@ public:
   }
 
 private:
+  GraphBuilder& m_builder;
   const ProjectLayout& m_layout;
   const ProjectFacts& m_facts;
-  ImportGraph& m_graph; // only out[m_current] is written
+  ImportGraph& m_graph; // only out[m_current] and nodes[m_current]'s flags are written
   const graph::ModuleIndex& m_index;
   const util::StringSet& m_entries;
   const util::StringMap<std::vector<std::string_view>>& m_by_name;
