@@ -249,6 +249,14 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
                 fetch_command(*choice.request.rev, shallow));
   }
 
+  // The facts cache is opened (mapped, its checksum verified, its entries indexed) while git's status
+  // runs: it depends on nothing the changes decide. Unused when no stage below needs the facts.
+  auto cache_dir = util::cache_dir(repo.root(), env);
+  std::future<FactsStore> opening;
+  if (!options.no_cache && !shared_facts) {
+    opening = std::async(std::launch::async, [&cache_dir] { return FactsStore(cache_dir); });
+  }
+
   // 1. changes
   out.changes = repo.changes(choice.request);
   clock.lap("changes");
@@ -270,7 +278,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   // The coverage index, opened first: the environment it recorded may have moved since.
   std::unique_ptr<IndexReader> index;
   std::string index_problem; // an index that cannot be read: said on stderr and in the decision
-  auto index_path = util::cache_dir(repo.root(), env) / index_file_name();
+  auto index_path = cache_dir / index_file_name();
   if (config.use_index.value && !options.file_level && std::filesystem::exists(index_path)) {
     try {
       index = std::make_unique<IndexReader>(index_path);
@@ -299,15 +307,14 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     for (const auto& f : inventory) {
       if (f.path.ends_with(".py")) python_files.push_back(f);
     }
-    auto dir = util::cache_dir(repo.root(), env);
-    if (!options.no_cache && !shared_facts) cache = FactsStore(dir);
+    if (opening.valid()) cache = opening.get();
     FactsStore& store = shared_facts ? *shared_facts : cache;
     if (!shared_facts && !cache.warning().empty()) out.warnings.push_back(cache.warning());
     facts = store.load(std::move(python_files), [&](const SourceFile& f) { return repo.read_current(f); }, threads);
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
     // Written when something was parsed, or when entries no run uses any more outweigh the rest.
-    if (!options.no_cache && !shared_facts && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, dir);
+    if (!options.no_cache && !shared_facts && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, cache_dir);
   }
   ProjectLayout layout(pytest, inventory, facts);
   std::vector<std::string> partial = partial_reads(facts, layout);
