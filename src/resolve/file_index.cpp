@@ -186,6 +186,11 @@ Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& 
     return Target{Target::module, std::move(modules), 0, {}};
   case Binding::from_import:
     if (modules.empty()) return Target{Target::nothing, {}, 0, {}}; // from a third-party module
+    // A package's __init__.py importing its own submodule (`from pkg import sub`, `from . import
+    // sub`) binds the submodule: looked up as a member of the package, the name would lead back here.
+    if (std::find(modules.begin(), modules.end(), h) != modules.end()) {
+      if (auto sub = submodules({h}, b.name); !sub.empty()) return Target{Target::module, std::move(sub), 0, {}};
+    }
     return member(Target{Target::module, std::move(modules), 0, {}}, b.name, depth + 1);
   case Binding::assignment:
   case Binding::conflict: break;
@@ -291,6 +296,14 @@ Target FileIndex::resolve(uint32_t h, std::string_view chain) {
   return t;
 }
 
+std::vector<uint32_t> FileIndex::imported_submodules(uint32_t h, const Binding& b) {
+  const FileInfo* info = get(h);
+  if (info == nullptr || b.kind != Binding::from_import || b.import < 0) return {};
+  std::vector<uint32_t> modules;
+  resolve_module(h, info->imports.imports[static_cast<size_t>(b.import)], modules);
+  return submodules(modules, b.name);
+}
+
 const Target& FileIndex::prefix_target(FileInfo& info, const std::vector<std::string_view>& chain, size_t index) {
   m_key.clear();
   for (size_t k = 0; k <= index; ++k) m_key.append(k == 0 ? "" : ".").append(chain[k]);
@@ -376,7 +389,9 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
       auto parts = split_chain(*ref);
       for (size_t i = 0; i < parts.size(); ++i) {
         bool on_self = i == 1 && (parts[0] == "self" || parts[0] == "super" || parts[0] == instance);
-        if (parts[i] == name) out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored});
+        if (parts[i] == name) {
+          out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored, i > 0 && parts[0].empty()});
+        }
       }
     }
   };
@@ -393,10 +408,10 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
   return info->read_lists.size() - 1;
 }
 
-void FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
-                               std::vector<int32_t>& out) {
+bool FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
+                               std::vector<int32_t>& out, bool value_attrs) {
   FileInfo* info = mutable_get(h);
-  if (info == nullptr) return;
+  if (info == nullptr) return false;
   size_t at = read_list(info, id, name);
   const std::vector<Read>& list = info->read_lists[at];
   std::optional<FileInfo::Denoting>& denoting = info->denoting[at];
@@ -405,24 +420,27 @@ void FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, u
     denoting.emplace();
     for (const Read& r : list) {
       int32_t symbol = r.stored ? k_stored_read : r.symbol;
-      if (r.target->kind == Target::unknown) denoting->unknown.push_back(symbol);
+      if (r.target->kind == Target::unknown) (r.value_attr ? denoting->value_attrs : denoting->unknown).push_back(symbol);
       else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, symbol, r.target});
     }
     std::stable_sort(denoting->definitions.begin(), denoting->definitions.end(),
                      [](const Definition& a, const Definition& b) { return a.node < b.node; });
   }
   out.insert(out.end(), denoting->unknown.begin(), denoting->unknown.end());
+  if (value_attrs) out.insert(out.end(), denoting->value_attrs.begin(), denoting->value_attrs.end());
+  bool had_value_attrs = !denoting->value_attrs.empty();
   if (m_links) { // a linked file is the same code under another number: look at every definition
     for (const Definition& d : denoting->definitions) {
       if (may_denote(*d.target, g, qualname)) out.push_back(d.symbol);
     }
-    return;
+    return had_value_attrs;
   }
   auto first = std::lower_bound(denoting->definitions.begin(), denoting->definitions.end(), g,
                                 [](const Definition& d, uint32_t node) { return d.node < node; });
   for (auto it = first; it != denoting->definitions.end() && it->node == g; ++it) {
     if (may_denote(*it->target, g, qualname)) out.push_back(it->symbol);
   }
+  return had_value_attrs;
 }
 
 const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {

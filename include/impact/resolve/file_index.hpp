@@ -49,6 +49,9 @@ struct Read {
   // Module-level code reads the name only in stored positions of module-level values
   // (FactsView::stored_values, docs/selection.md `stored-values`): it holds, not runs, what it names.
   bool stored = false;
+  // The name is an attribute of a computed value or of a local one (a reference ".name": `f().name`,
+  // `"...".format`, `param.name`): a module-level name only when that value is a module object.
+  bool value_attr = false;
 };
 
 // How reads_denoting() reports a read whose `stored` is set (symbol -1 otherwise).
@@ -76,6 +79,7 @@ struct FileInfo {
       const Target* target;
     };
     std::vector<int32_t> unknown;
+    std::vector<int32_t> value_attrs; // the unknown ones that are attributes of a value (Read::value_attr)
     std::vector<Definition> definitions;
   };
   std::deque<std::optional<Denoting>> denoting; // as long as read_lists
@@ -112,9 +116,10 @@ public:
   // Appends to `out` the symbol of every read of reads(h, id, name) whose target may_denote() symbol
   // `qualname` of file `g` (unsorted, possibly repeated): the same symbols as filtering reads() read by
   // read, with the reads through another file's definitions skipped by a look-up. A stored read
-  // (Read::stored) is reported as k_stored_read.
-  void reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
-                      std::vector<int32_t>& out);
+  // (Read::stored) is reported as k_stored_read. The reads of `name` as an attribute of a value
+  // (Read::value_attr) are reported only when `value_attrs` is set; returns whether the file has any.
+  bool reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
+                      std::vector<int32_t>& out, bool value_attrs = true);
   // Whether a function's references that are only stored into pytest's doctest_namespace
   // (Symbol::namespace_values) are reads of what they name: off by default (pytest hands the dict to
   // doctests only, which docs/selection.md `collection` selects), on in --mode safe. Set before any read.
@@ -127,6 +132,9 @@ public:
   bool may_denote(const Target& t, uint32_t g, std::string_view qualname) const;
   // What dotted name `chain` (e.g. a base class) denotes at the top level of file `h`.
   Target resolve(uint32_t h, std::string_view chain);
+  // The submodules a `from X import name` binding of file `h` may bind (X.name, for each module X
+  // resolves to): what the name may be when resolve() cannot tell (a star import or a cycle in X).
+  std::vector<uint32_t> imported_submodules(uint32_t h, const Binding& b);
 
 private:
   FileInfo* mutable_get(uint32_t node);

@@ -246,11 +246,12 @@ bool DynamicAccessRules::value_reader_of(std::string_view name) {
 // comes from code that holds the module as a value (`mod`, `pkg.mod` passed on; `import mod` in a
 // function) or from code that looks modules up (sys.modules, importlib.import_module, __import__,
 // inspect.getmodule, pytest's request.module): that code is reached, and whoever calls it.
-void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
+void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribute) {
   // The same code holds every name of the module: once per module. (Intersected with the computed
   // getattr calls, as for a member, it would cost two walks on every change of a module-level name,
   // the commonest edit.)
-  if ((value_readers().empty() && !reads_value_namespaces()) || !m_modules_done.insert(key.node).second) return;
+  if (!attribute && value_readers().empty() && !reads_value_namespaces()) return;
+  if (!m_modules_done.insert(key.node).second) return;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) { reach_code(h, info, symbol, self, Relation::module_value); };
   // pytest imports a test module under a name that depends on its rootdir and import mode, which no
   // code outside the tests spells: a lookup by name there (sys.modules[...], import_module, __import__,
@@ -258,7 +259,12 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self) {
   // of a test or function they are handed, so they count wherever they are.
   const TestCode& tests = m_test_code.get([&] { return TestCode(m_graph); });
   bool test_only = m_walk.mode() != Mode::safe && tests.test_module_only(key.node);
-  static constexpr std::array<std::string_view, 2> k_by_name = {"modules", "reload"};
+  // Besides sys.modules and reload: the loaders that hand back a module named by a string or a spec
+  // (pkgutil.resolve_name, pydoc.locate, werkzeug's and Django's import_string, importlib's spec
+  // loaders, imp.load_source).
+  static constexpr std::array<std::string_view, 9> k_by_name = {
+      "modules", "reload", "resolve_name", "locate", "import_string", "module_from_spec", "exec_module", "load_module",
+      "load_source"};
   static constexpr std::array<std::string_view, 2> k_importers = {"import_module", "__import__"};
   static constexpr std::array<std::string_view, 2> k_handed = {"getmodule", "module"};
   std::vector<uint32_t> modules = module_and_packages(key.node);
@@ -408,7 +414,13 @@ const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& DynamicAccessRules
         const resolve::Binding* b = info->binding(chain.substr(0, chain.find('.')));
         if (b == nullptr || (b->kind != resolve::Binding::module && b->kind != resolve::Binding::from_import)) continue;
         Target t = m_index.resolve(h, chain);
-        if (t.kind == Target::module) out.emplace_back(symbol, std::move(t.modules));
+        if (t.kind == Target::module) {
+          out.emplace_back(symbol, std::move(t.modules));
+        } else if (t.kind == Target::unknown && chain.find('.') == std::string_view::npos) {
+          // `from pkg import sub` that resolution cannot follow (a star import in pkg, a cycle): it
+          // may bind the submodule pkg.sub, so the code holds that module.
+          if (auto sub = m_index.imported_submodules(h, *b); !sub.empty()) out.emplace_back(symbol, std::move(sub));
+        }
       }
     };
     scan(info->facts.module_refs, -1, 0);

@@ -42,6 +42,10 @@ public:
   void reached(const Key& key, const resolve::FileInfo& info, int32_t index, WalkKey self);
   // The same for a symbol no longer defined in `info`.
   void gone(const Key& key, const resolve::FileInfo& info, WalkKey self);
+  // Module-level name `key` is read as an attribute of a value (`param.name`, `f().name`), which is
+  // that name only when the value is its module: the code that holds the module as a value, or looks
+  // it up, is reached (`module_value`), whether or not any getattr(value, computed) exists.
+  void value_attribute(const Key& key, WalkKey self) { module_name(key, self, true); }
   // Special method `key` of class `owner` (defined on `line`) is one pickle and copy look up by name
   // (__reduce__, __getstate__, __deepcopy__, ...): it runs in the tests that hold an instance of the
   // class and reach code that pickles or copies. True when handled (see is_serialization_method).
@@ -88,7 +92,8 @@ private:
   // fn(file, its info, the reading symbol or -1) for every read of one of `names` in the project.
   void for_each_read(std::span<const std::string_view> names, const std::function<void(uint32_t, const resolve::FileInfo&, int32_t)>& fn);
   void member(const Key& key, const resolve::FileInfo& info, std::string_view owner, WalkKey self);
-  void module_name(const Key& key, WalkKey self);
+  // `attribute`: asked for by value_attribute(), not only for getattr(value, computed).
+  void module_name(const Key& key, WalkKey self, bool attribute = false);
   // Whether import_module / __import__ calls in file `h` may return module `node` or a package of it.
   bool imports_may_give(uint32_t h, uint32_t node);
   // hold(file, info, symbol) for the code that looks one of `modules` up by a literal key.

@@ -164,10 +164,15 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
     }
   }
   // A module-level name: its readers are the reads whose target may denote it (no constructor or
-  // `self.` rule applies), found without looking at the reads of other files' names.
+  // `self.` rule applies), found without looking at the reads of other files' names. Read as an
+  // attribute of a value (`param.name`, `"...".format`), it is the module's name only where the value
+  // is the module object, which the code holding the module made so (`dynamic-access`, module_value);
+  // --mode safe keeps every such read.
   bool plain = !search.member && search.scan == Scan::all;
   for (size_t k = 0; plain && k < search.names.size(); ++k) {
-    m_index.reads_denoting(h, search.ids[k], search.names[k], key.node, key.qualname, reading);
+    if (m_index.reads_denoting(h, search.ids[k], search.names[k], key.node, key.qualname, reading, safe) && !safe) {
+      m_walk.dynamic_access().value_attribute(key, search.self);
+    }
   }
   for (size_t k = 0; !plain && k < search.names.size(); ++k) {
     for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {
