@@ -107,7 +107,7 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
   int32_t cls = info.symbol(owner);
   if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
   uint32_t line = info.at(cls).def_line;
-  if (!intersects(self)) {
+  if (!intersects(self, true)) {
     m_walk.reach(key.node, owner, self, Relation::dynamic_member, line);
     return;
   }
@@ -146,20 +146,47 @@ void DynamicAccessRules::for_each_read(std::span<const std::string_view> names,
   }
 }
 
-DynamicAccessRules::Covered DynamicAccessRules::callers_of(std::span<const std::string_view> names, Relation relation) {
-  std::vector<SymbolSeed> seeds;
-  SymbolResult import_time; // code at module level or in a class body runs at import: every loader
-  for_each_read(names, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
-    if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
-      import_time.file_level.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, Relation::module_level, 0, {}}});
-    } else {
-      const SymbolView& s = info.at(symbol);
-      seeds.push_back(SymbolSeed{h, std::string(s.qualname), relation, s.def_line});
-    }
-  });
-  SymbolResult result = m_walk.subwalk(seeds);
-  result.file_level.merge(import_time.file_level);
+void DynamicAccessRules::add_seed(Seeds& seeds, uint32_t h, const FileInfo& info, int32_t symbol, Relation relation) {
+  // Code at module level or in a class body runs at import: every loader.
+  if (symbol < 0 || info.at(symbol).kind == SymbolKind::class_) {
+    uint32_t line = symbol < 0 ? 0 : info.at(symbol).def_line;
+    seeds.import_time.emplace(h, std::vector<Hop>{Hop{m_graph.nodes[h].path.str, relation, line, {}}});
+  } else {
+    const SymbolView& s = info.at(symbol);
+    seeds.symbols.push_back(SymbolSeed{h, std::string(s.qualname), relation, s.def_line});
+  }
+}
+
+DynamicAccessRules::Covered DynamicAccessRules::walk_from(Seeds seeds) {
+  SymbolResult result = m_walk.subwalk(seeds.symbols);
+  result.file_level.merge(seeds.import_time);
   return covered(result);
+}
+
+DynamicAccessRules::Covered DynamicAccessRules::callers_of(std::span<const std::string_view> names, Relation relation) {
+  Seeds seeds;
+  for_each_read(names, [&](uint32_t h, const FileInfo& info, int32_t symbol) { add_seed(seeds, h, info, symbol, relation); });
+  return walk_from(std::move(seeds));
+}
+
+// The code that may read a module's names through a value: getattr(value, computed) and the
+// namespace of a value it cannot name (`record.__dict__`), and the tests a walk from it selects.
+const DynamicAccessRules::Covered& DynamicAccessRules::module_readers() {
+  return m_module_readers.get([&] {
+    static constexpr std::array<std::string_view, 1> k_readers = {k_any_value_attr_name};
+    Seeds seeds;
+    for_each_read(k_readers, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
+      add_seed(seeds, h, info, symbol, Relation::dynamic_access);
+    });
+    for (uint32_t h : m_facts.files_mentioning("__dict__")) {
+      const FileInfo* info = m_index.get(h);
+      if (info == nullptr) continue;
+      for (const Read& r : m_index.namespace_reads(h)) {
+        if (r.target->kind == Target::unknown) add_seed(seeds, h, *info, r.symbol, Relation::dynamic_access);
+      }
+    }
+    return walk_from(std::move(seeds));
+  });
 }
 
 DynamicAccessRules::Covered DynamicAccessRules::covered(const SymbolResult& result) {
@@ -219,8 +246,8 @@ void DynamicAccessRules::select_both(const Covered& users, const Covered& reader
 // Two nested walks cost two walks: they answer for the changed symbols and what they reach directly,
 // a bounded number of times; deeper in the walk, and in a nested walk, one side alone answers (each
 // side holds every test the intersection holds, so either is safe, only wider).
-bool DynamicAccessRules::intersects(WalkKey self) {
-  if (m_walk.nested() || m_walk.depth(self) > k_intersect_depth || m_subwalks >= k_max_subwalks) return false;
+bool DynamicAccessRules::intersects(WalkKey self, bool any_depth) {
+  if (m_walk.nested() || (!any_depth && m_walk.depth(self) > k_intersect_depth) || m_subwalks >= k_max_subwalks) return false;
   ++m_subwalks;
   return true;
 }
@@ -251,8 +278,17 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribut
   // getattr calls, as for a member, it would cost two walks on every change of a module-level name,
   // the commonest edit.)
   if (!attribute && value_readers().empty() && !reads_value_namespaces()) return;
-  if (!m_modules_done.insert(key.node).second) return;
-  auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) { reach_code(h, info, symbol, self, Relation::module_value); };
+  if (m_modules_reached.contains(key.node) || (!attribute && m_modules_intersected.contains(key.node))) return;
+  // A name read through getattr(value, computed) or a value's namespace is read in a test that runs
+  // both such a read and code holding the module: the two sides' tests, intersected where the walk
+  // may. A name read as `value.name` keeps the holders' side alone, even after an intersection.
+  bool both = !attribute && intersects(self, true);
+  (both ? m_modules_intersected : m_modules_reached).insert(key.node);
+  Seeds holders;
+  auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
+    if (both) add_seed(holders, h, info, symbol, Relation::module_value);
+    else reach_code(h, info, symbol, self, Relation::module_value);
+  };
   // pytest imports a test module under a name that depends on its rootdir and import mode, which no
   // code outside the tests spells: a lookup by name there (sys.modules[...], import_module, __import__,
   // reload) gets one only if that code imports it. request.module and inspect.getmodule get the module
@@ -292,6 +328,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribut
       if (holds) hold(h, *info, symbol);
     }
   }
+  if (both) select_both(walk_from(std::move(holders)), module_readers(), self);
 }
 
 namespace {
@@ -373,7 +410,7 @@ bool DynamicAccessRules::is_serialization_method(std::string_view name) {
 // an instance of the class (the class's side) and reaches code that names a serializer (pickle,
 // copy, deepcopy, multiprocessing, ...: the other side).
 void DynamicAccessRules::serialization_method(const Key& key, std::string_view owner, uint32_t line, WalkKey self) {
-  if (m_walk.mode() == Mode::safe || !intersects(self)) {
+  if (m_walk.mode() == Mode::safe || !intersects(self, true)) {
     m_walk.reach(key.node, owner, self, Relation::special_method, line);
     return;
   }

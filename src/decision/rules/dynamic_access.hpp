@@ -20,6 +20,7 @@
 
 namespace impact::decision {
 struct SymbolResult;
+struct SymbolSeed;
 } // namespace impact::decision
 
 namespace impact::decision::rules {
@@ -64,7 +65,7 @@ public:
     std::vector<std::pair<uint32_t, std::vector<Hop>>> files;
   };
   // Whether the rule at `self` may run its two sides as nested walks and intersect them (counted).
-  bool intersects(WalkKey self);
+  bool intersects(WalkKey self, bool any_depth = false);
   Covered covered(const SymbolResult& result);
   // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
   void select_both(const Covered& users, const Covered& readers, WalkKey self);
@@ -87,6 +88,16 @@ private:
   bool reads_value_namespaces();
   // The tests that run a getattr(value, computed): a nested walk from every such code.
   const Covered& reader_callers();
+  // Where a nested walk starts: symbols, and files whose import runs the code (with their chains).
+  struct Seeds {
+    std::vector<SymbolSeed> symbols;
+    std::unordered_map<uint32_t, std::vector<Hop>> import_time;
+  };
+  // Code `symbol` of file `h` (-1: module level) as a seed reached with `relation`.
+  void add_seed(Seeds& seeds, uint32_t h, const resolve::FileInfo& info, int32_t symbol, Relation relation);
+  Covered walk_from(Seeds seeds); // what a nested walk from `seeds` selects
+  // The tests that read names of a module value: getattr(value, computed), `value.__dict__`.
+  const Covered& module_readers();
   // What a nested walk from the code that reads any of `names` selects (`relation` on its seeds).
   Covered callers_of(std::span<const std::string_view> names, Relation relation);
   // fn(file, its info, the reading symbol or -1) for every read of one of `names` in the project.
@@ -111,10 +122,13 @@ private:
   Lazy<bool> m_value_namespaces;
   LazyMap<uint32_t, std::vector<std::string>> m_lookup_tops; // per file: what its imports by name may return
   Lazy<Covered> m_reader_callers;
+  Lazy<Covered> m_module_readers;
   Lazy<Covered> m_serializer_callers; // the tests that reach code naming pickle, copy, ...
   LazyMap<WalkKey, Covered> m_class_users; // per class: the tests a walk from the class selects
   LazyMap<uint32_t, std::vector<std::pair<int32_t, std::vector<uint32_t>>>> m_module_values;
-  std::unordered_set<uint32_t> m_modules_done; // module_name() ran for this module already
+  // module_name() ran for this module already: its holders reached, or intersected with the readers.
+  std::unordered_set<uint32_t> m_modules_reached;
+  std::unordered_set<uint32_t> m_modules_intersected;
   Lazy<TestCode> m_test_code; // which files are the tests' own code
 };
 
