@@ -18,6 +18,7 @@ struct Statement {
   bool in_global = false;      // after `global` / `nonlocal`
   bool after_def = false;      // the next name is a nested def/class name
   bool in_import = false;      // inside an import statement
+  bool in_del = false;         // inside a `del` statement: a plain name there is unbound, not read
   bool start_name = false;     // the previous token was a statement's first name
   bool start_colon_ok = false; // ... so a colon now starts an annotation
 };

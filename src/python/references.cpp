@@ -161,6 +161,7 @@ private:
       }
       break;
     case Tok::comma:
+      unbound_by_del(o, t);
       finish_chain();
       if (t.depth == 0 && !o.statement.annotation) {
         if (!o.statement.candidate.empty()) o.statement.targets.push_back(o.statement.candidate);
@@ -183,6 +184,7 @@ private:
       }
       break;
     case Tok::newline:
+      unbound_by_del(o, t);
       finish_chain();
       o.statement.in_import = false;
       o.statement.targets.clear();
@@ -191,6 +193,7 @@ private:
       o.statement.annotation = false;
       o.statement.in_for = false;
       o.statement.in_global = false;
+      o.statement.in_del = false;
       break;
     case Tok::lparen:
       if (m_headers.expect_params) {
@@ -283,9 +286,10 @@ private:
       std::string chain(m_src.substr(m_call.begin, m_call.end - m_call.begin));
       std::erase_if(chain, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; });
       std::string_view root = std::string_view(chain).substr(0, chain.find('.'));
-      // The members of a computed value, or of a value the code was given (a module passed in), may be
-      // anything's.
-      if (!m_call.dotted || (root != "self" && root != "cls" && is_local(o, root))) {
+      // The members of a computed value, or (getmembers) of a value the code was given (a module passed
+      // in), may be anything's. vars(value) is value.__dict__, read as such (`dynamic-access`).
+      bool given = root != "self" && root != "cls" && is_local(o, root);
+      if (!m_call.dotted || (given && m_call.kind == Call::members)) {
         o.dynamic = true;
         return;
       }
@@ -369,6 +373,12 @@ private:
     return m_scratch.locals.contains(OwnedName{o.id, name});
   }
 
+  // `del name, other`: the statement unbinds plain names and reads none of them (`del obj.attr` and
+  // `del table[key]` read `obj` and `table`, and stay reads).
+  void unbound_by_del(const Owner& o, const Token& t) {
+    if (o.statement.in_del && t.depth == 0 && m_chain.open && !m_chain.copied && !chain_dotted()) clear_chain();
+  }
+
   void name(const Token& t, Owner& o) {
     std::string_view n = text(t);
     // An import statement binds names (the imports facts hold them); it reads nothing.
@@ -432,6 +442,7 @@ private:
         if (n == "for") o.statement.in_for = true;
         else if (n == "in") o.statement.in_for = false;
         else if (n == "global" || n == "nonlocal") o.statement.in_global = true;
+        else if (n == "del" && first_of_statement) o.statement.in_del = true;
         else if (n == "def" || n == "class") {
           o.statement.after_def = true;
           m_headers.def_is_function = n == "def";

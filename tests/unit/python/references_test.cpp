@@ -207,9 +207,21 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
   SECTION("locals() of a function that imports holds the imported code") {
     CHECK(symbol(extract("def f(name):\n    from app.ops import double\n    return locals()[name](1)\n"), "f").dynamic_access);
   }
-  SECTION("vars() and getmembers() of a value the function was given may be anything's") {
-    CHECK(symbol(extract("def table(mod):\n    return dict(vars(mod))\n"), "table").dynamic_access);
+  SECTION("getmembers() of a value the function was given may be anything's; vars() of it is its __dict__") {
+    auto given = symbol(extract("def table(mod):\n    return dict(vars(mod))\n"), "table");
+    CHECK_FALSE(given.dynamic_access);
+    CHECK(reads(given, ".__dict__")); // an attribute of a value the function was given
+    CHECK(symbol(extract("def table(mod):\n    return dict(vars(mod.sub))\n"), "table").dynamic_access == false);
+    CHECK(symbol(extract("def table(make):\n    return vars(make())\n"), "table").dynamic_access);
     CHECK(symbol(extract("import inspect\n\ndef table(mod):\n    return inspect.getmembers(mod)\n"), "table").dynamic_access);
+  }
+  SECTION("del unbinds a plain name and reads none; del of an attribute or an item reads its object") {
+    auto facts = extract("import toolz\nfrom app import ops, table\n\ndel toolz, ops\n\ndef f(d):\n    del d[1], table.x\n");
+    CHECK_FALSE(std::find(facts.module_refs.begin(), facts.module_refs.end(), "toolz") != facts.module_refs.end());
+    CHECK_FALSE(std::find(facts.module_refs.begin(), facts.module_refs.end(), "ops") != facts.module_refs.end());
+    CHECK(reads(symbol(facts, "f"), "table.x"));
+    auto spaced = extract("import toolz\n\nx = [toolz]\ndel x\n");
+    CHECK(std::find(spaced.module_refs.begin(), spaced.module_refs.end(), "toolz") != spaced.module_refs.end());
   }
   SECTION("getmembers(self) lists the class's methods, vars(self) only the instance's attributes") {
     auto facts = extract("import inspect\n\nclass V:\n    def all(self):\n        return inspect.getmembers(self)\n\n"
