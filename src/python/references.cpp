@@ -23,6 +23,14 @@ using namespace reference_pass;
 
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
+// The builtin types, whose attributes a program cannot set: getattr(str, name) reads none of its code.
+bool is_builtin_type(std::string_view name) {
+  static constexpr std::array<std::string_view, 17> k_types = {
+      "bool",  "bytearray", "bytes", "complex", "dict",  "float", "frozenset", "int", "list",
+      "memoryview", "object", "range", "set", "slice", "str", "tuple", "type"};
+  return std::find(k_types.begin(), k_types.end(), name) != k_types.end();
+}
+
 class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
@@ -34,6 +42,7 @@ public:
   }
 
   void run(std::vector<Token>& tokens) {
+    module_bindings(); // a builtin name the module rebinds is known before the first call reads it
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
     for (const Token& t : tokens) token(t);
@@ -235,6 +244,7 @@ private:
         m_call.end = t.end;
         if (m_call.argument == 0) {
           m_call.on_self = m_call.tokens == 1 && t.kind == Tok::name && (text(t) == "self" || text(t) == "cls");
+          m_call.on_builtin_type = m_call.tokens == 1 && t.kind == Tok::name && is_builtin_type(text(t)) ? text(t) : std::string_view();
         }
       }
     }
@@ -263,6 +273,7 @@ private:
     std::string_view literal; // its first token, when a string
     int32_t owner = -1;
     bool on_self = false;     // the first argument is exactly `self` or `cls`
+    std::string_view on_builtin_type = {}; // the first argument is exactly a builtin type's name (`str`)
     uint32_t begin = 0, end = 0; // the current argument's text, at the call's own depth
     bool dotted = false;         // ... made of names and dots only (`pkg.ops`)
   };
@@ -325,6 +336,10 @@ private:
       } else if (m_call.kind == Call::getattr && forwards_lookup(o)) {
         // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
         // named, and the caller's code names it.
+      } else if (m_call.kind == Call::getattr && !m_call.on_builtin_type.empty() &&
+                 !m_scratch.bound.contains(m_call.on_builtin_type) && !is_local(o, m_call.on_builtin_type)) {
+        // getattr(str, case): an attribute of a builtin type, which holds no project code (its
+        // attributes cannot be set), whatever the name.
       } else if (m_call.kind == Call::getattr && m_call.on_self) {
         // getattr(self, computed): any member of the object, but no module-level name; with a
         // literal prefix (getattr(self, "visit_" + kind)), only a member whose name starts with it.
@@ -521,7 +536,6 @@ private:
   }
 
   void publish() {
-    module_bindings();
     for (size_t i = 0; i < m_facts.symbols.size(); ++i) {
       Symbol& sym = m_facts.symbols[i];
       Owner& o = m_owners[i + 1];

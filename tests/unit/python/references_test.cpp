@@ -215,6 +215,13 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     CHECK(symbol(extract("def table(make):\n    return vars(make())\n"), "table").dynamic_access);
     CHECK(symbol(extract("import inspect\n\ndef table(mod):\n    return inspect.getmembers(mod)\n"), "table").dynamic_access);
   }
+  SECTION("getattr of a builtin type by a computed name reads no project code, unless the name is rebound") {
+    CHECK_FALSE(reads(symbol(extract("def conv(case):\n    return getattr(str, case)\n"), "conv"), std::string(k_any_value_attr)));
+    CHECK(reads(symbol(extract("from app import Text as str\n\ndef conv(case):\n    return getattr(str, case)\n"), "conv"),
+                std::string(k_any_value_attr)));
+    CHECK(reads(symbol(extract("def conv(str, case):\n    return getattr(str, case)\n"), "conv"), std::string(k_any_value_attr)));
+    CHECK(reads(symbol(extract("def conv(case):\n    return getattr(str.x, case)\n"), "conv"), std::string(k_any_value_attr)));
+  }
   SECTION("del unbinds a plain name and reads none; del of an attribute or an item reads its object") {
     auto facts = extract("import toolz\nfrom app import ops, table\n\ndel toolz, ops\n\ndef f(d):\n    del d[1], table.x\n");
     CHECK_FALSE(std::find(facts.module_refs.begin(), facts.module_refs.end(), "toolz") != facts.module_refs.end());
