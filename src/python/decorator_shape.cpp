@@ -235,7 +235,6 @@ void mark_wrapping_decorators(TSNode root, std::string_view source, FileFacts& f
   for (size_t i = symbols.size(); i-- > 0;) {
     Symbol& f = symbols[i];
     if (f.kind != SymbolKind::function || f.is_async || !f.decorators.empty()) continue;
-    if (f.params.empty()) continue;
     // Its nested definitions follow it, before the first symbol that is not inside it.
     std::vector<Nested> nested;
     for (size_t k = i + 1; k < symbols.size() && symbols[k].parent >= static_cast<int32_t>(i); ++k) {
@@ -245,15 +244,19 @@ void mark_wrapping_decorators(TSNode root, std::string_view source, FileFacts& f
     }
     // Cheap test first: a decorator returns its parameter or a function of its own.
     std::string_view body_text = source.substr(f.body_begin, f.body_end - f.body_begin);
-    if (nested.empty() && body_text.find("return " + f.params.front()) == std::string_view::npos) continue;
+    if (nested.empty() && (f.params.empty() || body_text.find("return " + f.params.front()) == std::string_view::npos)) continue;
     TSNode def = definition_starting_at(root, f.header_begin);
     if (ts_node_is_null(def)) continue;
+    // A factory's parameters are its own (`def signature(*arguments)`, `def deco()`); a function it
+    // wraps must be a plain first parameter.
     std::string_view param = first_param(def, source);
     TSNode body = ts_node_child_by_field_name(def, "body", 4);
-    if (param.empty() || ts_node_is_null(body)) continue;
+    if (ts_node_is_null(body)) continue;
     bool direct = false;
-    f.wraps_only = Shape(source, f.name(), param, std::move(nested)).wraps(body, direct);
-    f.wraps_direct = f.wraps_only && direct;
+    bool wraps = Shape(source, f.name(), param, std::move(nested)).wraps(body, direct);
+    if (param.empty() && direct) wraps = false; // it returns a function of its own, wrapping nothing given
+    f.wraps_only = wraps;
+    f.wraps_direct = wraps && direct;
   }
 }
 

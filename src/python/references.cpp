@@ -297,15 +297,21 @@ private:
       std::string chain(m_src.substr(m_call.begin, m_call.end - m_call.begin));
       std::erase_if(chain, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; });
       std::string_view root = std::string_view(chain).substr(0, chain.find('.'));
-      // The members of a computed value, or (getmembers) of a value the code was given (a module passed
-      // in), may be anything's. vars(value) is value.__dict__, read as such (`dynamic-access`).
-      bool given = root != "self" && root != "cls" && is_local(o, root);
-      if (!m_call.dotted || (given && m_call.kind == Call::members)) {
+      // The members of a computed value may be anything's. getmembers(value) of a value the code was
+      // given (a parameter or a local, `cls` of a plain function included) is getattr(value, name) for
+      // every name dir() lists: a computed getattr. vars(value) is value.__dict__, read as such
+      // (`dynamic-access`).
+      bool given = is_local(o, root) && !instance_param(root);
+      if (!m_call.dotted) {
         o.dynamic = true;
         return;
       }
+      if (given && m_call.kind == Call::members) {
+        read(o, k_any_value_attr, true);
+        return;
+      }
       // getmembers(self) lists the class's methods too (vars(self) only the instance's attributes).
-      if (m_call.kind == Call::members && (root == "self" || root == "cls")) {
+      if (m_call.kind == Call::members && !given && (root == "self" || root == "cls")) {
         read(o, k_any_member, true);
       }
       chain.append(".__dict__");
@@ -378,6 +384,14 @@ private:
     if (s.params.size() <= index || m_src.substr(m_call.begin, m_call.end - m_call.begin) != s.params[index]) return false;
     // `name = ALIASES.get(name, name)` looks up another name.
     return !m_scratch.locals.contains(OwnedName{o.id, s.params[index]});
+  }
+
+  // Whether `name` is the first parameter of the call's owner, a method: its instance or class.
+  bool instance_param(std::string_view name) const {
+    if (m_call.owner < 0) return false;
+    const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
+    if (s.parent < 0 || m_facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return false;
+    return !s.params.empty() && s.params.front() == name;
   }
 
   // Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.

@@ -74,6 +74,16 @@ TEST_CASE("optional-argument decorators and factories", "[extract][decorators]")
                         "    return decorator\n";
   CHECK(wraps(factory));
   CHECK(wraps(factory, "deco.decorator"));
+  // A factory whose parameters are not one plain name (jmespath's `signature(*arguments)`), or none.
+  std::string starred = "def signature(*arguments):\n"
+                        "    def _record_signature(func):\n"
+                        "        func.signature = arguments\n"
+                        "        return func\n"
+                        "    return _record_signature\n";
+  CHECK(wraps(starred, "signature"));
+  CHECK(wraps("def deco():\n    def decorator(fn):\n        return fn\n    return decorator\n"));
+  // No parameter to wrap: a function that returns a function of its own is no decorator.
+  CHECK_FALSE(wraps("def make(*args):\n    def inner():\n        return args\n    return inner\n", "make"));
   // A factory whose decorator registers is no wrapping decorator.
   CHECK_FALSE(wraps("REG = {}\n"
                     "def deco(name):\n"

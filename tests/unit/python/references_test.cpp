@@ -207,13 +207,22 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
   SECTION("locals() of a function that imports holds the imported code") {
     CHECK(symbol(extract("def f(name):\n    from app.ops import double\n    return locals()[name](1)\n"), "f").dynamic_access);
   }
-  SECTION("getmembers() of a value the function was given may be anything's; vars() of it is its __dict__") {
+  SECTION("getmembers() of a value the function was given is a computed getattr on it; vars() of it is its __dict__") {
     auto given = symbol(extract("def table(mod):\n    return dict(vars(mod))\n"), "table");
     CHECK_FALSE(given.dynamic_access);
     CHECK(reads(given, ".__dict__")); // an attribute of a value the function was given
     CHECK(symbol(extract("def table(mod):\n    return dict(vars(mod.sub))\n"), "table").dynamic_access == false);
     CHECK(symbol(extract("def table(make):\n    return vars(make())\n"), "table").dynamic_access);
-    CHECK(symbol(extract("import inspect\n\ndef table(mod):\n    return inspect.getmembers(mod)\n"), "table").dynamic_access);
+    auto members = symbol(extract("import inspect\n\ndef table(mod):\n    return inspect.getmembers(mod)\n"), "table");
+    CHECK_FALSE(members.dynamic_access);
+    CHECK(reads(members, std::string(k_any_value_attr)));
+    // `cls` of a plain function is a value it was given (jmespath's get_methods(cls)); of a method, its class.
+    auto plain = symbol(extract("import inspect\n\ndef get_methods(cls):\n    return inspect.getmembers(cls)\n"), "get_methods");
+    CHECK(reads(plain, std::string(k_any_value_attr)));
+    CHECK_FALSE(reads(plain, std::string(k_any_member)));
+    auto method = extract("import inspect\n\nclass V:\n    @classmethod\n    def all(cls):\n        return inspect.getmembers(cls)\n");
+    CHECK(reads(symbol(method, "V.all"), std::string(k_any_member)));
+    CHECK(symbol(extract("import inspect\n\ndef table(make):\n    return inspect.getmembers(make())\n"), "table").dynamic_access);
   }
   SECTION("getattr of a builtin type by a computed name reads no project code, unless the name is rebound") {
     CHECK_FALSE(reads(symbol(extract("def conv(case):\n    return getattr(str, case)\n"), "conv"), std::string(k_any_value_attr)));
