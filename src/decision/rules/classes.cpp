@@ -72,7 +72,9 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   const SymbolView& parent = info.at(class_index);
   // A base class from outside the repository may call the method by name (an override of a
   // template method such as _buffer_encode, run, emit, default): whoever uses the class may run it.
-  if (has_external_base(key.node, class_index)) {
+  const ExternalCalls& external = external_calls(key.node, class_index);
+  std::string_view called = last_part(key.qualname);
+  if (external.any || std::find(external.names.begin(), external.names.end(), called) != external.names.end()) {
     m_walk.reach(key.node, std::string(parent.qualname), self, Relation::overrides_external_base, parent.def_line);
   }
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
@@ -105,35 +107,132 @@ void ClassRules::imported_by_tests(WalkKey class_key) {
   }
 }
 
-bool ClassRules::has_external_base(uint32_t node, int32_t class_index) {
+const ClassRules::ExternalCalls& ClassRules::external_calls(uint32_t node, int32_t class_index) {
   uint64_t key = (static_cast<uint64_t>(node) << 32) | static_cast<uint32_t>(class_index);
-  return m_external_base.get(key, [&] { return has_external_base(node, class_index, 0); });
+  return m_external_base.get(key, [&] {
+    ExternalCalls out;
+    external_calls(node, class_index, 0, out);
+    return out;
+  });
 }
 
-bool ClassRules::has_external_base(uint32_t node, int32_t class_index, int depth) {
+void ClassRules::external_calls(uint32_t node, int32_t class_index, int depth, ExternalCalls& out) {
   // Bases whose own code calls no overridable method by name.
   static constexpr std::array<std::string_view, 22> k_inert = {
       "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
       "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
       "set", "frozenset", "tuple", "Exception", "BaseException"};
-  if (depth > 8) return true;
-  const FileInfo* info = m_index.get(node);
-  if (info == nullptr) return true;
+  const FileInfo* info = depth > 8 ? nullptr : m_index.get(node);
+  if (info == nullptr) {
+    out.any = true;
+    return;
+  }
   const SymbolView& c = info->at(class_index);
-  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases) && !out.any; ++b) {
     std::string_view base = base_expression(*b);
     if (base.empty()) continue; // metaclass=..., keywords
     if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
     bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
     if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
     Target t = m_index.resolve(node, base);
-    if (t.kind != Target::definition) return true;
+    if (t.kind != Target::definition) {
+      const std::vector<std::string_view>* names = abc_calls(*info, base);
+      if (names == nullptr) out.any = true;
+      else out.names.insert(out.names.end(), names->begin(), names->end());
+      continue;
+    }
     const FileInfo* owner = m_index.get(t.node);
     int32_t index = owner == nullptr ? -1 : owner->symbol(t.qualname);
-    if (index < 0 || owner->at(index).kind != SymbolKind::class_) return true;
-    if (has_external_base(t.node, index, depth + 1)) return true;
+    if (index < 0 || owner->at(index).kind != SymbolKind::class_) {
+      out.any = true;
+      return;
+    }
+    external_calls(t.node, index, depth + 1, out);
   }
-  return false;
+}
+
+namespace {
+
+// Whether `root` is bound only by plain imports of modules under it (`import a`, `import a.b`): no
+// alias, from-import, definition or assignment of that name.
+bool binds_only_plainly(const FileInfo& info, std::string_view root) {
+  const FactsView& facts = info.facts;
+  if (std::find(facts.module_names.begin(), facts.module_names.end(), root) != facts.module_names.end()) return false;
+  if (info.symbol(root) >= 0) return false;
+  bool any = false;
+  for (const ImportView& imp : info.imports.imports) {
+    if (imp.kind == ImportKind::plain) {
+      bool aliased = imp.aliases_begin < imp.aliases_end && !info.imports.aliases[imp.aliases_begin].empty();
+      if (aliased) {
+        if (info.imports.aliases[imp.aliases_begin] == root) return false;
+      } else if (imp.module.substr(0, imp.module.find('.')) == root) {
+        any = imp.level == 0;
+        if (!any) return false;
+      }
+    } else if (imp.kind == ImportKind::from) {
+      for (size_t n = imp.names_begin; n < imp.names_end; ++n) {
+        size_t a = imp.aliases_begin + (n - imp.names_begin);
+        std::string_view bound = a < imp.aliases_end && !info.imports.aliases[a].empty() ? info.imports.aliases[a] : info.imports.names[n];
+        if (bound == root) return false;
+      }
+    } else if (imp.kind == ImportKind::star) {
+      return false;
+    }
+  }
+  return any;
+}
+
+} // namespace
+
+// The non-special methods the mixin methods of each abstract base class of collections.abc call on
+// self, with those of its own bases (CPython's Lib/_collections_abc.py, 3.8 to 3.13): MutableMapping's
+// clear calls popitem and Mapping's __eq__ calls items; get, pop, setdefault, update, keys and values
+// call special methods only. The same classes under typing's aliases.
+const std::vector<std::string_view>* ClassRules::abc_calls(const FileInfo& info, std::string_view base) {
+  static const std::vector<std::pair<std::string_view, std::vector<std::string_view>>> k_abcs = {
+      {"Hashable", {}},        {"Awaitable", {}},
+      {"Coroutine", {"throw"}}, {"AsyncIterable", {}},
+      {"AsyncIterator", {}},   {"AsyncGenerator", {"asend", "athrow"}},
+      {"Iterable", {}},        {"Iterator", {}},
+      {"Reversible", {}},      {"Generator", {"send", "throw"}},
+      {"Sized", {}},           {"Container", {}},
+      {"Collection", {}},      {"Callable", {}},
+      {"Set", {"_from_iterable"}}, {"MutableSet", {"_from_iterable", "add", "clear", "discard", "pop"}},
+      {"Mapping", {"items"}},  {"MutableMapping", {"items", "popitem"}},
+      {"MappingView", {"_mapping"}}, {"KeysView", {"_mapping", "_from_iterable"}},
+      {"ItemsView", {"_mapping", "_from_iterable"}}, {"ValuesView", {"_mapping"}},
+      {"Sequence", {}},        {"MutableSequence", {"append", "extend", "index", "insert", "pop"}},
+      {"ByteString", {}}};
+  // The dotted name the base stands for: `MutableMapping` bound by `from collections.abc import
+  // MutableMapping`, `abc.Mapping` by `from collections import abc`, `cabc.Set` by `import
+  // collections.abc as cabc`, `collections.abc.Sized` by `import collections.abc`.
+  std::string_view root = base.substr(0, base.find('.'));
+  std::string_view rest = base.substr(root.size());
+  const resolve::Binding* b = info.binding(root);
+  if (b == nullptr) return nullptr;
+  std::string full;
+  if (b->kind == resolve::Binding::conflict) {
+    // `import collections` and `import collections.abc` both bind `collections`, to the same module.
+    if (!binds_only_plainly(info, root)) return nullptr;
+    full.assign(base);
+  } else {
+    if (b->import < 0 || static_cast<size_t>(b->import) >= info.imports.imports.size()) return nullptr;
+    const ImportView& imp = info.imports.imports[static_cast<size_t>(b->import)];
+    if (imp.level != 0) return nullptr;
+    if (b->kind == resolve::Binding::module) full.assign(b->name);
+    else if (b->kind == resolve::Binding::from_import) full.assign(imp.module).append(".").append(b->name);
+    else return nullptr;
+    full.append(rest);
+  }
+  std::string_view name = full;
+  for (std::string_view module : {std::string_view("collections.abc."), std::string_view("typing.")}) {
+    if (!name.starts_with(module)) continue;
+    std::string_view cls = name.substr(module.size());
+    for (const auto& [abc, calls] : k_abcs) {
+      if (abc == cls) return &calls;
+    }
+  }
+  return nullptr;
 }
 
 std::vector<std::pair<uint32_t, int32_t>> ClassRules::subclasses(uint32_t node, std::string_view qualname) {

@@ -64,14 +64,22 @@ private:
   // Whether pytest collects class `index` of `info` with the name it has: a module-level `Test*`
   // class without __init__, or a direct unittest.TestCase subclass.
   bool surely_collected(const resolve::FileInfo& info, int32_t index) const;
-  // Whether a class inherits, at any depth, from a class defined outside the repository whose code
-  // may call the class's methods by name (a template method: codecs, threading, logging, json, ...).
-  bool has_external_base(uint32_t node, int32_t class_index); // memoized per class
-  bool has_external_base(uint32_t node, int32_t class_index, int depth);
+  // What the classes defined outside the repository that a class inherits from, at any depth, may
+  // call on its instances by name (a template method: codecs, threading, logging, json, ...): any
+  // name, or for the abstract base classes of collections.abc only the names their mixin methods call
+  // (MutableMapping.clear calls popitem; nothing of it calls get).
+  struct ExternalCalls {
+    bool any = false;
+    std::vector<std::string_view> names; // non-special methods the known bases call on self
+  };
+  const ExternalCalls& external_calls(uint32_t node, int32_t class_index); // memoized per class
+  void external_calls(uint32_t node, int32_t class_index, int depth, ExternalCalls& out);
+  // The names a collections.abc base (or its typing alias) calls on self, if `base` of file `info` is one.
+  static const std::vector<std::string_view>* abc_calls(const resolve::FileInfo& info, std::string_view base);
   // Methods that builtins and the standard library call by protocol (dict(obj): keys; a file: write).
   static bool is_protocol_method(std::string_view name);
 
-  LazyMap<uint64_t, bool> m_external_base; // (node << 32 | class index) -> has_external_base
+  LazyMap<uint64_t, ExternalCalls> m_external_base; // (node << 32 | class index) -> external_calls
   std::set<std::pair<WalkKey, std::string>> m_inherited; // (class, test method) searched already
   LazyMap<WalkKey, Family> m_families;
 };
