@@ -113,6 +113,10 @@ public:
   // unittest.TestCase subclass collects test* methods whatever python_functions says). The caller
   // checks that the file is a test module.
   bool is_test_item(const std::vector<SymbolView>& symbols, int32_t index) const;
+  // True when pytest may make the instances of class `index` of a test module's `symbols` itself: named
+  // like a test class, or with a base (a unittest.TestCase subclass, a class it inherits tests from).
+  // No code of the project need name such a class.
+  bool may_collect_class(const std::vector<SymbolView>& symbols, int32_t index) const;
 
 private:
   void collection_roots(const std::set<std::string>& dirs, const std::vector<SourceFile>& inventory);

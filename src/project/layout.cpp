@@ -266,6 +266,11 @@ bool ProjectLayout::is_test_item(const std::vector<SymbolView>& symbols, int32_t
   return is_test_name(s.name()) || (may_be_unittest && s.name().starts_with("test"));
 }
 
+bool ProjectLayout::may_collect_class(const std::vector<SymbolView>& symbols, int32_t index) const {
+  const SymbolView& c = symbols[static_cast<size_t>(index)];
+  return c.kind == SymbolKind::class_ && (is_test_class_name(c.name()) || !c.bases.empty());
+}
+
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
   if (facts.parse_error) return true;
   // Methods anywhere below class `c` (nested Test classes included) named like tests.

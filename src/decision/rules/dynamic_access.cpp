@@ -107,7 +107,10 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
   int32_t cls = info.symbol(owner);
   if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
   uint32_t line = info.at(cls).def_line;
-  if (!intersects(self, true)) {
+  // pytest makes the instances of a test module's test class, no code names it: the module's tests.
+  bool collected = m_graph.nodes[key.node].test && m_layout.may_collect_class(info.facts.symbols, cls);
+  if (collected) m_walk.whole_file(key.node, self, Relation::dynamic_member);
+  if (collected || !intersects(self, true)) {
     m_walk.reach(key.node, owner, self, Relation::dynamic_member, line);
     return;
   }
@@ -410,7 +413,12 @@ bool DynamicAccessRules::is_serialization_method(std::string_view name) {
 // an instance of the class (the class's side) and reaches code that names a serializer (pickle,
 // copy, deepcopy, multiprocessing, ...: the other side).
 void DynamicAccessRules::serialization_method(const Key& key, std::string_view owner, uint32_t line, WalkKey self) {
-  if (m_walk.mode() == Mode::safe || !intersects(self, true)) {
+  // pytest makes the instances of a test module's test class, no code names it: the module's tests.
+  const resolve::FileInfo* info = m_index.get(key.node);
+  int32_t cls = info == nullptr ? -1 : info->symbol(owner);
+  bool collected = m_graph.nodes[key.node].test && (cls < 0 || m_layout.may_collect_class(info->facts.symbols, cls));
+  if (collected) m_walk.whole_file(key.node, self, Relation::special_method);
+  if (m_walk.mode() == Mode::safe || collected || !intersects(self, true)) {
     m_walk.reach(key.node, owner, self, Relation::special_method, line);
     return;
   }

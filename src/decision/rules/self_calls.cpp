@@ -30,6 +30,9 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
   const FileInfo* owner_info = m_index.get(key.node);
   int32_t cls = owner_info == nullptr ? -1 : owner_info->symbol(owner);
   if (cls < 0 || owner_info->at(cls).kind != SymbolKind::class_) return false;
+  // A test class of a test module is made by pytest, which collects it, not by code that names it:
+  // the class's side cannot be walked, and the read stays a plain reference.
+  if (m_graph.nodes[key.node].test && m_layout.may_collect_class(owner_info->facts.symbols, cls)) return false;
   // `self.m` in C's own methods (or a subclass's) is the usual call of one's own method: left as it is.
   const SymbolView& method = info.at(reader);
   if (h == key.node && info.at(method.parent).qualname == owner) return false;
