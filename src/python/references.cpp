@@ -4,6 +4,7 @@
 // The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
 // reference could hide a test, while an extra one only selects more.
 #include "python/references.hpp"
+#include "python/named_calls.hpp"
 #include "python/reference_state.hpp"
 #include "python/symbol_spans.hpp"
 
@@ -23,13 +24,6 @@ using namespace reference_pass;
 
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
-// The builtin types, whose attributes a program cannot set: getattr(str, name) reads none of its code.
-bool is_builtin_type(std::string_view name) {
-  static constexpr std::array<std::string_view, 17> k_types = {
-      "bool",  "bytearray", "bytes", "complex", "dict",  "float", "frozenset", "int", "list",
-      "memoryview", "object", "range", "set", "slice", "str", "tuple", "type"};
-  return std::find(k_types.begin(), k_types.end(), name) != k_types.end();
-}
 
 class Collector {
 public:
@@ -37,7 +31,7 @@ public:
             const StoredRanges& stored, const std::vector<AnnotationChain>& annotations,
             const std::vector<NameChoices>& choices)
       : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch),
-        m_stored(stored), m_annotations(annotations), m_choices(choices) {
+        m_stored(stored), m_annotations(annotations), m_choices(choices), m_named(source, facts, scratch, choices) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
   }
 
@@ -260,146 +254,9 @@ private:
     m_prev_before = t.kind;
   }
 
-  // Calls that name attributes or fixtures with strings: getattr(obj, "name") and its siblings read an
-  // attribute (a computed name could read any); operator.attrgetter("a", "b.c") and methodcaller("m")
-  // too; request.getfixturevalue("db") requests a fixture.
-  // inspect.getmembers(module) reads every name of its argument, like `module.__dict__`.
-  enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars };
-  struct CallState {
-    Call kind = Call::none;
-    uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
-    int argument = 0;
-    int tokens = 0;     // tokens of the current argument
-    std::string_view literal; // its first token, when a string
-    int32_t owner = -1;
-    bool on_self = false;     // the first argument is exactly `self` or `cls`
-    std::string_view on_builtin_type = {}; // the first argument is exactly a builtin type's name (`str`)
-    uint32_t begin = 0, end = 0; // the current argument's text, at the call's own depth
-    bool dotted = false;         // ... made of names and dots only (`pkg.ops`)
-  };
-
-  static std::string_view literal_value(std::string_view s) {
-    while (!s.empty() && s.front() != '"' && s.front() != '\'') s.remove_prefix(1);
-    size_t quotes = s.starts_with("\"\"\"") || s.starts_with("'''") ? 3 : 1;
-    if (s.size() < 2 * quotes) return {};
-    return s.substr(quotes, s.size() - 2 * quotes);
-  }
-
-  // The end of one argument of such a call: what it names, or that it names anything.
+  // The end of one argument of a call that names attributes with strings (python/named_calls.hpp).
   void end_argument(Owner& o) {
-    if (m_call.kind == Call::members || m_call.kind == Call::vars) {
-      if (m_call.argument != 0) return;
-      if (m_call.tokens == 0) {
-        if (m_call.owner == -1) o.dynamic = true; // vars() at module level: globals()
-        else o.reads_locals = true;               // in a function: its locals
-        return;
-      }
-      std::string chain(m_src.substr(m_call.begin, m_call.end - m_call.begin));
-      std::erase_if(chain, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; });
-      std::string_view root = std::string_view(chain).substr(0, chain.find('.'));
-      // The members of a computed value may be anything's. getmembers(value) of a value the code was
-      // given (a parameter or a local, `cls` of a plain function included) is getattr(value, name) for
-      // every name dir() lists: a computed getattr. vars(value) is value.__dict__, read as such
-      // (`dynamic-access`).
-      bool given = is_local(o, root) && !instance_param(root);
-      if (!m_call.dotted) {
-        o.dynamic = true;
-        return;
-      }
-      if (given && m_call.kind == Call::members) {
-        read(o, k_any_value_attr, true);
-        return;
-      }
-      // getmembers(self) lists the class's methods too (vars(self) only the instance's attributes).
-      if (m_call.kind == Call::members && !given && (root == "self" || root == "cls")) {
-        read(o, k_any_member, true);
-      }
-      chain.append(".__dict__");
-      read(o, chain, false);
-      return;
-    }
-    bool by_name = m_call.kind == Call::getattr || m_call.kind == Call::hasattr || m_call.kind == Call::setattr;
-    bool named = m_call.kind == Call::attrgetter || (by_name && m_call.argument == 1) ||
-                 ((m_call.kind == Call::methodcaller || m_call.kind == Call::fixture_value) && m_call.argument == 0);
-    if (!named || m_call.tokens == 0) return;
-    if (m_call.kind == Call::getattr) {
-      // getattr(obj, TABLE[key]) with a table of literal names: one of those members.
-      auto it = std::lower_bound(m_choices.begin(), m_choices.end(), NameChoices{m_call.begin, {}});
-      if (it != m_choices.end() && it->begin == m_call.begin) {
-        for (const auto& name : it->names) read(o, "." + name, false);
-        return;
-      }
-    }
-    if (m_call.tokens != 1 || m_call.literal.empty()) {
-      if (m_call.kind == Call::fixture_value) {
-        o.dynamic_fixtures = true;
-      } else if (m_call.kind == Call::setattr) {
-        // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
-        read(o, k_any_setter, true);
-      } else if (m_call.kind == Call::hasattr) {
-        // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
-        read(o, k_any_getter, true);
-      } else if (m_call.kind == Call::getattr && forwards_lookup(o)) {
-        // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
-        // named, and the caller's code names it.
-      } else if (m_call.kind == Call::getattr && !m_call.on_builtin_type.empty() &&
-                 !m_scratch.bound.contains(m_call.on_builtin_type) && !is_local(o, m_call.on_builtin_type)) {
-        // getattr(str, case): an attribute of a builtin type, which holds no project code (its
-        // attributes cannot be set), whatever the name.
-      } else if (m_call.kind == Call::getattr && m_call.on_self) {
-        // getattr(self, computed): any member of the object, but no module-level name; with a
-        // literal prefix (getattr(self, "visit_" + kind)), only a member whose name starts with it.
-        std::string prefix = identifier_prefix(m_src.substr(m_call.begin, m_call.end - m_call.begin));
-        if (prefix.empty()) read(o, k_any_member, true);
-        else read(o, std::string(k_any_member) + prefix, false);
-      } else {
-        // getattr(stream, attr): a member of whatever object it is given, or a module-level name when
-        // that object is a module; the decision follows where such objects come from. With a literal
-        // start (getattr(version, "bump_" + part)), only a name that starts with it.
-        std::string prefix = identifier_prefix(m_src.substr(m_call.begin, m_call.end - m_call.begin));
-        if (prefix.empty()) read(o, k_any_value_attr, true);
-        else read(o, std::string(k_any_value_attr) + prefix, false);
-      }
-      return;
-    }
-    std::string_view value = literal_value(m_call.literal);
-    if (value.empty()) return;
-    if (m_call.kind == Call::fixture_value) {
-      o.fixture_requests.emplace_back(value);
-      return;
-    }
-    std::string attr(1, '.');
-    attr.append(value);
-    read(o, attr, false);
-  }
-
-  // Inside __getattr__ / __getattribute__, whether the current argument is exactly the name being
-  // looked up (the parameter after self; the first one for a module's __getattr__), never rebound.
-  bool forwards_lookup(const Owner& o) const {
-    if (m_call.owner < 0 || m_call.tokens != 1 || !m_call.dotted) return false;
-    const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
-    std::string_view fn = s.name();
-    if (fn != "__getattr__" && fn != "__getattribute__") return false;
-    size_t index = s.kind == SymbolKind::method ? 1 : 0;
-    if (s.params.size() <= index || m_src.substr(m_call.begin, m_call.end - m_call.begin) != s.params[index]) return false;
-    // `name = ALIASES.get(name, name)` looks up another name.
-    return !m_scratch.locals.contains(OwnedName{o.id, s.params[index]});
-  }
-
-  // Whether `name` is the first parameter of the call's owner, a method: its instance or class.
-  bool instance_param(std::string_view name) const {
-    if (m_call.owner < 0) return false;
-    const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
-    if (s.parent < 0 || m_facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return false;
-    return !s.params.empty() && s.params.front() == name;
-  }
-
-  // Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.
-  bool is_local(const Owner& o, std::string_view name) const {
-    if (m_call.owner < 0) return false;
-    const Symbol& s = m_facts.symbols[static_cast<size_t>(m_call.owner)];
-    if (std::find(s.params.begin(), s.params.end(), name) != s.params.end()) return true;
-    return m_scratch.locals.contains(OwnedName{o.id, name});
+    m_named.end_argument(m_call, o, [&](std::string_view chain, bool stable) { read(o, chain, stable); });
   }
 
   // `del name, other`: the statement unbinds plain names and reads none of them (`del obj.attr` and
@@ -609,6 +466,7 @@ private:
   const StoredRanges& m_stored;                  // values that only store (collect_references)
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
   const std::vector<NameChoices>& m_choices;         // getattr(obj, TABLE[key]) names (collect_references)
+  NamedCalls m_named;                                // what the arguments of getattr(...) and its siblings read
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
 };
 

@@ -1,0 +1,144 @@
+// Calls that name attributes with strings: what each argument reads (python/named_calls.hpp).
+#include "python/named_calls.hpp"
+
+#include "python/literals.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace impact::python::reference_pass {
+
+// The builtin types, whose attributes a program cannot set: getattr(str, name) reads none of its code.
+bool is_builtin_type(std::string_view name) {
+  static constexpr std::array<std::string_view, 17> k_types = {
+      "bool",  "bytearray", "bytes", "complex", "dict",  "float", "frozenset", "int", "list",
+      "memoryview", "object", "range", "set", "slice", "str", "tuple", "type"};
+  return std::find(k_types.begin(), k_types.end(), name) != k_types.end();
+}
+
+std::string_view NamedCalls::literal_value(std::string_view s) {
+  while (!s.empty() && s.front() != '"' && s.front() != '\'') s.remove_prefix(1);
+  size_t quotes = s.starts_with("\"\"\"") || s.starts_with("'''") ? 3 : 1;
+  if (s.size() < 2 * quotes) return {};
+  return s.substr(quotes, s.size() - 2 * quotes);
+}
+
+// The end of one argument of such a call: what it names, or that it names anything.
+void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read) const {
+  if (call.kind == Call::members || call.kind == Call::vars) {
+    if (call.argument != 0) return;
+    if (call.tokens == 0) {
+      if (call.owner == -1) o.dynamic = true; // vars() at module level: globals()
+      else o.reads_locals = true;               // in a function: its locals
+      return;
+    }
+    std::string chain(m_src.substr(call.begin, call.end - call.begin));
+    std::erase_if(chain, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r'; });
+    std::string_view root = std::string_view(chain).substr(0, chain.find('.'));
+    // The members of a computed value may be anything's. getmembers(value) of a value the code was
+    // given (a parameter or a local, `cls` of a plain function included) is getattr(value, name) for
+    // every name dir() lists: a computed getattr. vars(value) is value.__dict__, read as such
+    // (`dynamic-access`).
+    bool given = is_local(call, o, root) && !instance_param(call, root);
+    if (!call.dotted) {
+      o.dynamic = true;
+      return;
+    }
+    if (given && call.kind == Call::members) {
+      read(k_any_value_attr, true);
+      return;
+    }
+    // getmembers(self) lists the class's methods too (vars(self) only the instance's attributes).
+    if (call.kind == Call::members && !given && (root == "self" || root == "cls")) {
+      read(k_any_member, true);
+    }
+    chain.append(".__dict__");
+    read(chain, false);
+    return;
+  }
+  bool by_name = call.kind == Call::getattr || call.kind == Call::hasattr || call.kind == Call::setattr;
+  bool named = call.kind == Call::attrgetter || (by_name && call.argument == 1) ||
+               ((call.kind == Call::methodcaller || call.kind == Call::fixture_value) && call.argument == 0);
+  if (!named || call.tokens == 0) return;
+  if (call.kind == Call::getattr) {
+    // getattr(obj, TABLE[key]) with a table of literal names: one of those members.
+    auto it = std::lower_bound(m_choices.begin(), m_choices.end(), NameChoices{call.begin, {}});
+    if (it != m_choices.end() && it->begin == call.begin) {
+      for (const auto& name : it->names) read("." + name, false);
+      return;
+    }
+  }
+  if (call.tokens != 1 || call.literal.empty()) {
+    if (call.kind == Call::fixture_value) {
+      o.dynamic_fixtures = true;
+    } else if (call.kind == Call::setattr) {
+      // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
+      read(k_any_setter, true);
+    } else if (call.kind == Call::hasattr) {
+      // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
+      read(k_any_getter, true);
+    } else if (call.kind == Call::getattr && forwards_lookup(call, o)) {
+      // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
+      // named, and the caller's code names it.
+    } else if (call.kind == Call::getattr && !call.on_builtin_type.empty() &&
+               !m_scratch.bound.contains(call.on_builtin_type) && !is_local(call, o, call.on_builtin_type)) {
+      // getattr(str, case): an attribute of a builtin type, which holds no project code (its
+      // attributes cannot be set), whatever the name.
+    } else if (call.kind == Call::getattr && call.on_self) {
+      // getattr(self, computed): any member of the object, but no module-level name; with a
+      // literal prefix (getattr(self, "visit_" + kind)), only a member whose name starts with it.
+      std::string prefix = identifier_prefix(m_src.substr(call.begin, call.end - call.begin));
+      if (prefix.empty()) read(k_any_member, true);
+      else read(std::string(k_any_member) + prefix, false);
+    } else {
+      // getattr(stream, attr): a member of whatever object it is given, or a module-level name when
+      // that object is a module; the decision follows where such objects come from. With a literal
+      // start (getattr(version, "bump_" + part)), only a name that starts with it.
+      std::string prefix = identifier_prefix(m_src.substr(call.begin, call.end - call.begin));
+      if (prefix.empty()) read(k_any_value_attr, true);
+      else read(std::string(k_any_value_attr) + prefix, false);
+    }
+    return;
+  }
+  std::string_view value = literal_value(call.literal);
+  if (value.empty()) return;
+  if (call.kind == Call::fixture_value) {
+    o.fixture_requests.emplace_back(value);
+    return;
+  }
+  std::string attr(1, '.');
+  attr.append(value);
+  read(attr, false);
+}
+
+// Inside __getattr__ / __getattribute__, whether the current argument is exactly the name being
+// looked up (the parameter after self; the first one for a module's __getattr__), never rebound.
+bool NamedCalls::forwards_lookup(const CallState& call, const Owner& o) const {
+  if (call.owner < 0 || call.tokens != 1 || !call.dotted) return false;
+  const Symbol& s = m_facts.symbols[static_cast<size_t>(call.owner)];
+  std::string_view fn = s.name();
+  if (fn != "__getattr__" && fn != "__getattribute__") return false;
+  size_t index = s.kind == SymbolKind::method ? 1 : 0;
+  if (s.params.size() <= index || m_src.substr(call.begin, call.end - call.begin) != s.params[index]) return false;
+  // `name = ALIASES.get(name, name)` looks up another name.
+  return !m_scratch.locals.contains(OwnedName{o.id, s.params[index]});
+}
+
+// Whether `name` is the first parameter of the call's owner, a method: its instance or class.
+bool NamedCalls::instance_param(const CallState& call, std::string_view name) const {
+  if (call.owner < 0) return false;
+  const Symbol& s = m_facts.symbols[static_cast<size_t>(call.owner)];
+  if (s.parent < 0 || m_facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return false;
+  return !s.params.empty() && s.params.front() == name;
+}
+
+// Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.
+bool NamedCalls::is_local(const CallState& call, const Owner& o, std::string_view name) const {
+  if (call.owner < 0) return false;
+  const Symbol& s = m_facts.symbols[static_cast<size_t>(call.owner)];
+  if (std::find(s.params.begin(), s.params.end(), name) != s.params.end()) return true;
+  return m_scratch.locals.contains(OwnedName{o.id, name});
+}
+
+} // namespace impact::python::reference_pass

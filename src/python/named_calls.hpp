@@ -1,0 +1,60 @@
+#pragma once
+// Calls that name attributes or fixtures with strings, read by the reference pass
+// (python/references.cpp; docs/selection.md `dynamic-access`): getattr(obj, "name") and its siblings
+// read an attribute (a computed name could read any); operator.attrgetter("a", "b.c") and
+// methodcaller("m") too; request.getfixturevalue("db") requests a fixture; inspect.getmembers(x) and
+// vars(x) read a namespace.
+#include "impact/python/facts.hpp"
+#include "python/name_tables.hpp"
+#include "python/reference_state.hpp"
+#include "python/references.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace impact::python::reference_pass {
+
+enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars };
+struct CallState {
+  Call kind = Call::none;
+  uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
+  int argument = 0;
+  int tokens = 0;     // tokens of the current argument
+  std::string_view literal; // its first token, when a string
+  int32_t owner = -1;
+  bool on_self = false;     // the first argument is exactly `self` or `cls`
+  std::string_view on_builtin_type = {}; // the first argument is exactly a builtin type's name (`str`)
+  uint32_t begin = 0, end = 0; // the current argument's text, at the call's own depth
+  bool dotted = false;         // ... made of names and dots only (`pkg.ops`)
+};
+
+// Whether `name` is a builtin type's (`str`, `dict`): getattr(str, name) reads none of the project's code.
+bool is_builtin_type(std::string_view name);
+
+// Reads one argument of such a call at a time, in the file `src` whose facts and scratch sets the
+// reference pass fills.
+class NamedCalls {
+public:
+  using Read = std::function<void(std::string_view chain, bool stable)>;
+  NamedCalls(std::string_view src, const FileFacts& facts, const ReferenceScratch& scratch, const std::vector<NameChoices>& choices)
+      : m_src(src), m_facts(facts), m_scratch(scratch), m_choices(choices) {}
+
+  // The end of one argument of `call`, in the code of owner `o`: what it names (to `read`, a chain and
+  // whether its view outlives the pass), or that it names anything (`o`'s flags).
+  void end_argument(const CallState& call, Owner& o, const Read& read) const;
+
+private:
+  static std::string_view literal_value(std::string_view s);
+  bool forwards_lookup(const CallState& call, const Owner& o) const;
+  bool instance_param(const CallState& call, std::string_view name) const;
+  bool is_local(const CallState& call, const Owner& o, std::string_view name) const;
+
+  std::string_view m_src;
+  const FileFacts& m_facts;
+  const ReferenceScratch& m_scratch;
+  const std::vector<NameChoices>& m_choices; // getattr(obj, TABLE[key]) names (collect_references)
+};
+
+} // namespace impact::python::reference_pass
