@@ -275,11 +275,11 @@ bool DynamicAccessRules::value_reader_of(std::string_view name) {
 // getattr(mod, computed) reads a module-level name of a module object it is given. A module object
 // comes from code that holds the module as a value (`mod`, `pkg.mod` passed on; `import mod` in a
 // function) or from code that looks modules up (sys.modules, importlib.import_module, __import__,
-// inspect.getmodule, pytest's request.module): that code is reached, and whoever calls it.
+// inspect.getmodule, pytest's request.module): the tests that run that code and such a read are
+// selected (or, past the intersections a decision may compute, that code is reached).
 void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribute) {
-  // The same code holds every name of the module: once per module. (Intersected with the computed
-  // getattr calls, as for a member, it would cost two walks on every change of a module-level name,
-  // the commonest edit.)
+  // The same code holds every name of the module: once per module. Without any getattr(value,
+  // computed) or namespace of a value in the project, only a name read as `value.name` asks.
   if (!attribute && value_readers().empty() && !reads_value_namespaces()) return;
   if (m_modules_reached.contains(key.node) || (!attribute && m_modules_intersected.contains(key.node))) return;
   // A name read through getattr(value, computed) or a value's namespace is read in a test that runs
