@@ -40,6 +40,7 @@ public:
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
     for (const Token& t : tokens) token(t);
+    if (m_namespace.stage != 0) state(m_namespace.owner).dynamic = true;
     if (m_lookup.active()) {
       if (auto held = m_lookup.next(Tok::newline, {})) read(state(m_lookup.owner()), *held, false);
     }
@@ -127,9 +128,14 @@ private:
       m_chain.is_base = false;
     }
     if (t.kind == Tok::lparen && m_headers.class_depth == 0 && m_spans.in_class_header(t.begin)) m_headers.class_depth = t.depth + 1;
-    // A name that reads anything when called (globals, eval, ...): only if the call follows.
+    // globals() (locals() at module level) reads any name of the module, unless what follows only
+    // stores into it: `globals().update(...)`, `globals()[key] = value`.
+    if (m_namespace.stage != 0) namespace_call(t);
     if (m_pending_dynamic) {
-      if (t.kind == Tok::lparen) state(m_owner).dynamic = true;
+      if (t.kind == Tok::lparen) {
+        if (m_namespace.stage != 0) state(m_namespace.owner).dynamic = true; // one inside another's key
+        m_namespace = NamespaceCall{1, m_owner, t.depth};
+      }
       m_pending_dynamic = false;
     }
     if (t.kind != Tok::lparen) m_pending_call = Call::none; // getattr without a call is a value
@@ -257,6 +263,39 @@ private:
   // The end of one argument of a call that names attributes with strings (python/named_calls.hpp).
   void end_argument(Owner& o) {
     m_named.end_argument(m_call, o, [&](std::string_view chain, bool stable) { read(o, chain, stable); });
+  }
+
+  // The tokens after `globals(`: whether the namespace is only stored into (docs/selection.md
+  // `dynamic-access`); anything else reads it, and may read any name.
+  void namespace_call(const Token& t) {
+    NamespaceCall& c = m_namespace;
+    auto reads = [&] {
+      state(c.owner).dynamic = true;
+      c.stage = 0;
+    };
+    switch (c.stage) {
+    case 1: // `globals(`: no argument
+      if (t.kind == Tok::rparen && t.depth == c.depth) c.stage = 2;
+      else reads();
+      break;
+    case 2: // `globals()`
+      if (t.kind == Tok::dot) c.stage = 3;
+      else if (t.kind == Tok::lbracket) c.stage = 4;
+      else reads();
+      break;
+    case 3: // `globals().`: update() stores what it is given; get, pop, setdefault, items read
+      if (t.kind == Tok::name && text(t) == "update") c.stage = 0;
+      else reads();
+      break;
+    case 4: // `globals()[`: the key is code like any other, up to its `]`
+      if (t.kind == Tok::rbracket && t.depth == c.depth) c.stage = 5;
+      break;
+    case 5: // `globals()[key]`: a store when `=` follows (`+=` reads first)
+      if (t.kind == Tok::assign && t.depth == c.depth) c.stage = 0;
+      else reads();
+      break;
+    default: c.stage = 0; break;
+    }
   }
 
   // `del name, other`: the statement unbinds plain names and reads none of them (`del obj.attr` and
@@ -462,6 +501,12 @@ private:
   int m_super_stage = 0;           // how much of `super().` was just read (see token())
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
   bool m_pending_dynamic = false; // the last name reads anything if it is called
+  struct NamespaceCall {
+    int stage = 0;      // 0: none; see namespace_call()
+    int32_t owner = -1; // whose code called globals()
+    uint32_t depth = 0; // the bracket depth of its `(`
+  };
+  NamespaceCall m_namespace;
   ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
   const StoredRanges& m_stored;                  // values that only store (collect_references)
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)

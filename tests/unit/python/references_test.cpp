@@ -231,6 +231,17 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     CHECK(reads(symbol(extract("def conv(str, case):\n    return getattr(str, case)\n"), "conv"), std::string(k_any_value_attr)));
     CHECK(reads(symbol(extract("def conv(case):\n    return getattr(str.x, case)\n"), "conv"), std::string(k_any_value_attr)));
   }
+  SECTION("globals() only stored into (update, a subscript assigned) reads no name; read otherwise, any") {
+    CHECK_FALSE(extract("import operator\nlocals().update({n: f for n, f in vars(operator).items()})\n").module_dynamic_access);
+    CHECK_FALSE(extract("def f(): pass\n\nfor name in ('a', 'b'):\n    globals()['do_' + name] = f\n").module_dynamic_access);
+    CHECK(extract("x = globals()['do_' + 'a']\n").module_dynamic_access);
+    CHECK(extract("globals()['n'] += 1\n").module_dynamic_access);
+    CHECK(extract("f = globals().get('name')\n").module_dynamic_access);
+    CHECK(extract("g = globals()\n").module_dynamic_access);
+    CHECK(extract("globals()[globals()['k']] = 1\n").module_dynamic_access);
+    CHECK(symbol(extract("def f(name):\n    return globals()[name]\n"), "f").dynamic_access);
+    CHECK_FALSE(symbol(extract("def f(name, v):\n    globals()[name] = v\n"), "f").dynamic_access);
+  }
   SECTION("del unbinds a plain name and reads none; del of an attribute or an item reads its object") {
     auto facts = extract("import toolz\nfrom app import ops, table\n\ndel toolz, ops\n\ndef f(d):\n    del d[1], table.x\n");
     CHECK_FALSE(std::find(facts.module_refs.begin(), facts.module_refs.end(), "toolz") != facts.module_refs.end());
