@@ -88,9 +88,12 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     } else if (s.dynamic_access && h != key.node && m_graph.nodes[h].test && s.parent != -1 &&
                info.at(s.parent).kind == SymbolKind::class_ && m_walk.mode() != Mode::safe) {
       m_walk.dynamic_access().test_class_reader(h, info, i, search.self);
-    } else if (!std::binary_search(m_self_only.begin(), m_self_only.end(), i) ||
-               !m_walk.self_calls().bounded(key, h, info, i, search.self)) {
-      m_walk.reach(h, std::string(s.qualname), search.self, s.dynamic_access ? Relation::dynamic_access : Relation::references, s.def_line);
+    } else if (std::binary_search(m_self_only.begin(), m_self_only.end(), i)) {
+      if (!m_walk.self_calls().bounded(key, h, info, i, search.self)) reach(h, s, search.self);
+    } else if (std::binary_search(m_value_only.begin(), m_value_only.end(), i)) {
+      if (!m_walk.self_calls().bounded_value(key, h, info, i, search.self)) reach(h, s, search.self);
+    } else {
+      reach(h, s, search.self);
     }
   }
   if (m_graph.nodes[h].test && (m_layout.is_test_name(search.name) || m_layout.is_test_class_name(search.name)) &&
@@ -98,6 +101,10 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     m_walk.whole_file(h, search.self, Relation::imports_test);
   }
   string_refs(search, h, info);
+}
+
+void ReferenceRules::reach(uint32_t h, const SymbolView& s, WalkKey self) {
+  m_walk.reach(h, std::string(s.qualname), self, s.dynamic_access ? Relation::dynamic_access : Relation::references, s.def_line);
 }
 
 // docs/selection.md `stored-values`: module-level code of `h` reads the symbol only in stored positions
@@ -151,6 +158,7 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   std::vector<int32_t>& reading = m_reading;
   reading.clear();
   m_self_only.clear();
+  m_value_only.clear();
   auto mark = [&](const Read& r) { reading.push_back(r.stored ? resolve::k_stored_read : r.symbol); };
   // `self.<name>` of a changed member of a class, read where the member is defined: `self-calls` may
   // bound the code that reads it so and in no other way.
@@ -182,7 +190,9 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
       } else if (m_index.may_denote(*r.target, key.node, key.qualname) &&
                  (r.target->kind != resolve::Target::unknown || !search.constructor ||
                   m_walk.classes().may_call_constructor(h, r.symbol, key.node, parent_part(key.qualname)))) {
-        if (self_calls && r.on_self && r.target->kind == resolve::Target::unknown) m_self_only.push_back(r.symbol);
+        bool unknown = r.target->kind == resolve::Target::unknown;
+        if (self_calls && r.on_self && unknown) m_self_only.push_back(r.symbol);
+        else if (self_calls && r.value_attr && unknown && r.symbol >= 0 && !safe) m_value_only.push_back(r.symbol);
         else mark(r);
       }
     }
@@ -196,12 +206,21 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   reading.insert(reading.end(), info.dynamic_symbols.begin(), info.dynamic_symbols.end());
   std::sort(reading.begin(), reading.end());
   reading.erase(std::unique(reading.begin(), reading.end()), reading.end());
-  if (m_self_only.empty()) return;
-  // Self-only: the symbols no other read marked; then every reader, in source order.
-  std::sort(m_self_only.begin(), m_self_only.end());
-  m_self_only.erase(std::unique(m_self_only.begin(), m_self_only.end()), m_self_only.end());
-  std::erase_if(m_self_only, [&](int32_t i) { return std::binary_search(reading.begin(), reading.end(), i); });
-  reading.insert(reading.end(), m_self_only.begin(), m_self_only.end());
+  if (m_self_only.empty() && m_value_only.empty()) return;
+  // Self-only and value-only: the symbols no other read marked (a symbol reading the member both ways
+  // is a plain reader); then every reader, in source order.
+  for (auto* only : {&m_self_only, &m_value_only}) {
+    std::sort(only->begin(), only->end());
+    only->erase(std::unique(only->begin(), only->end()), only->end());
+  }
+  std::vector<int32_t> both;
+  std::set_intersection(m_self_only.begin(), m_self_only.end(), m_value_only.begin(), m_value_only.end(), std::back_inserter(both));
+  reading.insert(reading.end(), both.begin(), both.end());
+  std::sort(reading.begin(), reading.end());
+  for (auto* only : {&m_self_only, &m_value_only}) {
+    std::erase_if(*only, [&](int32_t i) { return std::binary_search(reading.begin(), reading.end(), i); });
+    reading.insert(reading.end(), only->begin(), only->end());
+  }
   std::sort(reading.begin(), reading.end());
 }
 

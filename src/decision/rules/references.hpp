@@ -52,6 +52,7 @@ private:
 
   // The code of file `h` that reads the symbol, reached or made file-level.
   void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
+  void reach(uint32_t h, const SymbolView& reader, WalkKey self); // `reader` reads the symbol: reached as a reference
   // Module-level code of `h` reads the symbol only to store it in values: reaches each (false: it cannot).
   bool stored_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // A string reference on `line` that a module-level value holds: reaches the value (false: it cannot).
@@ -85,6 +86,7 @@ private:
   NodeSet m_seen;                 // candidates()' visited set, reused
   std::vector<int32_t> m_reading; // reading_code()'s answer, reused
   std::vector<int32_t> m_self_only; // ... the symbols of it that read the member only as `self.<name>`, ascending
+  std::vector<int32_t> m_value_only; // ... only as `value.<name>` (a parameter's, a local's, a call's), ascending
 };
 
 } // namespace impact::decision::rules

@@ -24,15 +24,22 @@ bool SelfCallRules::plain_method(uint32_t h, const FileInfo& info, int32_t reade
   return true;
 }
 
-bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, int32_t reader, WalkKey self) {
-  if (m_walk.mode() == Mode::safe || !plain_method(h, info, reader)) return false;
+int32_t SelfCallRules::walkable_class(const Key& key) const {
   std::string_view owner = parent_part(key.qualname);
   const FileInfo* owner_info = m_index.get(key.node);
   int32_t cls = owner_info == nullptr ? -1 : owner_info->symbol(owner);
-  if (cls < 0 || owner_info->at(cls).kind != SymbolKind::class_) return false;
+  if (cls < 0 || owner_info->at(cls).kind != SymbolKind::class_) return -1;
   // A test class of a test module is made by pytest, which collects it, not by code that names it:
   // the class's side cannot be walked, and the read stays a plain reference.
-  if (m_graph.nodes[key.node].test && m_layout.may_collect_class(owner_info->facts.symbols, cls)) return false;
+  if (m_graph.nodes[key.node].test && m_layout.may_collect_class(owner_info->facts.symbols, cls)) return -1;
+  return cls;
+}
+
+bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, int32_t reader, WalkKey self) {
+  if (m_walk.mode() == Mode::safe || !plain_method(h, info, reader)) return false;
+  int32_t cls = walkable_class(key);
+  if (cls < 0) return false;
+  std::string_view owner = parent_part(key.qualname);
   // `self.m` in C's own methods (or a subclass's) is the usual call of one's own method: left as it is.
   const SymbolView& method = info.at(reader);
   if (h == key.node && info.at(method.parent).qualname == owner) return false;
@@ -42,16 +49,35 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
       !made_together(last_part(reader_class), last_part(owner))) {
     return true;
   }
+  return intersect(key, cls, h, info, reader, self, Relation::self_call);
+}
+
+bool SelfCallRules::bounded_value(const Key& key, uint32_t h, const FileInfo& info, int32_t reader, WalkKey self) {
+  if (m_walk.mode() == Mode::safe || m_graph.nodes[h].test) return false;
+  const SymbolView& s = info.at(reader);
+  if (s.kind == SymbolKind::class_) return false;
+  int32_t cls = walkable_class(key);
+  if (cls < 0) return false;
+  // In a method of the member's own class the object is most likely one of its own (`other.m` in
+  // `__eq__`): whoever reaches the method reaches the class; the intersection would change nothing.
+  if (h == key.node && s.parent >= 0 && info.at(s.parent).qualname == parent_part(key.qualname)) return false;
+  return intersect(key, cls, h, info, reader, self, Relation::value_call);
+}
+
+bool SelfCallRules::intersect(const Key& key, int32_t cls, uint32_t h, const FileInfo& info, int32_t reader,
+                              WalkKey self, Relation relation) {
   DynamicAccessRules& intersection = m_walk.dynamic_access();
-  if (!intersection.intersects(self)) return false;
-  uint32_t line = owner_info->at(cls).def_line;
+  if (!intersection.intersects(self, true)) return false;
+  std::string_view owner = parent_part(key.qualname);
+  uint32_t line = m_index.get(key.node)->at(cls).def_line;
   // The same walk from the class as `dynamic_member`'s, when that rule made it already (its chains
-  // then say `dynamic_member`).
+  // then say `dynamic_member`), and one walk per class for both kinds of read.
   WalkKey class_key = m_walk.key_of(key.node, owner);
   const DynamicAccessRules::Covered* shared = intersection.class_users(class_key);
   const DynamicAccessRules::Covered& users = shared != nullptr ? *shared : m_class_users.get(class_key, [&] {
-    return intersection.covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::self_call, line}}));
+    return intersection.covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), relation, line}}));
   });
+  const SymbolView& method = info.at(reader);
   DynamicAccessRules::Covered readers =
       intersection.covered(m_walk.subwalk({SymbolSeed{h, std::string(method.qualname), Relation::references, method.def_line}}));
   intersection.select_both(users, readers, self);

@@ -21,6 +21,11 @@ public:
   // selects the tests that reach both the member's class and the reader and returns true; false when
   // the rule does not apply (the caller then reaches the reader as any other reference).
   bool bounded(const Key& key, uint32_t h, const resolve::FileInfo& info, int32_t reader, WalkKey self);
+  // Changed member `key` is read by function `reader` of source file `h` as `value.<name>` (an
+  // attribute of a parameter, a local or a call's result, whose class is not known) and in no other
+  // way: the object is an instance of the member's class or of a subclass (or the class itself), so
+  // the same intersection as bounded(), with relation `value_call`. False when the rule does not apply.
+  bool bounded_value(const Key& key, uint32_t h, const resolve::FileInfo& info, int32_t reader, WalkKey self);
 
 private:
   // Whether `reader` is a plain method of a class (not a static or class method, whose `self` is no
@@ -30,6 +35,13 @@ private:
   // time may derive from both.
   bool made_together(std::string_view a, std::string_view b);
   bool scan_made_together(std::string_view a, uint32_t ia, std::string_view b, uint32_t ib);
+  // The member's class (an index of the owner's symbols), or -1 when the rules cannot walk it: not a
+  // class, or a test class pytest collects (made by pytest, not by code that names it).
+  int32_t walkable_class(const Key& key) const;
+  // Selects the tests that reach both the member's class `cls` (a walk from it, `relation`) and the
+  // reading method; false past the intersection limit.
+  bool intersect(const Key& key, int32_t cls, uint32_t h, const resolve::FileInfo& info, int32_t reader,
+                 WalkKey self, Relation relation);
 
   LazyMap<WalkKey, DynamicAccessRules::Covered> m_class_users; // per class: a walk from the class
   LazyMap<uint64_t, bool> m_made_together; // made_together(), by the two names' interned ids
