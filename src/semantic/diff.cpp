@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <future>
 #include <map>
 
 namespace impact {
@@ -103,6 +104,9 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
                        const std::optional<std::string>& new_text, std::optional<FileShape>& before_shape,
                        std::optional<FileShape>& after_shape);
 
+// Both sides together from this size on are parsed on two threads.
+constexpr size_t k_parse_apart_bytes = 16 * 1024;
+
 } // namespace
 
 FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std::string>& old_text,
@@ -132,8 +136,13 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
   }
   if (change.binary || change.symlink || !old_text || !new_text) return whole_file(change, ChangeKind::unclassifiable);
 
-  const FileShape& before = before_shape.emplace(shape_of(*old_text));
+  // A large module takes tens of milliseconds a side to parse (docs/performance.md): the old side
+  // parses on a thread of its own meanwhile. Small files are not worth a thread.
+  std::future<FileShape> old_shape;
+  bool apart = old_text->size() + new_text->size() >= k_parse_apart_bytes;
+  if (apart) old_shape = std::async(std::launch::async, [&] { return shape_of(*old_text); });
   const FileShape& after = after_shape.emplace(shape_of(*new_text));
+  const FileShape& before = before_shape.emplace(apart ? old_shape.get() : shape_of(*old_text));
   // A file tree-sitter cannot read, or whose layout CPython would reject, is no mere edit.
   if (before.parse_error || after.parse_error || before.layout_error || after.layout_error) {
     FileSemantics out = whole_file(change, ChangeKind::unclassifiable);
