@@ -163,28 +163,41 @@ std::vector<TextDoctest> text_doctests(Repository& repo, const ProjectLayout& la
 std::vector<FileSemantics> semantic_diffs(Repository& repo, const ChangeSet& changes,
                                           const std::vector<SourceFile>& inventory,
                                           std::optional<uint8_t> python_minor) {
-  std::vector<FileSemantics> out;
+  // Both sides of every file are read first (one repository, one thread), then compared: the parses
+  // of many changed files are shared between this thread and one more.
+  struct Sides {
+    const ChangedFile* change;
+    std::optional<std::string> before, after; // none for an added, deleted or renamed file: whole
+  };
+  std::vector<Sides> files;
   for (const auto& change : changes.files) {
     bool is_python = (!change.new_path.empty() && change.new_path.ends_with(".py")) ||
                      (!change.old_path.empty() && change.old_path.ends_with(".py"));
     if (!is_python || change.submodule) continue;
-    std::optional<std::string> before, after;
+    Sides& sides = files.emplace_back(Sides{&change, std::nullopt, std::nullopt});
     // Only a modified file is compared line by line: an added, deleted or renamed one is whole.
-    if (change.status != FileStatus::modified) {
-      out.push_back(diff_semantics(change, before, after));
-      continue;
-    }
-    if (!change.old_path.empty()) before = side(repo.read_base(changes, change.old_path));
+    if (change.status != FileStatus::modified) continue;
+    if (!change.old_path.empty()) sides.before = side(repo.read_base(changes, change.old_path));
     if (!change.new_path.empty()) {
       auto it = std::lower_bound(inventory.begin(), inventory.end(), change.new_path,
                                  [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
-      if (it != inventory.end() && it->path == change.new_path) after = side(repo.read_current(*it));
+      if (it != inventory.end() && it->path == change.new_path) sides.after = side(repo.read_current(*it));
     }
     // A side too large to parse leaves the file unclassified: it is a change of the whole file.
-    if (before && before->size() > k_max_parsed_bytes) before.reset();
-    if (after && after->size() > k_max_parsed_bytes) after.reset();
-    out.push_back(diff_semantics(change, before, after, python_minor));
+    if (sides.before && sides.before->size() > k_max_parsed_bytes) sides.before.reset();
+    if (sides.after && sides.after->size() > k_max_parsed_bytes) sides.after.reset();
   }
+  std::vector<FileSemantics> out(files.size());
+  auto compare = [&](size_t first) {
+    for (size_t i = first; i < files.size(); i += 2) {
+      const Sides& f = files[i];
+      out[i] = diff_semantics(*f.change, f.before, f.after, python_minor);
+    }
+  };
+  std::future<void> odd;
+  if (files.size() > 1) odd = std::async(std::launch::async, compare, 1);
+  compare(0);
+  if (odd.valid()) odd.get();
   return out;
 }
 
