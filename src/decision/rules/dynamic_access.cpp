@@ -39,11 +39,16 @@ std::vector<std::string_view> DynamicAccessRules::markers(const Key& key, bool m
 // The namespace of a value (`record.__dict__`, a parameter) holds a module's names only when the value
 // is a module object: outside safe mode, module_name() follows where module objects come from, as for
 // getattr(value, computed).
-bool DynamicAccessRules::reads_namespace(const Read& r, const Key& key, bool member) const {
+bool DynamicAccessRules::reads_namespace(const Read& r, const Key& key, bool member) {
   const Target& t = *r.target;
   if (!member) {
     if (t.kind == Target::unknown) return m_walk.mode() == Mode::safe;
-    return t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
+    if (t.kind != Target::module) return false;
+    // The module's own names, and those it imported: `vars(om)["helper"]` where om did
+    // `from pkg.x import helper` runs pkg.x's helper.
+    std::vector<uint32_t> holding = namespaces_holding(key);
+    return std::any_of(t.modules.begin(), t.modules.end(),
+                       [&](uint32_t m) { return std::find(holding.begin(), holding.end(), m) != holding.end(); });
   }
   if (t.kind == Target::definition) return m_index.may_denote(t, key.node, parent_part(key.qualname));
   if (t.kind == Target::unknown) return r.class_like;
@@ -278,15 +283,25 @@ bool DynamicAccessRules::value_reader_of(std::string_view name) {
 // inspect.getmodule, pytest's request.module): the tests that run that code and such a read are
 // selected (or, past the intersections a decision may compute, that code is reached).
 void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribute) {
-  // The same code holds every name of the module: once per module. Without any getattr(value,
-  // computed) or namespace of a value in the project, only a name read as `value.name` asks.
+  // Without any getattr(value, computed) or namespace of a value in the project, only a name read as
+  // `value.name` asks.
   if (!attribute && value_readers().empty() && !reads_value_namespaces()) return;
-  if (m_modules_reached.contains(key.node) || (!attribute && m_modules_intersected.contains(key.node))) return;
+  // The modules whose objects give the name: its own, the modules that import it into their
+  // namespace, and the packages of both. The same code holds every name of a module: each module
+  // once per decision.
+  auto done = [&](uint32_t m) { return m_modules_reached.contains(m) || (!attribute && m_modules_intersected.contains(m)); };
+  std::vector<uint32_t> modules;
+  for (uint32_t n : namespaces_holding(key)) {
+    for (uint32_t m : module_and_packages(n)) {
+      if (!done(m) && std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+    }
+  }
+  if (modules.empty()) return;
   // A name read through getattr(value, computed) or a value's namespace is read in a test that runs
   // both such a read and code holding the module: the two sides' tests, intersected where the walk
   // may. A name read as `value.name` keeps the holders' side alone, even after an intersection.
   bool both = !attribute && intersects(self, true);
-  (both ? m_modules_intersected : m_modules_reached).insert(key.node);
+  for (uint32_t m : modules) (both ? m_modules_intersected : m_modules_reached).insert(m);
   Seeds holders;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
     if (both) add_seed(holders, h, info, symbol, Relation::module_value);
@@ -297,7 +312,8 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribut
   // reload) gets one only if that code imports it. request.module and inspect.getmodule get the module
   // of a test or function they are handed, so they count wherever they are.
   const TestCode& tests = m_test_code.get([&] { return TestCode(m_graph); });
-  bool test_only = m_walk.mode() != Mode::safe && tests.test_module_only(key.node);
+  bool test_only = m_walk.mode() != Mode::safe &&
+                   std::all_of(modules.begin(), modules.end(), [&](uint32_t m) { return tests.test_module_only(m); });
   // Besides sys.modules and reload: the loaders that hand back a module named by a string or a spec
   // (pkgutil.resolve_name, pydoc.locate, werkzeug's and Django's import_string, importlib's spec
   // loaders, imp.load_source).
@@ -306,12 +322,14 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribut
       "load_source"};
   static constexpr std::array<std::string_view, 2> k_importers = {"import_module", "__import__"};
   static constexpr std::array<std::string_view, 2> k_handed = {"getmodule", "module"};
-  std::vector<uint32_t> modules = module_and_packages(key.node);
   for_each_read(k_by_name, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
     if (!test_only || tests.holds(h)) hold(h, info, symbol);
   });
   for_each_read(k_importers, [&](uint32_t h, const FileInfo& info, int32_t symbol) {
-    if ((!test_only || tests.holds(h)) && imports_may_give(h, key.node)) hold(h, info, symbol);
+    if ((!test_only || tests.holds(h)) &&
+        std::any_of(modules.begin(), modules.end(), [&](uint32_t m) { return imports_may_give(h, m); })) {
+      hold(h, info, symbol);
+    }
   });
   for_each_read(k_handed, hold);
   literal_lookups(modules, hold);
@@ -475,6 +493,38 @@ const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& DynamicAccessRules
     }
     return out;
   });
+}
+
+std::vector<uint32_t> DynamicAccessRules::namespaces_holding(const Key& key) {
+  std::vector<uint32_t> out{key.node};
+  if (key.qualname.find('.') != std::string::npos) return out; // a member: its class's, not a module's
+  const Bindings& bindings = m_bindings.get(key.node, [&] {
+    Bindings b;
+    for (uint32_t h : m_tables.importers(key.node)) {
+      const FileInfo* info = m_index.get(h);
+      if (info == nullptr || h == key.node) continue;
+      if (info->star_imports) b.star.push_back(h);
+      for (const auto& imp : info->imports.imports) {
+        // An import in a function binds a local name, not one of the module's namespace.
+        if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
+        for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+          size_t a = imp.aliases_begin + (k - imp.names_begin);
+          std::string_view alias = a < imp.aliases_end ? info->imports.aliases[a] : info->imports.names[k];
+          b.by_name[std::string(info->imports.names[k])].emplace_back(h, std::string(alias.empty() ? info->imports.names[k] : alias));
+        }
+      }
+    }
+    return b;
+  });
+  auto add = [&](uint32_t h, std::string_view bound) {
+    std::vector<std::string_view> chain{bound};
+    if (std::find(out.begin(), out.end(), h) == out.end() && m_index.may_refer(h, chain, 0, key.node, key.qualname)) out.push_back(h);
+  };
+  if (auto it = bindings.by_name.find(std::string(key.qualname)); it != bindings.by_name.end()) {
+    for (const auto& [h, bound] : it->second) add(h, bound);
+  }
+  for (uint32_t h : bindings.star) add(h, key.qualname);
+  return out;
 }
 
 std::vector<uint32_t> DynamicAccessRules::module_and_packages(uint32_t node) const {

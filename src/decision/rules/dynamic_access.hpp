@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -35,7 +36,7 @@ public:
   // computed) reads one.
   std::vector<std::string_view> markers(const Key& key, bool member);
   // Whether namespace read `r` (`module.__dict__`, vars(cls), getmembers(x)) reads symbol `key`.
-  bool reads_namespace(const resolve::Read& r, const Key& key, bool member) const;
+  bool reads_namespace(const resolve::Read& r, const Key& key, bool member);
   // Symbol `key` (index `index` of `info`) is reached: a member of a class reaches the class
   // (`dynamic_member`) when code reads members by computed names, a module-level name the code that
   // holds its module as a value (`module_value`) or reads any module (`dynamic_access`). Not in
@@ -114,6 +115,16 @@ private:
   const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& module_values(uint32_t h);
   // `node` and the packages that contain it: a module is reachable through a package's attributes.
   std::vector<uint32_t> module_and_packages(uint32_t node) const;
+  // The modules whose namespace holds module-level name `key`: its own, and every module that binds
+  // it at module level by importing it (`from pkg.x import helper [as h]`, a star import), so that
+  // `vars(mod)[name]` or getattr(mod, name) there gives it too.
+  std::vector<uint32_t> namespaces_holding(const Key& key);
+  // Per module: its importers' module-level `from ... import name [as alias]`, by imported name, and
+  // its importers with a star import.
+  struct Bindings {
+    std::unordered_map<std::string, std::vector<std::pair<uint32_t, std::string>>> by_name;
+    std::vector<uint32_t> star;
+  };
   // The code that reads symbol `symbol` of `h` (-1: module level) is reached, or its file made
   // file-level, with `relation`.
   void reach_code(uint32_t h, const resolve::FileInfo& info, int32_t symbol, WalkKey self, Relation relation);
@@ -130,6 +141,7 @@ private:
   std::unordered_set<uint32_t> m_modules_reached;
   std::unordered_set<uint32_t> m_modules_intersected;
   Lazy<TestCode> m_test_code; // which files are the tests' own code
+  LazyMap<uint32_t, Bindings> m_bindings; // namespaces_holding()'s index, by module
 };
 
 } // namespace impact::decision::rules
