@@ -506,7 +506,13 @@ std::vector<uint32_t> DynamicAccessRules::namespaces_holding(const Key& key) {
       if (info->star_imports) b.star.push_back(h);
       for (const auto& imp : info->imports.imports) {
         // An import in a function binds a local name, not one of the module's namespace.
-        if (imp.kind != ImportKind::from || (imp.flags & k_import_in_function) != 0) continue;
+        if ((imp.flags & k_import_in_function) != 0) continue;
+        if (imp.kind != ImportKind::from) {
+          for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
+            if (!info->imports.aliases[a].empty()) b.module_aliases.emplace_back(h, std::string(info->imports.aliases[a]));
+          }
+          continue;
+        }
         for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
           size_t a = imp.aliases_begin + (k - imp.names_begin);
           std::string_view alias = a < imp.aliases_end ? info->imports.aliases[a] : info->imports.names[k];
@@ -524,6 +530,21 @@ std::vector<uint32_t> DynamicAccessRules::namespaces_holding(const Key& key) {
     for (const auto& [h, bound] : it->second) add(h, bound);
   }
   for (uint32_t h : bindings.star) add(h, key.qualname);
+  // The module itself bound in another module's namespace, under its own name or an alias.
+  auto binds_module = [&](uint32_t h, std::string_view bound) {
+    if (std::find(out.begin(), out.end(), h) != out.end()) return;
+    Target t = m_index.resolve(h, bound);
+    if (t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end()) out.push_back(h);
+  };
+  std::string_view path = m_graph.nodes[key.node].path.view();
+  std::string_view stem = path.substr(0, path.size() - 3); // without ".py"
+  if (stem.ends_with("/__init__") || stem == "__init__") stem = stem.substr(0, stem.size() - std::string_view("__init__").size());
+  if (stem.ends_with('/')) stem.remove_suffix(1);
+  stem = stem.substr(stem.rfind('/') == std::string_view::npos ? 0 : stem.rfind('/') + 1);
+  if (auto it = bindings.by_name.find(std::string(stem)); !stem.empty() && it != bindings.by_name.end()) {
+    for (const auto& [h, bound] : it->second) binds_module(h, bound);
+  }
+  for (const auto& [h, bound] : bindings.module_aliases) binds_module(h, bound);
   return out;
 }
 

@@ -115,15 +115,17 @@ private:
   const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& module_values(uint32_t h);
   // `node` and the packages that contain it: a module is reachable through a package's attributes.
   std::vector<uint32_t> module_and_packages(uint32_t node) const;
-  // The modules whose namespace holds module-level name `key`: its own, and every module that binds
-  // it at module level by importing it (`from pkg.x import helper [as h]`, a star import), so that
-  // `vars(mod)[name]` or getattr(mod, name) there gives it too.
+  // The modules whose namespace holds module-level name `key`: its own, every module that binds it
+  // at module level by importing it (`from pkg.x import helper [as h]`, a star import), so that
+  // `vars(mod)[name]` or getattr(mod, name) there gives it too, and every module that binds its
+  // module itself (`from pkg import x`, `import pkg.x as x`: getattr(mod, "x").helper).
   std::vector<uint32_t> namespaces_holding(const Key& key);
   // Per module: its importers' module-level `from ... import name [as alias]`, by imported name, and
   // its importers with a star import.
   struct Bindings {
     std::unordered_map<std::string, std::vector<std::pair<uint32_t, std::string>>> by_name;
     std::vector<uint32_t> star;
+    std::vector<std::pair<uint32_t, std::string>> module_aliases; // `import pkg.x as alias`
   };
   // The code that reads symbol `symbol` of `h` (-1: module level) is reached, or its file made
   // file-level, with `relation`.
