@@ -495,30 +495,54 @@ const std::vector<std::pair<int32_t, std::vector<uint32_t>>>& DynamicAccessRules
   });
 }
 
+namespace {
+
+// The name a module is imported by from its package (`x` for pkg/x.py and for pkg/x/__init__.py).
+std::string_view module_stem(std::string_view path) {
+  if (!path.ends_with(".py")) return {};
+  path.remove_suffix(3);
+  if (path == "__init__") return {};
+  if (path.ends_with("/__init__")) path.remove_suffix(std::string_view("/__init__").size());
+  return path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+}
+
+} // namespace
+
 std::vector<uint32_t> DynamicAccessRules::namespaces_holding(const Key& key) {
   std::vector<uint32_t> out{key.node};
   if (key.qualname.find('.') != std::string::npos) return out; // a member: its class's, not a module's
   const Bindings& bindings = m_bindings.get(key.node, [&] {
     Bindings b;
+    std::string_view stem = module_stem(m_graph.nodes[key.node].path.view());
+    // Whether name `bound` of file `h` is the module itself: getattr(h's module, "x") gives it.
+    auto binds_module = [&](uint32_t h, std::string_view bound) {
+      Target t = m_index.resolve(h, bound);
+      return t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end();
+    };
     for (uint32_t h : m_tables.importers(key.node)) {
       const FileInfo* info = m_index.get(h);
       if (info == nullptr || h == key.node) continue;
       if (info->star_imports) b.star.push_back(h);
+      bool binder = false;
       for (const auto& imp : info->imports.imports) {
         // An import in a function binds a local name, not one of the module's namespace.
         if ((imp.flags & k_import_in_function) != 0) continue;
         if (imp.kind != ImportKind::from) {
           for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
-            if (!info->imports.aliases[a].empty()) b.module_aliases.emplace_back(h, std::string(info->imports.aliases[a]));
+            std::string_view alias = info->imports.aliases[a];
+            binder = binder || (!alias.empty() && binds_module(h, alias));
           }
           continue;
         }
         for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+          std::string_view name = info->imports.names[k];
           size_t a = imp.aliases_begin + (k - imp.names_begin);
-          std::string_view alias = a < imp.aliases_end ? info->imports.aliases[a] : info->imports.names[k];
-          b.by_name[std::string(info->imports.names[k])].emplace_back(h, std::string(alias.empty() ? info->imports.names[k] : alias));
+          std::string_view alias = a < imp.aliases_end && !info->imports.aliases[a].empty() ? info->imports.aliases[a] : name;
+          b.by_name[std::string(name)].emplace_back(h, std::string(alias));
+          binder = binder || (!stem.empty() && name == stem && binds_module(h, alias));
         }
       }
+      if (binder) b.module_binders.push_back(h);
     }
     return b;
   });
@@ -531,20 +555,9 @@ std::vector<uint32_t> DynamicAccessRules::namespaces_holding(const Key& key) {
   }
   for (uint32_t h : bindings.star) add(h, key.qualname);
   // The module itself bound in another module's namespace, under its own name or an alias.
-  auto binds_module = [&](uint32_t h, std::string_view bound) {
-    if (std::find(out.begin(), out.end(), h) != out.end()) return;
-    Target t = m_index.resolve(h, bound);
-    if (t.kind == Target::module && std::find(t.modules.begin(), t.modules.end(), key.node) != t.modules.end()) out.push_back(h);
-  };
-  std::string_view path = m_graph.nodes[key.node].path.view();
-  std::string_view stem = path.substr(0, path.size() - 3); // without ".py"
-  if (stem.ends_with("/__init__") || stem == "__init__") stem = stem.substr(0, stem.size() - std::string_view("__init__").size());
-  if (stem.ends_with('/')) stem.remove_suffix(1);
-  stem = stem.substr(stem.rfind('/') == std::string_view::npos ? 0 : stem.rfind('/') + 1);
-  if (auto it = bindings.by_name.find(std::string(stem)); !stem.empty() && it != bindings.by_name.end()) {
-    for (const auto& [h, bound] : it->second) binds_module(h, bound);
+  for (uint32_t h : bindings.module_binders) {
+    if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
   }
-  for (const auto& [h, bound] : bindings.module_aliases) binds_module(h, bound);
   return out;
 }
 

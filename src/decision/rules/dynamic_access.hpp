@@ -120,12 +120,12 @@ private:
   // `vars(mod)[name]` or getattr(mod, name) there gives it too, and every module that binds its
   // module itself (`from pkg import x`, `import pkg.x as x`: getattr(mod, "x").helper).
   std::vector<uint32_t> namespaces_holding(const Key& key);
-  // Per module: its importers' module-level `from ... import name [as alias]`, by imported name, and
-  // its importers with a star import.
+  // Per module: its importers' module-level `from ... import name [as alias]`, by imported name, its
+  // importers with a star import, and the importers that bind the module itself.
   struct Bindings {
     std::unordered_map<std::string, std::vector<std::pair<uint32_t, std::string>>> by_name;
     std::vector<uint32_t> star;
-    std::vector<std::pair<uint32_t, std::string>> module_aliases; // `import pkg.x as alias`
+    std::vector<uint32_t> module_binders; // `from pkg import x`, `import pkg.x as alias`
   };
   // The code that reads symbol `symbol` of `h` (-1: module level) is reached, or its file made
   // file-level, with `relation`.
