@@ -112,6 +112,20 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
   read(attr, false);
 }
 
+void NamedCalls::unread_call(Call kind, Owner& o, const Read& read) {
+  switch (kind) {
+  case Call::none: return;
+  case Call::getattr:
+  case Call::attrgetter:
+  case Call::methodcaller:
+  case Call::members: read(k_any_value_attr, true); return;
+  case Call::hasattr: read(k_any_getter, true); return;
+  case Call::setattr: read(k_any_setter, true); return;
+  case Call::fixture_value: o.dynamic_fixtures = true; return;
+  case Call::vars: o.dynamic = true; return; // the namespace of anything
+  }
+}
+
 // Inside __getattr__ / __getattribute__, whether the current argument is exactly the name being
 // looked up (the parameter after self; the first one for a module's __getattr__), never rebound.
 bool NamedCalls::forwards_lookup(const CallState& call, const Owner& o) const {

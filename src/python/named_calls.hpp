@@ -44,6 +44,10 @@ public:
   // The end of one argument of `call`, in the code of owner `o`: what it names (to `read`, a chain and
   // whether its view outlives the pass), or that it names anything (`o`'s flags).
   void end_argument(const CallState& call, Owner& o, const Read& read) const;
+  // A call of that kind whose arguments are not read: `kind` named as a value (`reduce(getattr, names,
+  // obj)`, `map(attrgetter, paths)`) or called inside another such call's arguments
+  // (`setattr(x, "f", getattr(mod, name))`). It may look up any name: what a computed name reads.
+  static void unread_call(Call kind, Owner& o, const Read& read);
 
 private:
   static std::string_view literal_value(std::string_view s);

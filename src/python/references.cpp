@@ -138,7 +138,12 @@ private:
       }
       m_pending_dynamic = false;
     }
-    if (t.kind != Tok::lparen) m_pending_call = Call::none; // getattr without a call is a value
+    if (t.kind != Tok::lparen && m_pending_call != Call::none) {
+      // getattr without a call is a value, handed to code that calls it with names it computes
+      // (`functools.reduce(getattr, path.split("."), obj)`, `map(getattr, objs, names)`).
+      NamedCalls::unread_call(m_pending_call, state(m_owner), [&](std::string_view c, bool stable) { read(state(m_owner), c, stable); });
+      m_pending_call = Call::none;
+    }
     if (m_lookup.active()) {
       if (auto held = m_lookup.next(t.kind, text(t))) read(state(m_lookup.owner()), *held, false);
     }
@@ -211,6 +216,10 @@ private:
       }
       if (m_call.depth == 0 && m_pending_call != Call::none) {
         m_call = CallState{m_pending_call, t.depth + 1, 0, 0, {}, m_owner};
+      } else if (m_pending_call != Call::none) {
+        // One inside another's arguments (`setattr(x, "f", getattr(mod, name))`): its own arguments
+        // are not read, so it may look up any name.
+        NamedCalls::unread_call(m_pending_call, o, [&](std::string_view c, bool stable) { read(o, c, stable); });
       }
       m_pending_call = Call::none;
       [[fallthrough]];

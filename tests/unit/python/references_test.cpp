@@ -272,6 +272,25 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
   }
 }
 
+TEST_CASE("getattr named as a value, or called inside another named call, looks up any name", "[references]") {
+  auto facts = extract("import functools\nimport operator\n\n"
+                       "def by_reduce(path, root):\n    return functools.reduce(getattr, path.split('.'), root)\n\n"
+                       "def by_map(objs, names):\n    return list(map(getattr, objs, names))\n\n"
+                       "def by_attrgetter(paths, root):\n    return [g(root) for g in map(operator.attrgetter, paths)]\n\n"
+                       "def by_setattr(x, mod, name):\n    setattr(x, 'f', getattr(mod, name))\n\n"
+                       "def by_default(x, mod, name):\n    return getattr(x, 'missing', getattr(mod, name))\n\n"
+                       "def checks(x, names):\n    return list(map(hasattr, [x] * len(names), names))\n\n"
+                       "def literal(x):\n    return getattr(x, 'name')\n");
+  for (const char* name : {"by_reduce", "by_map", "by_attrgetter", "by_setattr", "by_default"}) {
+    INFO(name);
+    CHECK(reads(symbol(facts, name), std::string(k_any_value_attr)));
+  }
+  CHECK(reads(symbol(facts, "by_setattr"), ".f")); // the outer call's literal name is still read
+  CHECK(reads(symbol(facts, "checks"), std::string(k_any_getter)));
+  CHECK_FALSE(reads(symbol(facts, "literal"), std::string(k_any_value_attr)));
+  CHECK(reads(symbol(facts, "literal"), ".name"));
+}
+
 TEST_CASE("identifier_prefix reads what a computed string starts with", "[references]") {
   using python::identifier_prefix;
   CHECK(identifier_prefix("'visit_' + kind") == "visit_");
