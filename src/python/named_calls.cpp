@@ -59,7 +59,8 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
   }
   bool by_name = call.kind == Call::getattr || call.kind == Call::hasattr || call.kind == Call::setattr;
   bool named = call.kind == Call::attrgetter || (by_name && call.argument == 1) ||
-               ((call.kind == Call::methodcaller || call.kind == Call::fixture_value) && call.argument == 0);
+               ((call.kind == Call::methodcaller || call.kind == Call::fixture_value || call.kind == Call::bound_lookup) &&
+                call.argument == 0);
   if (!named || call.tokens == 0) return;
   if (call.kind == Call::getattr) {
     // getattr(obj, TABLE[key]) with a table of literal names: one of those members.
@@ -78,7 +79,7 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
     } else if (call.kind == Call::hasattr) {
       // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
       read(k_any_getter, true);
-    } else if (call.kind == Call::getattr && forwards_lookup(call, o)) {
+    } else if ((call.kind == Call::getattr || call.kind == Call::bound_lookup) && forwards_lookup(call, o)) {
       // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
       // named, and the caller's code names it.
     } else if (call.kind == Call::getattr && !call.on_builtin_type.empty() &&
@@ -118,7 +119,8 @@ void NamedCalls::unread_call(Call kind, Owner& o, const Read& read) {
   case Call::getattr:
   case Call::attrgetter:
   case Call::methodcaller:
-  case Call::members: read(k_any_value_attr, true); return;
+  case Call::members:
+  case Call::bound_lookup: read(k_any_value_attr, true); return;
   case Call::hasattr: read(k_any_getter, true); return;
   case Call::setattr: read(k_any_setter, true); return;
   case Call::fixture_value: o.dynamic_fixtures = true; return;

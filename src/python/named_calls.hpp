@@ -16,7 +16,9 @@
 
 namespace impact::python::reference_pass {
 
-enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars };
+// getattr also stands for `inspect.getattr_static(obj, name)` and the unbound
+// `object.__getattribute__(obj, name)`; bound_lookup is `x.__getattribute__(name)` (or `__getattr__`).
+enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars, bound_lookup };
 struct CallState {
   Call kind = Call::none;
   uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call

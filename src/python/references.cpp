@@ -342,6 +342,14 @@ private:
       if (n == "attrgetter") m_pending_call = Call::attrgetter;
       if (n == "methodcaller") m_pending_call = Call::methodcaller;
       if (n == "getmembers") m_pending_call = Call::members;
+      if (n == "getattr_static") m_pending_call = Call::getattr;
+      // `object.__getattribute__(obj, name)` is getattr; `x.__getattribute__(name)` takes the name first.
+      if (n == "__getattribute__" || n == "__getattr__") {
+        bool unbound = m_chain.open && (chain() == "object" || chain() == "type");
+        m_pending_call = unbound ? Call::getattr : Call::bound_lookup;
+        // The object looked into is held as a value, as getattr's first argument is (`mod.__getattribute__`).
+        if (!unbound && m_chain.open) read(o, chain(), !m_chain.copied);
+      }
       // builtins.eval(...) and its siblings are the builtins themselves.
       if (m_chain.open && chain() == "builtins") {
         if (n == "eval" || n == "exec") o.dynamic = true;
@@ -403,6 +411,7 @@ private:
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
     else if (n == "getmembers") m_pending_call = Call::members;
     else if (n == "vars") m_pending_call = Call::vars;
+    else if (n == "getattr_static") m_pending_call = Call::getattr;
     // eval and exec may read any name, called or passed on (`map(eval, ...)`, `run = exec`). globals()
     // and locals() at module level (where it is globals()) too, when called: a parameter named
     // `globals` is a value. In a function, locals() holds its own locals, which its own imports bind.

@@ -291,6 +291,26 @@ TEST_CASE("getattr named as a value, or called inside another named call, looks 
   CHECK(reads(symbol(facts, "literal"), ".name"));
 }
 
+TEST_CASE("getattr_static and __getattribute__ called by hand look names up as getattr does", "[references]") {
+  auto facts = extract("import inspect\nfrom pkg import impl\n\n"
+                       "def by_dunder(name):\n    return impl.__getattribute__(name)\n\n"
+                       "def by_object(obj, name):\n    return object.__getattribute__(obj, name)\n\n"
+                       "def by_static(name):\n    return inspect.getattr_static(impl, name)\n\n"
+                       "def literal(obj):\n    return object.__getattribute__(obj, 'size')\n\n"
+                       "class Proxy:\n    def __getattribute__(self, name):\n        return object.__getattribute__(self, name)\n\n"
+                       "    def __getattr__(self, name):\n        return super().__getattribute__(name)\n");
+  for (const char* name : {"by_dunder", "by_object", "by_static"}) {
+    INFO(name);
+    CHECK(reads(symbol(facts, name), std::string(k_any_value_attr)));
+  }
+  CHECK(reads(symbol(facts, "by_dunder"), "impl")); // the module looked into is held as a value
+  CHECK_FALSE(reads(symbol(facts, "literal"), std::string(k_any_value_attr)));
+  CHECK(reads(symbol(facts, "literal"), ".size"));
+  // Forwarding the name it was asked for: what the caller's code names.
+  CHECK_FALSE(reads(symbol(facts, "Proxy.__getattribute__"), std::string(k_any_value_attr)));
+  CHECK_FALSE(reads(symbol(facts, "Proxy.__getattr__"), std::string(k_any_value_attr)));
+}
+
 TEST_CASE("identifier_prefix reads what a computed string starts with", "[references]") {
   using python::identifier_prefix;
   CHECK(identifier_prefix("'visit_' + kind") == "visit_");
