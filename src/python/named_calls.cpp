@@ -58,6 +58,11 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
     return;
   }
   bool by_name = call.kind == Call::getattr || call.kind == Call::hasattr || call.kind == Call::setattr;
+  // getattr(*pair): where the name is, is not known.
+  if (by_name && call.argument == 0 && call.tokens > 0 && m_src[call.begin] == '*') {
+    unread_call(call.kind, o, read);
+    return;
+  }
   bool named = call.kind == Call::attrgetter || (by_name && call.argument == 1) ||
                ((call.kind == Call::methodcaller || call.kind == Call::fixture_value || call.kind == Call::bound_lookup) &&
                 call.argument == 0);

@@ -353,6 +353,9 @@ private:
       // builtins.eval(...) and its siblings are the builtins themselves.
       if (m_chain.open && chain() == "builtins") {
         if (n == "eval" || n == "exec") o.dynamic = true;
+        if (n == "getattr") m_pending_call = Call::getattr;
+        if (n == "hasattr") m_pending_call = Call::hasattr;
+        if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
         if (n == "globals" || n == "vars" || n == "locals") m_pending_dynamic = true;
       }
       if (m_chain.open) {

@@ -286,6 +286,16 @@ TEST_CASE("getattr named as a value, or called inside another named call, looks 
     CHECK(reads(symbol(facts, name), std::string(k_any_value_attr)));
   }
   CHECK(reads(symbol(facts, "by_setattr"), ".f")); // the outer call's literal name is still read
+  auto spelled = extract("import builtins\n\n"
+                         "def by_builtins(obj, name):\n    return builtins.getattr(obj, name)\n\n"
+                         "def by_star(pair):\n    return getattr(*pair)\n\n"
+                         "def by_has(pair):\n    return hasattr(*pair)\n\n"
+                         "def literal(obj):\n    return builtins.getattr(obj, 'size')\n");
+  CHECK(reads(symbol(spelled, "by_builtins"), std::string(k_any_value_attr)));
+  CHECK(reads(symbol(spelled, "by_star"), std::string(k_any_value_attr)));
+  CHECK(reads(symbol(spelled, "by_has"), std::string(k_any_getter)));
+  CHECK(reads(symbol(spelled, "literal"), ".size"));
+  CHECK_FALSE(reads(symbol(spelled, "literal"), std::string(k_any_value_attr)));
   CHECK(reads(symbol(facts, "checks"), std::string(k_any_getter)));
   CHECK_FALSE(reads(symbol(facts, "literal"), std::string(k_any_value_attr)));
   CHECK(reads(symbol(facts, "literal"), ".name"));
