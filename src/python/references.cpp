@@ -140,8 +140,11 @@ private:
     }
     if (t.kind != Tok::lparen && m_pending_call != Call::none) {
       // getattr without a call is a value, handed to code that calls it with names it computes
-      // (`functools.reduce(getattr, path.split("."), obj)`, `map(getattr, objs, names)`).
-      NamedCalls::unread_call(m_pending_call, state(m_owner), [&](std::string_view c, bool stable) { read(state(m_owner), c, stable); });
+      // (`functools.reduce(getattr, path.split("."), obj)`, `map(getattr, objs, names)`). Not a name
+      // being bound or a keyword argument's (`getattr=...`), nor `vars`, which is as often a variable.
+      if (t.kind != Tok::assign && m_pending_call != Call::vars) {
+        NamedCalls::unread_call(m_pending_call, state(m_owner), [&](std::string_view c, bool stable) { read(state(m_owner), c, stable); });
+      }
       m_pending_call = Call::none;
     }
     if (m_lookup.active()) {

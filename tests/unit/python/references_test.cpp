@@ -295,6 +295,12 @@ TEST_CASE("getattr named as a value, or called inside another named call, looks 
   CHECK(reads(symbol(spelled, "by_star"), std::string(k_any_value_attr)));
   CHECK(reads(symbol(spelled, "by_has"), std::string(k_any_getter)));
   CHECK(reads(symbol(spelled, "literal"), ".size"));
+  // A variable named `vars`, and names bound or given as keywords, are no lookups.
+  auto named = extract("def render(template, vars):\n    return template.format(**vars)\n\n"
+                       "def table():\n    return dict(getattr=1, vars=2)\n");
+  CHECK_FALSE(symbol(named, "render").dynamic_access);
+  CHECK_FALSE(reads(symbol(named, "table"), std::string(k_any_value_attr)));
+  CHECK_FALSE(symbol(named, "table").dynamic_access);
   CHECK_FALSE(reads(symbol(spelled, "literal"), std::string(k_any_value_attr)));
   CHECK(reads(symbol(facts, "checks"), std::string(k_any_getter)));
   CHECK_FALSE(reads(symbol(facts, "literal"), std::string(k_any_value_attr)));
