@@ -3,6 +3,9 @@
 #include "impact/python/facts.hpp"
 #include "python/lexer.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace impact::python {
 
 namespace {
@@ -157,6 +160,36 @@ std::string identifier_prefix(std::string_view expression) {
   for (size_t i = 3; format && i + 1 < rest.size(); ++i) format = rest[i]->depth > 0;
   if (format && !f_string) return leading_identifier(body);
   return {};
+}
+
+std::vector<std::string_view> format_attributes(std::string_view tokens) {
+  std::vector<std::string_view> out;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i] != '{') continue;
+    if (i + 1 < tokens.size() && tokens[i + 1] == '{') {
+      ++i; // `{{`: a brace, no field
+      continue;
+    }
+    // The field's name: an argument, then `.attr` and `[key]` parts, up to `}`, `!` or `:`.
+    size_t j = i + 1;
+    while (j < tokens.size() && ident(tokens[j])) ++j;
+    while (j < tokens.size()) {
+      if (tokens[j] == '.') {
+        size_t start = ++j;
+        while (j < tokens.size() && ident(tokens[j])) ++j;
+        if (j > start) out.push_back(tokens.substr(start, j - start));
+      } else if (tokens[j] == '[') {
+        while (j < tokens.size() && tokens[j] != ']' && tokens[j] != '}') ++j;
+        if (j < tokens.size() && tokens[j] == ']') ++j;
+      } else {
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 } // namespace impact::python

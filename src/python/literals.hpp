@@ -29,4 +29,9 @@ namespace impact::python {
 // Cut at the first character that is no ASCII letter, digit or underscore.
 std::string identifier_prefix(std::string_view expression);
 
+// The attributes the replacement fields of a str.format template read, given the template's source
+// text (one or more string tokens): "{0.name}", "{user.name!r:>10}", "{a.b.c}" and "{x[0].y}" give
+// name, name, b and c, y; "{{x.y}}" is an escape and reads nothing.
+std::vector<std::string_view> format_attributes(std::string_view tokens);
+
 } // namespace impact::python

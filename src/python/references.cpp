@@ -4,6 +4,7 @@
 // The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
 // reference could hide a test, while an extra one only selects more.
 #include "python/references.hpp"
+#include "python/format_templates.hpp"
 #include "python/named_calls.hpp"
 #include "python/reference_state.hpp"
 #include "python/symbol_spans.hpp"
@@ -120,6 +121,7 @@ private:
   std::string_view text(const Token& t) const { return m_src.substr(t.begin, t.end - t.begin); }
 
   void token(const Token& t) {
+    template_token(t);
     // A base class in a class header (`class Sub(Base):`, `Generic[T]`) names the class, it calls
     // nothing: Symbol::bases has it. A call there (`class X(make_base()):`) and a keyword's value
     // (`metaclass=M`) run at import and stay reads.
@@ -275,6 +277,18 @@ private:
   // The end of one argument of a call that names attributes with strings (python/named_calls.hpp).
   void end_argument(Owner& o) {
     m_named.end_argument(m_call, o, [&](std::string_view chain, bool stable) { read(o, chain, stable); });
+  }
+
+  // `"{0.name}".format(user)` (or format_map) reads `user.name` (python/format_templates.hpp).
+  void template_token(const Token& t) {
+    std::string_view tpl = m_templates.next(t, m_src);
+    if (tpl.empty()) return;
+    Owner& o = state(m_spans.owner_of(t.begin));
+    for (std::string_view attr : format_attributes(tpl)) {
+      std::string chain(1, '.');
+      chain.append(attr);
+      read(o, chain, false);
+    }
   }
 
   // The tokens after `globals(`: whether the namespace is only stored into (docs/selection.md
@@ -525,6 +539,7 @@ private:
   int m_super_stage = 0;           // how much of `super().` was just read (see token())
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
   bool m_pending_dynamic = false; // the last name reads anything if it is called
+  FormatTemplates m_templates;
   struct NamespaceCall {
     int stage = 0;      // 0: none; see namespace_call()
     int32_t owner = -1; // whose code called globals()

@@ -327,6 +327,21 @@ TEST_CASE("getattr_static and __getattribute__ called by hand look names up as g
   CHECK_FALSE(reads(symbol(facts, "Proxy.__getattr__"), std::string(k_any_value_attr)));
 }
 
+TEST_CASE("a literal str.format template's replacement fields read attributes", "[references]") {
+  using python::format_attributes;
+  CHECK(format_attributes("\"<{0.name}>\"") == std::vector<std::string_view>{"name"});
+  CHECK(format_attributes("'{user.name!r:>10} {x[0].y} {a.b.c}'") == std::vector<std::string_view>{"b", "c", "name", "y"});
+  CHECK(format_attributes("'{{x.y}} {0:{w.width}}'") == std::vector<std::string_view>{"width"});
+  CHECK(format_attributes("'{}' '{0}' '{name}'").empty());
+  auto facts = extract("def show(user):\n    return '<{0.name}>'.format(user)\n\n"
+                       "def show_kw(user):\n    return ('<{u.name}' '{u.title}>').format_map({'u': user})\n\n"
+                       "def plain(user):\n    return '<{0.name}>' + str(user)\n");
+  CHECK(reads(symbol(facts, "show"), ".name"));
+  CHECK(reads(symbol(facts, "show_kw"), ".name"));
+  CHECK(reads(symbol(facts, "show_kw"), ".title"));
+  CHECK_FALSE(reads(symbol(facts, "plain"), ".name")); // not formatted: a string like any other
+}
+
 TEST_CASE("identifier_prefix reads what a computed string starts with", "[references]") {
   using python::identifier_prefix;
   CHECK(identifier_prefix("'visit_' + kind") == "visit_");
