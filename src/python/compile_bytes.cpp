@@ -135,8 +135,12 @@ public:
       }
       if (c == '\\') {
         if (i + 1 < m_s.size() && (m_s[i + 1] == '\n' || m_s[i + 1] == '\r')) {
-          i += (m_s[i + 1] == '\r' && i + 2 < m_s.size() && m_s[i + 2] == '\n') ? 3 : 2;
+          bool crlf = m_s[i + 1] == '\r' && i + 2 < m_s.size() && m_s[i + 2] == '\n';
+          i += crlf ? 3 : 2;
           ++m_line;
+          // A continuation with nothing after it: "unexpected EOF while parsing" (blanks after it
+          // make a last line of their own, and CPython reading bytes accepts one ended by CRLF).
+          if (i >= m_s.size() && !crlf) problem(SyntaxIssue::syntax_error);
           continue;
         }
         problem(SyntaxIssue::invalid_character);

@@ -129,6 +129,14 @@ TEST_CASE("compile check: the bytes CPython's tokenizer refuses", "[compile]") {
   CHECK(issue_of("x = 1 $ 2\n") != SyntaxIssue::none);
   CHECK(issue_of("x = 1\xc2\xa0+ 2\n") == SyntaxIssue::invalid_character);
   CHECK(issue_of("x = 1\v\n") == SyntaxIssue::invalid_character);
+  // A line continuation with nothing after it: "unexpected EOF while parsing" (the differential
+  // check's mutant 83 of fixtures/object_flow); blanks after it, or CRLF read as bytes, compile.
+  CHECK(issue_of("x = 1 \\\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("if x:\n    y = 1 \\\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("x = 1 \\\n\n") == SyntaxIssue::none);
+  CHECK(issue_of("x = 1 \\\n   ") == SyntaxIssue::none);
+  CHECK(issue_of("x = 1 \\\r\n") == SyntaxIssue::none);
+  CHECK(issue_of("# c \\\n") == SyntaxIssue::none);
   std::string deep = "x = " + std::string(201, '(') + "1" + std::string(201, ')') + "\n";
   CHECK(issue_of(deep) == SyntaxIssue::too_many_parentheses);
   std::string ok = "x = " + std::string(199, '(') + "1" + std::string(199, ')') + "\n";
