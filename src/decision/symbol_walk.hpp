@@ -109,11 +109,6 @@ public:
   // Whether `key` was queued, or searched as the class of a changed method.
   bool known(WalkKey key) const { return m_via.contains(key) || m_member_of.contains(key); }
   bool reached(WalkKey key) const { return m_via.contains(key); } // queued
-  // How many hops `key` is from a changed symbol (0 for a seed, or a key the walk does not know).
-  uint32_t depth(WalkKey key) const {
-    const Via* via = via_of(key);
-    return via == nullptr ? 0 : via->depth;
-  }
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
   // `from`), without queueing it: the class itself can still be reached.
   void searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line);

@@ -115,7 +115,7 @@ void DynamicAccessRules::member(const Key& key, const FileInfo& info, std::strin
   // pytest makes the instances of a test module's test class, no code names it: the module's tests.
   bool collected = m_graph.nodes[key.node].test && m_layout.may_collect_class(info.facts.symbols, cls);
   if (collected) m_walk.whole_file(key.node, self, Relation::dynamic_member);
-  if (collected || !intersects(self, true)) {
+  if (collected || !intersects()) {
     m_walk.reach(key.node, owner, self, Relation::dynamic_member, line);
     return;
   }
@@ -251,11 +251,11 @@ void DynamicAccessRules::select_both(const Covered& users, const Covered& reader
   }
 }
 
-// Two nested walks cost two walks: they answer for the changed symbols and what they reach directly,
-// a bounded number of times; deeper in the walk, and in a nested walk, one side alone answers (each
-// side holds every test the intersection holds, so either is safe, only wider).
-bool DynamicAccessRules::intersects(WalkKey self, bool any_depth) {
-  if (m_walk.nested() || (!any_depth && m_walk.depth(self) > k_intersect_depth) || m_subwalks >= k_max_subwalks) return false;
+// Two nested walks cost two walks: they answer a bounded number of times per decision, in walk
+// order; past that, and in a nested walk, one side alone answers (each side holds every test the
+// intersection holds, so either is safe, only wider).
+bool DynamicAccessRules::intersects() {
+  if (m_walk.nested() || m_subwalks >= k_max_subwalks) return false;
   ++m_subwalks;
   return true;
 }
@@ -300,7 +300,7 @@ void DynamicAccessRules::module_name(const Key& key, WalkKey self, bool attribut
   // A name read through getattr(value, computed) or a value's namespace is read in a test that runs
   // both such a read and code holding the module: the two sides' tests, intersected where the walk
   // may. A name read as `value.name` keeps the holders' side alone, even after an intersection.
-  bool both = !attribute && intersects(self, true);
+  bool both = !attribute && intersects();
   for (uint32_t m : modules) (both ? m_modules_intersected : m_modules_reached).insert(m);
   Seeds holders;
   auto hold = [&](uint32_t h, const FileInfo& info, int32_t symbol) {
@@ -436,7 +436,7 @@ void DynamicAccessRules::serialization_method(const Key& key, std::string_view o
   int32_t cls = info == nullptr ? -1 : info->symbol(owner);
   bool collected = m_graph.nodes[key.node].test && (cls < 0 || m_layout.may_collect_class(info->facts.symbols, cls));
   if (collected) m_walk.whole_file(key.node, self, Relation::special_method);
-  if (m_walk.mode() == Mode::safe || collected || !intersects(self, true)) {
+  if (m_walk.mode() == Mode::safe || collected || !intersects()) {
     m_walk.reach(key.node, owner, self, Relation::special_method, line);
     return;
   }

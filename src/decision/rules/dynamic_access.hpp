@@ -65,8 +65,9 @@ public:
     std::vector<std::pair<std::string, std::vector<Hop>>> tests;
     std::vector<std::pair<uint32_t, std::vector<Hop>>> files;
   };
-  // Whether the rule at `self` may run its two sides as nested walks and intersect them (counted).
-  bool intersects(WalkKey self, bool any_depth = false);
+  // Whether a rule may run its two sides as nested walks and intersect them (counted): at most
+  // k_max_subwalks times per decision, at any depth of the walk, never inside a nested walk.
+  bool intersects();
   Covered covered(const SymbolResult& result);
   // The tests both sides select; the chain is `users`' (the class's side), then `self`'s.
   void select_both(const Covered& users, const Covered& readers, WalkKey self);
@@ -78,7 +79,6 @@ private:
   bool is_setter(const Key& key);   // a property's setter or deleter (@x.setter, @x.deleter)
   // Whether a definition of `key` carries a decorator `wanted` accepts (true for a symbol gone).
   bool has_decorator(const Key& key, const std::function<bool(std::string_view)>& wanted);
-  static constexpr uint32_t k_intersect_depth = 0; // hops from a changed symbol
   static constexpr uint32_t k_max_subwalks = 4;    // intersections per decision
   uint32_t m_subwalks = 0;
   // The files with getattr(value, computed).

@@ -67,7 +67,7 @@ bool SelfCallRules::bounded_value(const Key& key, uint32_t h, const FileInfo& in
 bool SelfCallRules::intersect(const Key& key, int32_t cls, uint32_t h, const FileInfo& info, int32_t reader,
                               WalkKey self, Relation relation) {
   DynamicAccessRules& intersection = m_walk.dynamic_access();
-  if (!intersection.intersects(self, true)) return false;
+  if (!intersection.intersects()) return false;
   std::string_view owner = parent_part(key.qualname);
   uint32_t line = m_index.get(key.node)->at(cls).def_line;
   // The same walk from the class as `dynamic_member`'s, when that rule made it already (its chains
