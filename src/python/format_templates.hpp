@@ -5,19 +5,47 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace impact::python {
 
-// Follows the token stream for a literal template: a run of string tokens (in parentheses or not),
-// a dot, then `format` or `format_map`.
+// What `x.format(...)` formats: a literal template's source text, or the name it is held in.
+struct FormatTemplate {
+  std::string_view text; // the template's string tokens, when written there
+  std::string_view held; // else the plain name holding it (`TEMPLATE.format(user)`)
+  bool empty() const { return text.empty() && held.empty(); }
+};
+
+// Follows the token stream for a template: a run of string tokens (in parentheses or not) or a plain
+// name, a dot, then `format` or `format_map`.
 class FormatTemplates {
 public:
-  // Token `t` of source `src`: the template's source text when `t` is the method's name after one,
-  // else empty.
-  std::string_view next(const Token& t, std::string_view src) {
-    std::string_view out;
+  // Token `t` of source `src`: the template when `t` is the method's name after one, else empty.
+  FormatTemplate next(const Token& t, std::string_view src) {
+    FormatTemplate out;
     std::string_view word = t.kind == Tok::name ? src.substr(t.begin, t.end - t.begin) : std::string_view();
-    if (m_dot && (word == "format" || word == "format_map")) out = src.substr(m_begin, m_end - m_begin);
+    bool method = word == "format" || word == "format_map";
+    if (m_dot && method) out.text = src.substr(m_begin, m_end - m_begin);
+    if (method) out.held = m_name.dot;
+    // A plain name (not an attribute), then a dot.
+    HeldName name;
+    name.last = t.kind == Tok::name && !m_name.after_dot ? word : std::string_view();
+    name.dot = t.kind == Tok::dot ? m_name.last : std::string_view();
+    name.after_dot = t.kind == Tok::dot;
+    literal(t);
+    m_name = name;
+    return out;
+  }
+
+private:
+  struct HeldName {
+    std::string_view last; // the token just read is this plain name
+    std::string_view dot;  // the tokens just read are this plain name and a dot
+    bool after_dot = false;
+  };
+
+  void literal(const Token& t) {
     bool strings = m_end != 0 && !m_dot && !m_closed;
     bool after_lparen = m_lparen;
     if (t.kind == Tok::string && (strings || m_end == 0 || m_dot)) {
@@ -35,15 +63,37 @@ public:
       *this = FormatTemplates{};
     }
     m_lparen = t.kind == Tok::lparen;
-    return out;
   }
 
-private:
   uint32_t m_begin = 0, m_end = 0; // the run of string tokens just read (end 0: none)
   bool m_parenthesized = false;    // the run follows `(`
   bool m_dot = false;              // ... and the dot after it was read
   bool m_closed = false;           // ... its `)` was read
   bool m_lparen = false;           // the last token was `(`
+  HeldName m_name;
 };
+
+// The names a statement binds to a string literal, anywhere in the file: `NAME = "<{0.name}>"` (or
+// implicitly concatenated strings), as (name, the literal's source text). Where a held template is
+// formatted, each literal the name was given is read (a name given a template in one scope and used
+// in another reads more fields, never fewer).
+inline std::vector<std::pair<std::string_view, std::string_view>> held_templates(const std::vector<Token>& tokens,
+                                                                                  std::string_view src) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  for (size_t i = 0; i + 3 < tokens.size(); ++i) {
+    bool starts = i == 0 || tokens[i - 1].kind == Tok::newline || tokens[i - 1].kind == Tok::colon;
+    if (!starts || tokens[i].kind != Tok::name || tokens[i + 1].kind != Tok::assign) continue;
+    bool paren = tokens[i + 2].kind == Tok::lparen;
+    size_t first = i + 2 + (paren ? 1 : 0), j = first;
+    while (j < tokens.size() && tokens[j].kind == Tok::string) ++j;
+    if (j == first) continue;
+    if (paren && (j == tokens.size() || tokens[j++].kind != Tok::rparen)) continue;
+    if (j < tokens.size() && tokens[j].kind != Tok::newline) continue;
+    std::string_view text = src.substr(tokens[first].begin, tokens[j - 1 - (paren ? 1 : 0)].end - tokens[first].begin);
+    if (text.find('{') == std::string_view::npos) continue;
+    out.emplace_back(src.substr(tokens[i].begin, tokens[i].end - tokens[i].begin), text);
+  }
+  return out;
+}
 
 } // namespace impact::python

@@ -17,6 +17,40 @@ bool is_builtin_type(std::string_view name) {
   return std::find(k_types.begin(), k_types.end(), name) != k_types.end();
 }
 
+LookupAliases LookupAliases::of(const FileFacts& facts) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> k_lookups = {{
+      {"_operator", "attrgetter"}, {"builtins", "delattr"}, {"builtins", "eval"}, {"builtins", "exec"},
+      {"builtins", "getattr"}, {"builtins", "globals"}, {"builtins", "hasattr"}, {"builtins", "locals"},
+      {"builtins", "setattr"}, {"builtins", "vars"}, {"inspect", "getattr_static"}, {"inspect", "getmembers"},
+      {"operator", "attrgetter"}, {"operator", "methodcaller"}}};
+  LookupAliases out;
+  for (const auto& i : facts.imports) {
+    if (i.level != 0) continue;
+    if (i.kind == ImportKind::plain) {
+      if (i.module == "builtins" && !i.aliases.empty() && !i.aliases[0].empty()) out.builtins.push_back(i.aliases[0]);
+      continue;
+    }
+    for (size_t k = 0; k < i.names.size() && k < i.aliases.size(); ++k) {
+      if (i.aliases[k] == i.names[k]) continue;
+      for (const auto& [module, name] : k_lookups) {
+        if (module == i.module && name == i.names[k]) out.names.emplace_back(i.aliases[k], name);
+      }
+    }
+  }
+  return out;
+}
+
+std::string_view LookupAliases::canonical(std::string_view written) const {
+  for (const auto& [alias, name] : names) {
+    if (alias == written) return name;
+  }
+  return written;
+}
+
+bool LookupAliases::is_builtins(std::string_view chain) const {
+  return chain == "builtins" || std::find(builtins.begin(), builtins.end(), chain) != builtins.end();
+}
+
 std::string_view NamedCalls::literal_value(std::string_view s) {
   while (!s.empty() && s.front() != '"' && s.front() != '\'') s.remove_prefix(1);
   size_t quotes = s.starts_with("\"\"\"") || s.starts_with("'''") ? 3 : 1;

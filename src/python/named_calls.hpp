@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace impact::python::reference_pass {
@@ -34,6 +35,19 @@ struct CallState {
 
 // Whether `name` is a builtin type's (`str`, `dict`): getattr(str, name) reads none of the project's code.
 bool is_builtin_type(std::string_view name);
+
+// The names an import binds to a function that looks names up (`from operator import attrgetter as
+// ag`, `from builtins import getattr as ga`) and to the builtins module (`import builtins as b`): a
+// call of those is read as the function's own.
+struct LookupAliases {
+  std::vector<std::pair<std::string_view, std::string_view>> names; // "ga" -> "getattr"
+  std::vector<std::string_view> builtins;                           // "b"
+
+  static LookupAliases of(const FileFacts& facts);
+  // The function `written` stands for: itself unless an import renamed a lookup function to it.
+  std::string_view canonical(std::string_view written) const;
+  bool is_builtins(std::string_view chain) const;
+};
 
 // Reads one argument of such a call at a time, in the file `src` whose facts and scratch sets the
 // reference pass fills.

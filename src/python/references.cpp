@@ -40,6 +40,7 @@ public:
     module_bindings(); // a builtin name the module rebinds is known before the first call reads it
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
+    m_held_templates = held_templates(tokens, m_src);
     for (const Token& t : tokens) token(t);
     if (m_namespace.stage != 0) state(m_namespace.owner).dynamic = true;
     if (m_lookup.active()) {
@@ -281,13 +282,19 @@ private:
 
   // `"{0.name}".format(user)` (or format_map) reads `user.name` (python/format_templates.hpp).
   void template_token(const Token& t) {
-    std::string_view tpl = m_templates.next(t, m_src);
+    FormatTemplate tpl = m_templates.next(t, m_src);
     if (tpl.empty()) return;
     Owner& o = state(m_spans.owner_of(t.begin));
-    for (std::string_view attr : format_attributes(tpl)) {
-      std::string chain(1, '.');
-      chain.append(attr);
-      read(o, chain, false);
+    auto fields = [&](std::string_view text) {
+      for (std::string_view attr : format_attributes(text)) {
+        std::string chain(1, '.');
+        chain.append(attr);
+        read(o, chain, false);
+      }
+    };
+    fields(tpl.text);
+    for (const auto& [name, text] : m_held_templates) {
+      if (name == tpl.held) fields(text);
     }
   }
 
@@ -368,7 +375,7 @@ private:
         if (!unbound && m_chain.open) read(o, chain(), !m_chain.copied);
       }
       // builtins.eval(...) and its siblings are the builtins themselves.
-      if (m_chain.open && chain() == "builtins") {
+      if (m_chain.open && m_lookup_aliases.is_builtins(chain())) {
         if (n == "eval" || n == "exec") o.dynamic = true;
         if (n == "getattr") m_pending_call = Call::getattr;
         if (n == "hasattr") m_pending_call = Call::hasattr;
@@ -424,6 +431,21 @@ private:
       return;
     }
     if (t.depth == 0 && o.statement.in_for) m_scratch.locals.insert(OwnedName{o.id, n});
+    called_as(n);
+    start_chain(t.begin, t.end);
+    m_chain.owner = m_owner;
+    m_chain.open = true;
+    m_chain.after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
+    if (m_headers.class_depth != 0 && !m_spans.in_class_header(t.begin)) m_headers.class_depth = 0; // past the header
+    m_chain.is_base = m_headers.class_depth != 0 && t.depth == m_headers.class_depth && m_chain.after_separator;
+    if (t.depth == 0 && !o.statement.annotation) o.statement.candidate = n;
+  }
+
+  // What a plain name does when called: the builtins and library functions that look names up, by
+  // their own names or by the names an import gave them (`from builtins import getattr as ga`).
+  void called_as(std::string_view written) {
+    Owner& o = state(m_owner);
+    std::string_view n = m_lookup_aliases.canonical(written);
     if (n == "getattr") m_pending_call = Call::getattr;
     else if (n == "hasattr") m_pending_call = Call::hasattr;
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
@@ -438,13 +460,6 @@ private:
     if (n == "eval" || n == "exec") o.dynamic = true;
     if (n == "globals" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
     if (n == "locals" && m_owner != -1) o.reads_locals = true;
-    start_chain(t.begin, t.end);
-    m_chain.owner = m_owner;
-    m_chain.open = true;
-    m_chain.after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
-    if (m_headers.class_depth != 0 && !m_spans.in_class_header(t.begin)) m_headers.class_depth = 0; // past the header
-    m_chain.is_base = m_headers.class_depth != 0 && t.depth == m_headers.class_depth && m_chain.after_separator;
-    if (t.depth == 0 && !o.statement.annotation) o.statement.candidate = n;
   }
 
   // Module-level bindings: a builtin name the module rebinds is not the builtin. Views into m_facts,
@@ -457,6 +472,7 @@ private:
     for (const auto& i : m_facts.imports) {
       for (const auto& a : i.aliases) m_scratch.bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
     }
+    m_lookup_aliases = LookupAliases::of(m_facts);
   }
 
   // Whether `name` is a parameter of `sym` other than a method's first (self / cls stay: `self.helper()`
@@ -551,6 +567,8 @@ private:
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
   const std::vector<NameChoices>& m_choices;         // getattr(obj, TABLE[key]) names (collect_references)
   NamedCalls m_named;                                // what the arguments of getattr(...) and its siblings read
+  std::vector<std::pair<std::string_view, std::string_view>> m_held_templates; // NAME = "{0.x}" (held_templates)
+  LookupAliases m_lookup_aliases;                    // `from builtins import getattr as ga`
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
 };
 

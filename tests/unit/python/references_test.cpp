@@ -340,6 +340,36 @@ TEST_CASE("a literal str.format template's replacement fields read attributes", 
   CHECK(reads(symbol(facts, "show_kw"), ".name"));
   CHECK(reads(symbol(facts, "show_kw"), ".title"));
   CHECK_FALSE(reads(symbol(facts, "plain"), ".name")); // not formatted: a string like any other
+  // A template held in a name, at module level or in the function.
+  auto held = extract("TEMPLATE = '<{0.name}>'\n\n"
+                      "def show(user):\n    return TEMPLATE.format(user)\n\n"
+                      "def local(user):\n    fmt = ('{u.title}'\n           ' {u.age}')\n    return fmt.format_map({'u': user})\n\n"
+                      "def other(user):\n    return user.TEMPLATE.format(user)\n\n"
+                      "def unknown(user, fmt):\n    return fmt.format(user)\n");
+  CHECK(reads(symbol(held, "show"), ".name"));
+  CHECK(reads(symbol(held, "local"), ".title"));
+  CHECK(reads(symbol(held, "local"), ".age"));
+  CHECK_FALSE(reads(symbol(held, "other"), ".name")); // an attribute of that name is another value
+  CHECK_FALSE(reads(symbol(held, "unknown"), ".name"));
+}
+
+TEST_CASE("lookup functions imported under another name are read as themselves", "[references]") {
+  auto facts = extract("import builtins as b\nfrom builtins import getattr as ga, hasattr\n"
+                       "from operator import attrgetter as ag\nfrom inspect import getmembers as members\n\n"
+                       "def by_alias(obj, name):\n    return ga(obj, name)\n\n"
+                       "def by_module(obj, name):\n    return b.getattr(obj, name)\n\n"
+                       "def by_getter(obj, path):\n    return ag(path)(obj)\n\n"
+                       "def literal(obj):\n    return ga(obj, 'size')\n\n"
+                       "def evaluates(text):\n    return b.eval(text)\n\n"
+                       "def unrelated(obj, name):\n    return members_of(obj, name)\n");
+  for (const char* name : {"by_alias", "by_module", "by_getter"}) {
+    INFO(name);
+    CHECK(reads(symbol(facts, name), std::string(k_any_value_attr)));
+  }
+  CHECK(reads(symbol(facts, "literal"), ".size"));
+  CHECK_FALSE(reads(symbol(facts, "literal"), std::string(k_any_value_attr)));
+  CHECK(symbol(facts, "evaluates").dynamic_access);
+  CHECK_FALSE(reads(symbol(facts, "unrelated"), std::string(k_any_value_attr)));
 }
 
 TEST_CASE("identifier_prefix reads what a computed string starts with", "[references]") {
