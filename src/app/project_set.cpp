@@ -40,6 +40,12 @@ std::string root_relative(const std::filesystem::path& root, const std::filesyst
   return out == "." ? std::string() : out;
 }
 
+std::string not_a_monorepo(const std::string& root_config_file, const std::string& loose_test) {
+  if (!root_config_file.empty()) return root_config_file + " configures pytest at the root";
+  if (!loose_test.empty()) return loose_test + ", a test file outside every project folder, makes the root a project";
+  return "no folder below the root configures pytest";
+}
+
 std::optional<ProjectSet> find_project_set(const std::filesystem::path& root, const cli::Options& options,
                                            const ImpactConfig& root_config) {
   auto start = std::chrono::steady_clock::now();
@@ -51,10 +57,14 @@ std::optional<ProjectSet> find_project_set(const std::filesystem::path& root, co
                                               describe_source("projects", root_config.projects.source), set.warnings)
                   : monorepo::discover_projects(root);
   }
-  if (set.all.empty()) {
+  // Tests that pytest run at the root collects, outside every project found: the root is a project,
+  // whose tests no project's run would reach. A `projects` list in [tool.impact] says otherwise.
+  std::string loose;
+  if (!set.all.empty() && !root_config.projects.is_set()) loose = monorepo::loose_test_file(root, set.all);
+  if (set.all.empty() || !loose.empty()) {
     if (!options.projects.empty()) {
       throw Error("--project {}: this repository is not a monorepo ({}); drop --project", options.projects.front(),
-                  own.empty() ? "no folder below the root configures pytest" : own + " configures pytest at the root");
+                  not_a_monorepo(own, loose));
     }
     return std::nullopt;
   }

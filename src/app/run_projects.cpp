@@ -25,6 +25,10 @@ int run_projects(const cli::Options& options) {
     for (const auto& w : set->warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   }
   std::string own = set ? std::string() : pytest_config_file(repo->root(), "");
+  std::string loose;
+  if (!set && own.empty() && !config.projects.is_set()) {
+    loose = monorepo::loose_test_file(repo->root(), monorepo::discover_projects(repo->root()));
+  }
   if (options.format == cli::Format::json) {
     json projects = json::array();
     if (set) {
@@ -34,13 +38,12 @@ int run_projects(const cli::Options& options) {
     }
     json doc = {{"schema", "impact.projects"}, {"version", 1},       {"root", repo->root().string()},
                 {"monorepo", set.has_value()}, {"root_config", own.empty() ? json(nullptr) : json(own)},
-                {"projects", projects}};
+                {"root_test", loose.empty() ? json(nullptr) : json(loose)}, {"projects", projects}};
     fmt::print("{}\n", doc.dump(2, ' ', false, json::error_handler_t::replace));
     return 0;
   }
   if (!set) {
-    fmt::print("# not a monorepo: {}; impact analyses the repository as one project\n",
-               own.empty() ? std::string("no folder below the root configures pytest") : own + " configures pytest");
+    fmt::print("# not a monorepo: {}; impact analyses the repository as one project\n", not_a_monorepo(own, loose));
     return 0;
   }
   fmt::print("# {} of {} project(s) found below {}\n", set->selected.size(), set->all.size(), repo->root().string());

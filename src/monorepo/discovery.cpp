@@ -60,6 +60,44 @@ std::vector<Project> discover_projects(const std::filesystem::path& root, int ma
   return out;
 }
 
+namespace {
+
+// Whether pytest collects file `name` by default (python_files = test_*.py *_test.py).
+bool default_test_file(std::string_view name) {
+  return name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
+}
+
+// The first such file at or below root-relative `dir` that no project owns, or "".
+std::string loose_below(const std::filesystem::path& root, const std::string& dir, int depth, int max_depth,
+                        const std::vector<Project>& projects) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir.empty() ? root : root / dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec) && default_test_file(it->path().filename().string())) {
+      files.push_back(it->path().filename().string());
+    }
+  }
+  if (!files.empty()) {
+    std::sort(files.begin(), files.end());
+    return dir.empty() ? files.front() : dir + "/" + files.front();
+  }
+  if (depth + 1 >= max_depth) return {};
+  for (const std::string& name : subfolders(dir.empty() ? root : root / dir)) {
+    std::string child = dir.empty() ? name : dir + "/" + name;
+    if (is_pruned(root / child) || owner_of(projects, child) != nullptr) continue;
+    if (std::string found = loose_below(root, child, depth + 1, max_depth, projects); !found.empty()) return found;
+  }
+  return {};
+}
+
+} // namespace
+
+std::string loose_test_file(const std::filesystem::path& root, const std::vector<Project>& projects, int max_depth) {
+  return loose_below(root, "", 0, max_depth, projects);
+}
+
 std::vector<Project> pinned_projects(const std::filesystem::path& root, const std::vector<std::string>& globs,
                                      const std::string& source, std::vector<std::string>& warnings) {
   std::vector<Project> found = discover_projects(root, k_pinned_depth);

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from harness import make_repo
+from harness import make_repo, selected_ids
 
 PYTEST = json.dumps(["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider"])
 
@@ -66,6 +66,38 @@ def test_projects_says_when_the_root_configures_pytest(tmp_path):
     doc = repo.impact("projects", "--format", "json").json
     assert doc["monorepo"] is False and doc["root_config"] == "pytest.ini" and doc["projects"] == []
     assert "not a monorepo: pytest.ini configures pytest" in repo.impact("projects").stdout
+
+
+# A library that keeps its tests at the root, with no pytest configuration there, and a benchmarks
+# folder whose pytest.ini collects bench_*.py (python-pathspec's layout): `pytest` at the root runs
+# tests/, so the root is a project. Before, benchmarks/ was taken for the only project of a monorepo,
+# and a change in pkg/ ran the benchmarks and never tests/test_calc.py.
+ROOT_TESTS = {
+    "pyproject.toml": '[project]\nname = "calc"\nversion = "1"\n',
+    "calc/__init__.py": "",
+    "calc/ops.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    "tests/test_other.py": "def test_other():\n    assert True\n",
+    "benchmarks/pytest.ini": "[pytest]\npython_files = bench_*.py\npython_functions = bench_*\n",
+    "benchmarks/bench_ops.py": "from calc.ops import add\n\n\ndef bench_add():\n    assert add(1, 1) == 2\n",
+}
+
+
+def test_tests_at_the_root_outside_every_project_make_the_root_one_project(tmp_path):
+    repo = make_repo(tmp_path, files=ROOT_TESTS)
+    doc = repo.impact("projects", "--format", "json").json
+    assert doc["monorepo"] is False and doc["projects"] == [] and doc["root_test"] == "tests/test_calc.py"
+    assert "tests/test_calc.py, a test file outside every project folder" in repo.impact("projects").stdout
+    repo.replace("calc/ops.py", "return a + b", "return a - b")
+    decision = repo.decide("--changed")
+    assert decision["decision"] == "selected", decision
+    assert selected_ids(decision) == ["tests/test_calc.py::test_add"]
+    run = repo.impact("--changed", "--pytest-command", PYTEST)
+    assert run.returncode == 1 and "tests/test_calc.py::test_add" in run.stdout, run.stdout + run.stderr
+    # A projects list in [tool.impact] keeps monorepo mode: the user said where the projects are.
+    repo.write("pyproject.toml", '[project]\nname = "calc"\nversion = "1"\n\n[tool.impact]\nprojects = ["benchmarks"]\n')
+    pinned = repo.impact("projects", "--format", "json").json
+    assert pinned["monorepo"] is True and [p["path"] for p in pinned["projects"]] == ["benchmarks"]
 
 
 def test_projects_globs_pin_the_set(mono):
