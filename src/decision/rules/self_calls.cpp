@@ -37,18 +37,23 @@ int32_t SelfCallRules::walkable_class(const Key& key) const {
 
 bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, int32_t reader, WalkKey self) {
   if (m_walk.mode() == Mode::safe || !plain_method(h, info, reader)) return false;
-  int32_t cls = walkable_class(key);
-  if (cls < 0) return false;
   std::string_view owner = parent_part(key.qualname);
+  const FileInfo* owner_info = m_index.get(key.node);
+  int32_t owner_symbol = owner_info == nullptr ? -1 : owner_info->symbol(owner);
+  if (owner_symbol < 0 || owner_info->at(owner_symbol).kind != SymbolKind::class_) return false;
   // `self.m` in C's own methods (or a subclass's) is the usual call of one's own method: left as it is.
   const SymbolView& method = info.at(reader);
   if (h == key.node && info.at(method.parent).qualname == owner) return false;
   // No object's class derives from both B and C: `self.m` in B never finds C.m, at any depth of the walk.
+  // This holds for a test class too (pytest makes it, but as an object of its own class, whose MRO
+  // is known as any other's): `getattr(self, name)` in a library class never runs a test method.
   std::string_view reader_class = info.at(method.parent).qualname;
   if (!m_walk.classes().may_share_mro(h, reader_class, key.node, owner) &&
       !made_together(last_part(reader_class), last_part(owner))) {
     return true;
   }
+  int32_t cls = walkable_class(key);
+  if (cls < 0) return false;
   return intersect(key, cls, h, info, reader, self, Relation::self_call);
 }
 
