@@ -32,14 +32,16 @@ PYTHON = "/usr/bin/python3"
 
 
 def passing_ids(repo: Path, env: dict[str, str]) -> set[str]:
-    # -q prints one node id per line; a project whose addopts hold -v (tabulate) needs -qq for that.
+    # -q prints one node id per line; a project whose addopts hold -v (tabulate, marshmallow) needs -qq
+    # for that, and with -q prints a tree, a few of whose lines hold "::": the longer list wins.
+    best: set[str] = set()
     for quiet in ("-q", "-qq"):
         out = subprocess.run([PYTHON, "-m", "pytest", "--collect-only", quiet, "-p", "no:cacheprovider"], cwd=repo,
                              env=env, capture_output=True, text=True).stdout
-        ids = {line.strip() for line in out.splitlines() if "::" in line}
-        if ids:
-            return ids
-    return set()
+        ids = {line.strip() for line in out.splitlines() if "::" in line and " " not in line.strip()}
+        if len(ids) > len(best):
+            best = ids
+    return best
 
 
 def decide(repo: Path, impact: str, env: dict[str, str], index: Path | None) -> dict | None:
