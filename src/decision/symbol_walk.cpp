@@ -247,8 +247,18 @@ void SymbolWalk::visit(const Key& key, WalkKey self) {
   }
   if (visit_defined(key, self, *info, index)) {
     m_dynamic_access.reached(key, *info, index, self);
-    m_references.referrers(key, self, name, rules::ReferenceRules::Scan::all);
+    if (!local_function(*info, index)) m_references.referrers(key, self, name, rules::ReferenceRules::Scan::all);
   }
+}
+
+// docs/selection.md `symbol-precision`: a function defined inside a function is a local of it. No
+// other code names it (a bare name elsewhere is another binding), and code given it as a value got
+// it from a run of the enclosing function, which visit_defined reached (`nested_in`). Safe mode reads
+// every user by name.
+bool SymbolWalk::local_function(const FileInfo& info, int32_t index) const {
+  const SymbolView& sym = info.at(index);
+  return m_mode != Mode::safe && sym.parent != -1 && info.at(sym.parent).kind != SymbolKind::class_ &&
+         sym.kind != SymbolKind::class_;
 }
 
 // The rules for a symbol the file defines, in order; false when one of them made the file file-level

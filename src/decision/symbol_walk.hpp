@@ -122,6 +122,7 @@ private:
   };
 
   void visit(const Key& key, WalkKey self);
+  bool local_function(const resolve::FileInfo& info, int32_t index) const;
   bool visit_defined(const Key& key, WalkKey self, const resolve::FileInfo& info, int32_t index);
   const Via* via_of(WalkKey key) const; // m_via, else m_member_of
   std::vector<Hop> chain(WalkKey key) const;
