@@ -135,6 +135,13 @@ public:
   // The submodules a `from X import name` binding of file `h` may bind (X.name, for each module X
   // resolves to): what the name may be when resolve() cannot tell (a star import or a cycle in X).
   std::vector<uint32_t> imported_submodules(uint32_t h, const Binding& b);
+  // The project's modules that import `imp` of file `h` names (none for a module from outside the
+  // repository).
+  std::vector<uint32_t> imported_modules(uint32_t h, const ImportView& imp) const {
+    std::vector<uint32_t> out;
+    resolve_module(h, imp, out);
+    return out;
+  }
 
 private:
   FileInfo* mutable_get(uint32_t node);

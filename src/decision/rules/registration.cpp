@@ -17,11 +17,11 @@ using resolve::FileInfo;
 using resolve::Target;
 
 bool is_transparent_decorator(std::string_view callee) {
-  static constexpr std::array<std::string_view, 22> k_names = {
+  static constexpr std::array<std::string_view, 23> k_names = {
       "staticmethod", "classmethod",  "property",        "cached_property", "abstractmethod", "abstractproperty",
       "wraps",        "lru_cache",    "cache",           "total_ordering",  "overload",       "override",
       "final",        "contextmanager", "asynccontextmanager", "dataclass", "setter",         "getter",
-      "deleter",      "fixture",      "yield_fixture",   "unique"};
+      "deleter",      "fixture",      "yield_fixture",   "unique",          "deprecated"};
   if (callee.starts_with("pytest.mark.") || callee.starts_with("mark.")) return true;
   std::string_view last = last_part(callee);
   return std::find(k_names.begin(), k_names.end(), last) != k_names.end();
@@ -68,6 +68,7 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
 
 bool RegistrationRules::wrapping_decorator(uint32_t node, std::string_view callee, bool direct) {
   Target t = m_index.resolve(node, callee);
+  if (t.kind == Target::unknown) return wrapping_shim(node, callee, direct);
   if (t.kind != Target::definition) return false;
   const FileInfo* owner = m_index.get(t.node);
   if (owner == nullptr || owner->symbol(t.qualname) < 0) return false;
@@ -79,6 +80,51 @@ bool RegistrationRules::wrapping_decorator(uint32_t node, std::string_view calle
   }
   return std::all_of(owner->facts.symbols.begin(), owner->facts.symbols.end(),
                      [&](const SymbolView& s) { return s.qualname != t.qualname || (direct ? s.wraps_direct : s.wraps_only); });
+}
+
+// A name its module binds several ways (Binding::conflict, which resolve() cannot pin): a wrapper
+// under each binding wraps whichever runs. Each definition of the name must wrap, no assignment bind
+// it, and each import of it bring a known wrapper (is_transparent_decorator) from outside the
+// repository. pathspec's `_typing.py` binds `override` from typing, from typing_extensions, or as
+// `def override(f, /): return f`; its decorated methods made their files file-level.
+bool RegistrationRules::wrapping_shim(uint32_t node, std::string_view callee, bool direct) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr || callee.find('.') != std::string_view::npos) return false;
+  const Binding* b = info->binding(callee);
+  if (b == nullptr) return false;
+  uint32_t owner_node = node;
+  std::string_view name = callee;
+  if (b->kind == Binding::from_import && b->import >= 0) {
+    std::vector<uint32_t> modules = m_index.imported_modules(node, info->imports.imports[static_cast<size_t>(b->import)]);
+    if (modules.size() != 1) return false;
+    owner_node = modules.front();
+    name = b->name;
+  } else if (b->kind != Binding::conflict) {
+    return false;
+  }
+  const FileInfo* owner = m_index.get(owner_node);
+  const Binding* own = owner == nullptr ? nullptr : owner->binding(name);
+  if (own == nullptr || own->kind != Binding::conflict) return false;
+  const auto& assigned = owner->facts.module_names;
+  if (std::find(assigned.begin(), assigned.end(), name) != assigned.end()) return false;
+  for (const SymbolView& s : owner->facts.symbols) {
+    if (s.qualname == name && !(direct ? s.wraps_direct : s.wraps_only)) return false;
+  }
+  const ImportScratch& imports = owner->imports;
+  for (const ImportView& imp : imports.imports) {
+    for (size_t k = imp.aliases_begin; k < imp.aliases_end; ++k) {
+      std::string_view alias = imports.aliases[k];
+      if (imp.kind != ImportKind::from) {
+        if ((alias.empty() ? imp.module.substr(0, imp.module.find('.')) : alias) == name) return false;
+        continue;
+      }
+      if (alias != name) continue;
+      size_t at = imp.names_begin + (k - imp.aliases_begin);
+      if (at >= imp.names_end || !is_transparent_decorator(imports.names[at])) return false;
+      if (imp.level != 0 || !m_index.imported_modules(owner_node, imp).empty()) return false;
+    }
+  }
+  return true;
 }
 
 bool RegistrationRules::registers_subclasses(uint32_t node, int32_t class_index, int depth) {

@@ -34,6 +34,9 @@ private:
   // Whether decorator `callee` of file `node` is a function of the repository that only wraps what it
   // is given (Symbol::wraps_only; with `direct`, Symbol::wraps_direct), under every definition of its name.
   bool wrapping_decorator(uint32_t node, std::string_view callee, bool direct = false);
+  // Whether decorator `callee` (a plain name) is a compatibility shim that wraps under each of its
+  // bindings: `from typing import override` in one branch, `def override(f): return f` in another.
+  bool wrapping_shim(uint32_t node, std::string_view callee, bool direct);
 
   // Whether the class, or a class of the repository it derives from, defines __init_subclass__ or has
   // a metaclass: such hierarchies tend to keep a registry of their subclasses.
