@@ -3,16 +3,17 @@
 // (dynamic imports, dotted string references, doctests) before any deeper walk is paid for.
 #include "impact/python/compile_check.hpp"
 #include "impact/python/facts.hpp"
+#include "python/class_annotations.hpp"
 #include "python/compile_check.hpp"
 #include "python/decorator_shape.hpp"
 #include "python/grammar.hpp"
 #include "python/lazy_modules.hpp"
 #include "python/literals.hpp"
 #include "python/namespace_stores.hpp"
-#include "python/stored_values.hpp"
 #include "python/path_literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
+#include "python/stored_values.hpp"
 #include "impact/python/source_view.hpp"
 
 #include <algorithm>
@@ -576,6 +577,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::collect_references(source, facts, m_impl->references, stored, python::find_annotation_chains(root, source, facts),
                              python::find_name_choices(root, source));
   python::mark_namespace_values(root, source, facts);
+  python::mark_class_annotations(root, source, facts);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
   python::mark_held_strings(stored.string_lines, facts);

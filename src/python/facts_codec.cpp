@@ -237,7 +237,8 @@ std::string encode(const FileFacts& facts) {
   util::Writer refs;
   refs.u64(facts.symbols.size());
   for (const auto& s : facts.symbols) {
-    refs.u64((s.dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(s.namespace_values) << 1));
+    refs.u64((s.dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(s.namespace_values) << 1) |
+             (static_cast<uint64_t>(s.annotation_refs) << 32));
     refs.strings(s.refs);
   }
   refs.u64((facts.module_dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(facts.module_stored) << 1));
@@ -365,8 +366,10 @@ bool decode_view(std::string_view blob, FactsView& view) {
     uint64_t flags = refs.u64();
     s.dynamic_access = (flags & 1) != 0;
     s.refs = range(refs);
-    if ((flags >> 1) > s.refs.end - s.refs.begin) return false;
-    s.namespace_values = static_cast<uint32_t>(flags >> 1);
+    uint64_t stored = (flags >> 1) & 0x7fffffffu, annotated = flags >> 32;
+    if (stored + annotated > s.refs.end - s.refs.begin) return false;
+    s.namespace_values = static_cast<uint32_t>(stored);
+    s.annotation_refs = static_cast<uint32_t>(annotated);
   }
   uint64_t module_flags = refs.u64();
   view.module_dynamic_access = (module_flags & 1) != 0;
@@ -455,8 +458,10 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     uint64_t flags = refs.u64();
     s.dynamic_access = (flags & 1) != 0;
     s.refs = refs.strings();
-    if ((flags >> 1) > s.refs.size()) return false;
-    s.namespace_values = static_cast<uint32_t>(flags >> 1);
+    uint64_t stored = (flags >> 1) & 0x7fffffffu, annotated = flags >> 32;
+    if (stored + annotated > s.refs.size()) return false;
+    s.namespace_values = static_cast<uint32_t>(stored);
+    s.annotation_refs = static_cast<uint32_t>(annotated);
   }
   uint64_t module_flags = refs.u64();
   facts.module_dynamic_access = (module_flags & 1) != 0;

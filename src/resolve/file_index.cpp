@@ -371,10 +371,11 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
     return facts.begin(s.params) != facts.end(s.params) ? *facts.begin(s.params) : std::string_view("self");
   };
   // `stored_from`: the refs from there on are read only in stored positions (module level).
-  auto scan = [&](ViewRange refs, int32_t symbol, uint32_t stored_from) {
+  auto scan = [&](ViewRange refs, int32_t symbol, uint32_t stored_from, uint32_t annotated_from) {
     std::string_view instance = instance_name(symbol);
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       bool stored = static_cast<uint32_t>(ref - facts.begin(refs)) >= stored_from;
+      bool annotated = static_cast<uint32_t>(ref - facts.begin(refs)) >= annotated_from;
       if (!marker.empty()) {
         if (*ref == marker) {
           out.push_back(Read{symbol, &k_any, false, false, {}});
@@ -390,17 +391,17 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
       for (size_t i = 0; i < parts.size(); ++i) {
         bool on_self = i == 1 && (parts[0] == "self" || parts[0] == "super" || parts[0] == instance);
         if (parts[i] == name) {
-          out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored, i > 0 && parts[0].empty()});
+          out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored, i > 0 && parts[0].empty(), annotated});
         }
       }
     }
   };
-  scan(facts.module_refs, -1, (facts.module_refs.end - facts.module_refs.begin) - facts.module_stored);
+  scan(facts.module_refs, -1, (facts.module_refs.end - facts.module_refs.begin) - facts.module_stored, UINT32_MAX);
   for (size_t i = 0; i < facts.symbols.size(); ++i) {
     // References only stored into doctest_namespace (the last namespace_values) are the doctests'.
     ViewRange refs = facts.symbols[i].refs;
     if (!m_namespace_stores) refs.end -= std::min(refs.end - refs.begin, facts.symbols[i].namespace_values);
-    scan(refs, static_cast<int32_t>(i), UINT32_MAX);
+    scan(refs, static_cast<int32_t>(i), UINT32_MAX, (refs.end - refs.begin) - facts.symbols[i].annotation_refs);
   }
   info->read_names.push_back(id);
   info->read_lists.push_back(std::move(out));

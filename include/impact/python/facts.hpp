@@ -139,6 +139,10 @@ struct Symbol {
   // The last this many of `refs` are read only to be stored into pytest's doctest_namespace
   // (python/namespace_stores.hpp).
   uint32_t namespace_values = 0;
+  // A class: the last this many of `refs` are read only in the annotations of its body's annotated
+  // assignments (`config: Final[IniConfig]`), where evaluating them runs none of their code
+  // (python/class_annotations.hpp).
+  uint32_t annotation_refs = 0;
 
   std::string_view name() const {
     auto dot = qualname.rfind('.');

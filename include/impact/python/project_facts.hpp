@@ -48,6 +48,7 @@ struct SymbolView {
        wraps_only = false, wraps_direct = false;
   ViewRange decorators, params, bases, usefixtures, refs, aliases;
   uint32_t namespace_values = 0; // Symbol::namespace_values: the last this many of refs
+  uint32_t annotation_refs = 0;  // Symbol::annotation_refs: the last this many of refs
 
   std::string_view name() const {
     auto dot = qualname.rfind('.');

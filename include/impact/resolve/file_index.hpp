@@ -52,6 +52,9 @@ struct Read {
   // The name is an attribute of a computed value or of a local one (a reference ".name": `f().name`,
   // `"...".format`, `param.name`): a module-level name only when that value is a module object.
   bool value_attr = false;
+  // The name is read only in the annotations of a class body's annotated assignments
+  // (Symbol::annotation_refs): looked up where the class statement runs, not run.
+  bool annotation = false;
 };
 
 // How reads_denoting() reports a read whose `stored` is set (symbol -1 otherwise).

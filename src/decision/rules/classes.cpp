@@ -8,6 +8,7 @@
 
 #include "decision/rules/dynamic_access.hpp"
 #include "decision/rules/references.hpp"
+#include "decision/rules/registration.hpp"
 #include "decision/symbol_walk.hpp"
 
 #include <algorithm>
@@ -307,6 +308,33 @@ bool ClassRules::may_call_constructor(uint32_t h, int32_t symbol, uint32_t node,
   if (cls == -1) return true; // a function: `obj.__init__(...)` on anything
   const Family& f = family(node, qualname);
   return f.open || f.classes.contains({h, cls});
+}
+
+bool ClassRules::inert_annotations(uint32_t node, int32_t index, int depth) {
+  static constexpr std::array<std::string_view, 22> k_inert = {
+      "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
+      "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
+      "set", "frozenset", "tuple", "Exception", "BaseException"};
+  const FileInfo* info = depth > 8 ? nullptr : m_index.get(node);
+  if (info == nullptr) return false;
+  const SymbolView& c = info->at(index);
+  if (c.kind != SymbolKind::class_ || c.has_metaclass) return false;
+  for (auto d = info->facts.begin(c.decorators); d != info->facts.end(c.decorators); ++d) {
+    if (!is_transparent_decorator(*d) || defined_in_project(m_index, node, *d)) return false;
+  }
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = base_expression(*b);
+    if (base.empty()) return false; // a keyword (metaclass=..., a framework's options)
+    if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
+    bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
+    if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
+    Target t = m_index.resolve(node, base);
+    if (t.kind != Target::definition) return false;
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t at = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (at < 0 || !inert_annotations(t.node, at, depth + 1)) return false;
+  }
+  return true;
 }
 
 bool ClassRules::may_share_mro(uint32_t a, std::string_view a_qualname, uint32_t b, std::string_view b_qualname) {

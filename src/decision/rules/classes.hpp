@@ -42,6 +42,12 @@ public:
   // statements show it: one derives from the other, or a class derives from both (at any depth). A
   // class not found, or a search for subclasses cut short, says yes.
   bool may_share_mro(uint32_t a, std::string_view a_qualname, uint32_t b, std::string_view b_qualname);
+  // Whether making class `index` of `node` reads its body's annotations for nothing but the names
+  // (docs/selection.md `annotations`): no metaclass, no decorator but known wrappers from outside
+  // the repository, and bases (at any depth) that are the project's own such classes or inert ones
+  // (object, Generic, Protocol, NamedTuple, TypedDict, builtin types, exceptions). A framework's
+  // base (pydantic, attrs, an ORM, Enum) reads the annotations and may call what they name.
+  bool inert_annotations(uint32_t node, int32_t index, int depth = 0);
 
 private:
   // A class and its subclasses at any depth, whose methods' super() may reach its constructor: (file,

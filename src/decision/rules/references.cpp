@@ -83,7 +83,9 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     const SymbolView& s = info.at(i);
     if (h == key.node && s.qualname == key.qualname) continue;
     bool class_body = s.kind == SymbolKind::class_;
-    if (class_body) {
+    if (class_body && annotated_only(search, h, info, i) && m_walk.classes().inert_annotations(h, i)) {
+      reach(h, s, search.self); // read in its annotations only: through the class (`annotations`)
+    } else if (class_body) {
       m_walk.file_level(h, search.self, Relation::class_body, s.def_line);
     } else if (s.dynamic_access && h != key.node && m_graph.nodes[h].test && s.parent != -1 &&
                info.at(s.parent).kind == SymbolKind::class_ && m_walk.mode() != Mode::safe) {
@@ -101,6 +103,31 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     m_walk.whole_file(h, search.self, Relation::imports_test);
   }
   string_refs(search, h, info);
+}
+
+// docs/selection.md `annotations`: class body `i` of `h` reads the searched name only in the
+// annotations of its annotated assignments (Read::annotation), and in no other way (a computed
+// getattr, a namespace read, code reading computed names). A symbol gone keeps every reader: a name
+// the annotation no longer finds fails where it is evaluated.
+bool ReferenceRules::annotated_only(const Search& search, uint32_t h, const FileInfo& info, int32_t i) {
+  if (m_walk.mode() == Mode::safe || search.scan != Scan::all) return false;
+  if (std::binary_search(info.dynamic_symbols.begin(), info.dynamic_symbols.end(), i)) return false;
+  auto by = [i](const Read& r) { return r.symbol == i; };
+  for (size_t k = 0; k < search.markers.size(); ++k) {
+    const auto& reads = m_index.reads(h, search.marker_ids[k], search.markers[k]);
+    if (std::any_of(reads.begin(), reads.end(), by)) return false;
+  }
+  const auto& spaces = m_index.namespace_reads(h);
+  if (std::any_of(spaces.begin(), spaces.end(), by)) return false;
+  bool found = false;
+  for (size_t k = 0; k < search.names.size(); ++k) {
+    for (const Read& r : m_index.reads(h, search.ids[k], search.names[k])) {
+      if (r.symbol != i) continue;
+      if (!r.annotation || r.stored) return false;
+      found = true;
+    }
+  }
+  return found;
 }
 
 void ReferenceRules::reach(uint32_t h, const SymbolView& s, WalkKey self) {

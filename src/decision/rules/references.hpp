@@ -53,6 +53,8 @@ private:
   // The code of file `h` that reads the symbol, reached or made file-level.
   void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   void reach(uint32_t h, const SymbolView& reader, WalkKey self); // `reader` reads the symbol: reached as a reference
+  // Class body `i` of `h` reads the symbol only in its annotations (docs/selection.md `annotations`).
+  bool annotated_only(const Search& search, uint32_t h, const resolve::FileInfo& info, int32_t i);
   // Module-level code of `h` reads the symbol only to store it in values: reaches each (false: it cannot).
   bool stored_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   // A string reference on `line` that a module-level value holds: reaches the value (false: it cannot).
