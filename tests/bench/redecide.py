@@ -35,7 +35,7 @@ def passing_ids(repo: Path, env: dict[str, str]) -> set[str]:
     # -q prints one node id per line; a project whose addopts hold -v (tabulate, marshmallow) needs -qq
     # for that, and with -q prints a tree, a few of whose lines hold "::": the longer list wins.
     best: set[str] = set()
-    for quiet in ("-q", "-qq"):
+    for quiet in ("--verbosity=-1", "-q", "-qq"):  # lark's addopts hold -q: --verbosity sets it whatever they say
         out = subprocess.run([PYTHON, "-m", "pytest", "--collect-only", quiet, "-p", "no:cacheprovider"], cwd=repo,
                              env=env, capture_output=True, text=True).stdout
         ids = {line.strip() for line in out.splitlines() if "::" in line and " " not in line.strip()}
