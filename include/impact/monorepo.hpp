@@ -35,15 +35,12 @@ struct Project {
 // project is looked at. Hidden folders, virtualenvs (a pyvenv.cfg or conda-meta inside), node_modules,
 // site-packages and __pycache__ are pruned, and symbolic links are not followed. Throws
 // impact::Error on a malformed configuration file, naming it.
-std::vector<Project> discover_projects(const std::filesystem::path& root, int max_depth = k_discovery_depth);
-
-// A file that pytest run at the root collects by default (`test_*.py`, `*_test.py`) and that none of
-// `projects` owns, at most `max_depth` folder levels down (pruned as discovery is), as a root-relative
-// path; "" when there is none. Such a file makes the root a project of its own (docs/monorepo.md):
-// a repository that keeps its tests at the root and a benchmark or example folder with a pytest.ini
-// of its own is no monorepo.
-std::string loose_test_file(const std::filesystem::path& root, const std::vector<Project>& projects,
-                            int max_depth = k_discovery_depth);
+// With `loose_test`, also sets it to the first file (root-relative; "" when none) that pytest run at
+// the root collects by default (`test_*.py`, `*_test.py`) in a folder the walk entered, one no
+// project owns: such a file makes the root a project of its own (docs/monorepo.md), as in a library
+// that keeps its tests at the root and has a benchmarks folder with a pytest.ini of its own.
+std::vector<Project> discover_projects(const std::filesystem::path& root, int max_depth = k_discovery_depth,
+                                       std::string* loose_test = nullptr);
 
 // True when discovery does not enter `dir` (a folder on disk).
 bool is_pruned(const std::filesystem::path& dir);

@@ -47,20 +47,22 @@ std::string not_a_monorepo(const std::string& root_config_file, const std::strin
 }
 
 std::optional<ProjectSet> find_project_set(const std::filesystem::path& root, const cli::Options& options,
-                                           const ImpactConfig& root_config) {
+                                           const ImpactConfig& root_config, std::string* root_test) {
   auto start = std::chrono::steady_clock::now();
   std::string own = pytest_config_file(root, "");
   ProjectSet set;
+  // Discovery also finds a test file that pytest run at the root collects outside every project: the
+  // root is then a project, whose tests no project's run would reach. A `projects` list in
+  // [tool.impact] says otherwise.
+  std::string loose;
   if (own.empty()) {
     set.all = root_config.projects.is_set()
                   ? monorepo::pinned_projects(root, root_config.projects.value,
                                               describe_source("projects", root_config.projects.source), set.warnings)
-                  : monorepo::discover_projects(root);
+                  : monorepo::discover_projects(root, monorepo::k_discovery_depth, &loose);
   }
-  // Tests that pytest run at the root collects, outside every project found: the root is a project,
-  // whose tests no project's run would reach. A `projects` list in [tool.impact] says otherwise.
-  std::string loose;
-  if (!set.all.empty() && !root_config.projects.is_set()) loose = monorepo::loose_test_file(root, set.all);
+  if (set.all.empty()) loose.clear(); // no project: nothing to say about tests outside one
+  if (root_test != nullptr) *root_test = loose;
   if (set.all.empty() || !loose.empty()) {
     if (!options.projects.empty()) {
       throw Error("--project {}: this repository is not a monorepo ({}); drop --project", options.projects.front(),

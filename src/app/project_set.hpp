@@ -23,12 +23,12 @@ struct ProjectSet {
 // The project set for `options` in the repository at `root`, whose [tool.impact] is `root_config`; or
 // nullopt outside monorepo mode: the root has a pytest configuration of its own, no project is
 // found below it, or (without a `projects` list) a test file pytest collects lies outside every
-// project found (monorepo::loose_test_file). A -C folder inside a project selects that project alone; a -C folder above
-// projects selects those below it; --project selects the folders it names (relative to the folder
-// impact runs in). Throws impact::Error for a --project that names no project, or for --project
-// outside monorepo mode.
+// project found (discover_projects' `loose_test`; `root_test`, when given, is set to that file). A
+// -C folder inside a project selects that project alone; a -C folder above projects selects those
+// below it; --project selects the folders it names (relative to the folder impact runs in). Throws
+// impact::Error for a --project that names no project, or for --project outside monorepo mode.
 std::optional<ProjectSet> find_project_set(const std::filesystem::path& root, const cli::Options& options,
-                                           const ImpactConfig& root_config);
+                                           const ImpactConfig& root_config, std::string* root_test = nullptr);
 
 // Why a repository is one project, for messages: its root's pytest configuration file, else a test
 // file outside every project folder, else that no folder configures pytest.

@@ -20,15 +20,12 @@ int run_projects(const cli::Options& options) {
   EnvLookup env = process_env();
   auto repo = open_git_repository(options.directory, env);
   ImpactConfig config = load_impact_config(repo->root(), env, options.config);
-  std::optional<ProjectSet> set = find_project_set(repo->root(), options, config);
+  std::string loose;
+  std::optional<ProjectSet> set = find_project_set(repo->root(), options, config, &loose);
   if (set) {
     for (const auto& w : set->warnings) fmt::print(stderr, "impact: warning: {}\n", util::one_line(w));
   }
   std::string own = set ? std::string() : pytest_config_file(repo->root(), "");
-  std::string loose;
-  if (!set && own.empty() && !config.projects.is_set()) {
-    loose = monorepo::loose_test_file(repo->root(), monorepo::discover_projects(repo->root()));
-  }
   if (options.format == cli::Format::json) {
     json projects = json::array();
     if (set) {

@@ -14,32 +14,53 @@ namespace impact::monorepo {
 
 namespace {
 
-// The sub-folders of `dir`, sorted by name, symbolic links left out (a link may point anywhere, and
-// back up: following one could list a project twice or never end).
-std::vector<std::string> subfolders(const std::filesystem::path& dir) {
-  std::vector<std::string> out;
+// Whether pytest collects file `name` by default (python_files = test_*.py *_test.py).
+bool default_test_file(std::string_view name) {
+  return name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
+}
+
+// One folder's entries: its sub-folders, sorted by name, links to folders left out (a link may point
+// anywhere, and back up: following one could list a project twice or never end), and the first by
+// name of its files (or links to files, which pytest collects too) that pytest collects by default.
+struct Listing {
+  std::vector<std::string> folders;
+  std::string first_test;
+};
+
+Listing list(const std::filesystem::path& dir) {
+  Listing out;
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (it->is_symlink(type_ec) || !it->is_directory(type_ec)) continue;
-    out.push_back(it->path().filename().string());
+    std::string name = it->path().filename().string();
+    if (it->is_directory(type_ec)) {
+      if (!it->is_symlink(type_ec)) out.folders.push_back(std::move(name));
+    } else if (it->is_regular_file(type_ec) && default_test_file(name) &&
+               (out.first_test.empty() || name < out.first_test)) {
+      out.first_test = std::move(name);
+    }
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.folders.begin(), out.folders.end());
   return out;
 }
 
-// Adds the projects at and below root-relative `dir` (at `depth` levels down) to `out`.
+// Adds the projects at and below root-relative `dir` (at `depth` levels down) to `out`; sets
+// `loose` (when given and still empty) to the first test file of a folder no project owns.
 void walk(const std::filesystem::path& root, const std::string& dir, int depth, int max_depth,
-          std::vector<Project>& out) {
-  for (const std::string& name : subfolders(dir.empty() ? root : root / dir)) {
+          std::vector<Project>& out, std::string* loose) {
+  Listing listing = list(dir.empty() ? root : root / dir);
+  if (loose != nullptr && loose->empty() && !listing.first_test.empty()) {
+    *loose = dir.empty() ? listing.first_test : dir + "/" + listing.first_test;
+  }
+  for (const std::string& name : listing.folders) {
     std::string child = dir.empty() ? name : dir + "/" + name;
     if (is_pruned(root / child)) continue;
     if (std::string config = pytest_config_file(root, child); !config.empty()) {
       out.push_back(Project{child, config, "discovered"}); // it owns its subtree: look no further down
       continue;
     }
-    if (depth + 1 < max_depth) walk(root, child, depth + 1, max_depth, out);
+    if (depth + 1 < max_depth) walk(root, child, depth + 1, max_depth, out, loose);
   }
 }
 
@@ -53,49 +74,11 @@ bool is_pruned(const std::filesystem::path& dir) {
   return std::filesystem::exists(dir / "pyvenv.cfg", ec) || std::filesystem::exists(dir / "conda-meta", ec);
 }
 
-std::vector<Project> discover_projects(const std::filesystem::path& root, int max_depth) {
+std::vector<Project> discover_projects(const std::filesystem::path& root, int max_depth, std::string* loose_test) {
   std::vector<Project> out;
-  if (max_depth > 0) walk(root, "", 0, max_depth, out);
+  if (max_depth > 0) walk(root, "", 0, max_depth, out, loose_test);
   std::sort(out.begin(), out.end(), [](const Project& a, const Project& b) { return a.dir < b.dir; });
   return out;
-}
-
-namespace {
-
-// Whether pytest collects file `name` by default (python_files = test_*.py *_test.py).
-bool default_test_file(std::string_view name) {
-  return name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"));
-}
-
-// The first such file at or below root-relative `dir` that no project owns, or "".
-std::string loose_below(const std::filesystem::path& root, const std::string& dir, int depth, int max_depth,
-                        const std::vector<Project>& projects) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  std::filesystem::directory_iterator it(dir.empty() ? root : root / dir, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && default_test_file(it->path().filename().string())) {
-      files.push_back(it->path().filename().string());
-    }
-  }
-  if (!files.empty()) {
-    std::sort(files.begin(), files.end());
-    return dir.empty() ? files.front() : dir + "/" + files.front();
-  }
-  if (depth + 1 >= max_depth) return {};
-  for (const std::string& name : subfolders(dir.empty() ? root : root / dir)) {
-    std::string child = dir.empty() ? name : dir + "/" + name;
-    if (is_pruned(root / child) || owner_of(projects, child) != nullptr) continue;
-    if (std::string found = loose_below(root, child, depth + 1, max_depth, projects); !found.empty()) return found;
-  }
-  return {};
-}
-
-} // namespace
-
-std::string loose_test_file(const std::filesystem::path& root, const std::vector<Project>& projects, int max_depth) {
-  return loose_below(root, "", 0, max_depth, projects);
 }
 
 std::vector<Project> pinned_projects(const std::filesystem::path& root, const std::vector<std::string>& globs,

@@ -116,22 +116,26 @@ TEST_CASE("slug makes a project folder one word", "[monorepo]") {
   CHECK(slug("api") == "api");
 }
 
-TEST_CASE("loose_test_file finds a test pytest collects at the root outside every project", "[monorepo]") {
+TEST_CASE("discover_projects finds a test pytest collects at the root outside every project", "[monorepo]") {
   TempDir repo;
   repo.write("benchmarks/pytest.ini", "[pytest]\npython_files = bench_*.py\n");
   repo.write("benchmarks/bench_match.py", "def bench_match():\n    pass\n");
   repo.write("benchmarks/test_inside.py", "def test_inside():\n    pass\n"); // the project's own
   repo.write("pkg/__init__.py", "");
-  auto found = discover_projects(repo.path());
-  REQUIRE(dirs_of(found) == std::vector<std::string>{"benchmarks"});
-  CHECK(loose_test_file(repo.path(), found).empty()); // only the project's files: a monorepo
-  repo.write(".venv/lib/test_site.py", "");            // pruned as discovery prunes
-  repo.write("docs/conftest.py", "");                  // no test file
-  CHECK(loose_test_file(repo.path(), found).empty());
+  auto loose = [&](int depth = k_discovery_depth) {
+    std::string out;
+    auto found = discover_projects(repo.path(), depth, &out);
+    CHECK(dirs_of(found) == std::vector<std::string>{"benchmarks"});
+    return out;
+  };
+  CHECK(loose().empty());                   // only the project's files: a monorepo
+  repo.write(".venv/lib/test_site.py", "");  // pruned as discovery prunes
+  repo.write("docs/conftest.py", "");        // no test file
+  CHECK(loose().empty());
   repo.write("tests/unit/checks_test.py", "def test_a():\n    pass\n");
   repo.write("tests/unit/test_b.py", "def test_b():\n    pass\n");
-  CHECK(loose_test_file(repo.path(), found) == "tests/unit/checks_test.py");
-  CHECK(loose_test_file(repo.path(), found, 2).empty()); // tests/unit is two levels down
+  CHECK(loose() == "tests/unit/checks_test.py");
+  CHECK(loose(2).empty()); // tests/unit is two levels down
   repo.write("test_root.py", "def test_root():\n    pass\n");
-  CHECK(loose_test_file(repo.path(), found) == "test_root.py");
+  CHECK(loose() == "test_root.py");
 }
