@@ -32,22 +32,21 @@ public:
   BodyNames(std::string_view src, bool postponed, const FileFacts& facts)
       : m_src(src), m_postponed(postponed), m_facts(facts) {}
 
-  // The statements of the class body `block`.
+  // The statements of the class body `block` (none read when no statement is annotated).
   void collect(TSNode block) {
     uint32_t count = ts_node_named_child_count(block);
+    bool annotated = false;
+    for (uint32_t i = 0; i < count && !annotated; ++i) annotated = !ts_node_is_null(annotation_of(ts_node_named_child(block, i)));
+    if (!annotated) return;
     for (uint32_t i = 0; i < count; ++i) {
       TSNode stmt = ts_node_named_child(block, i);
-      TSNode assign = type_of(stmt) == "expression_statement" && ts_node_named_child_count(stmt) == 1
-                          ? ts_node_named_child(stmt, 0)
-                          : TSNode{};
-      TSNode type = !ts_node_is_null(assign) && type_of(assign) == "assignment"
-                        ? ts_node_child_by_field_name(assign, "type", 4)
-                        : TSNode{};
+      TSNode type = annotation_of(stmt);
       if (ts_node_is_null(type)) {
         elsewhere(stmt);
         continue;
       }
       annotation(type);
+      TSNode assign = ts_node_parent(type);
       elsewhere(ts_node_child_by_field_name(assign, "left", 4));
       elsewhere(ts_node_child_by_field_name(assign, "right", 5));
     }
@@ -64,6 +63,13 @@ public:
   }
 
 private:
+  // The annotation of statement `stmt` when it is an annotated assignment (`name: T` or `name: T = v`).
+  static TSNode annotation_of(TSNode stmt) {
+    if (type_of(stmt) != "expression_statement" || ts_node_named_child_count(stmt) != 1) return TSNode{};
+    TSNode assign = ts_node_named_child(stmt, 0);
+    return type_of(assign) == "assignment" ? ts_node_child_by_field_name(assign, "type", 4) : TSNode{};
+  }
+
   // An annotation: its plain chains, where evaluating them runs no code of theirs. Without the
   // postponed evaluation a call (`Annotated[int, check()]`), a subscripted name (`Box[int]` runs
   // `Box.__class_getitem__`) or an operand (`A | None` may run a metaclass's `__or__`) runs code:
@@ -140,19 +146,12 @@ private:
   // Every chain of a names-only annotation, as the references spell it.
   void chains(TSNode n) {
     std::string_view t = type_of(n);
-    if (t == "identifier" || (t == "attribute" && plain(n))) {
-      TSNode root = n;
-      while (type_of(root) == "attribute") root = ts_node_child_by_field_name(root, "object", 6);
-      m_annotated.emplace_back(dotted_text(n, m_src), std::string(node_text(root, m_src)));
+    if (t == "identifier" || (t == "attribute" && plain_chain(n))) {
+      m_annotated.emplace_back(dotted_text(n, m_src), std::string(node_text(chain_root(n), m_src)));
       return;
     }
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) chains(ts_node_named_child(n, i));
-  }
-
-  static bool plain(TSNode n) {
-    while (type_of(n) == "attribute") n = ts_node_child_by_field_name(n, "object", 6);
-    return !ts_node_is_null(n) && type_of(n) == "identifier";
   }
 
   // Every name read anywhere else in the body. A method's body and annotations are its own reads

@@ -54,6 +54,18 @@ TSNode definition_starting_at(TSNode root, uint32_t start);
 // The node's grammar type ("call", "attribute", ...), for passes that test rarer kinds than Grammar holds.
 inline std::string_view type_of(TSNode node) { return ts_node_type(node); }
 
+// The innermost object of an attribute chain (`a` of `a.b.c`); the node itself when no attribute.
+inline TSNode chain_root(TSNode n) {
+  while (type_of(n) == "attribute") n = ts_node_child_by_field_name(n, "object", 6);
+  return n;
+}
+
+// Whether `n` is `name` or `a.b.c`: a chain of plain names, no call or subscript.
+inline bool plain_chain(TSNode n) {
+  n = chain_root(n);
+  return !ts_node_is_null(n) && type_of(n) == "identifier";
+}
+
 // Whether two nodes are the same node (false when either is null).
 inline bool same_node(TSNode a, TSNode b) { return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b); }
 

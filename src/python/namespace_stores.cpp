@@ -10,17 +10,6 @@ namespace {
 
 constexpr std::string_view k_namespace = "doctest_namespace";
 
-// `name` or `a.b.c`: a chain of plain names, no call or subscript.
-bool plain_chain(TSNode n) {
-  while (type_of(n) == "attribute") n = ts_node_child_by_field_name(n, "object", 6);
-  return !ts_node_is_null(n) && type_of(n) == "identifier";
-}
-
-TSNode chain_root(TSNode n) {
-  while (type_of(n) == "attribute") n = ts_node_child_by_field_name(n, "object", 6);
-  return n;
-}
-
 struct Store {
   TSNode value;      // the right-hand side
   std::string chain; // its text, as the references spell it
