@@ -19,6 +19,23 @@ namespace impact::decision::rules {
 using resolve::FileInfo;
 using resolve::Target;
 
+namespace {
+
+// A base of a class of `info` whose own code calls no overridable method by name and reads no
+// annotation for more than its names: object, the typing and abc forms, builtin types, and
+// exceptions (a name ending in Error, Warning or Exception that the file does not bind).
+bool inert_base(const FileInfo& info, std::string_view base) {
+  static constexpr std::array<std::string_view, 22> k_inert = {
+      "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
+      "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
+      "set", "frozenset", "tuple", "Exception", "BaseException"};
+  if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) return true;
+  bool bound = info.binding(base.substr(0, base.find('.'))) != nullptr;
+  return !bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"));
+}
+
+} // namespace
+
 void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
   // A special or protocol method that is gone changes what its class's instances do (bool() falls back
   // to __len__): the class is reached.
@@ -118,11 +135,6 @@ const ClassRules::ExternalCalls& ClassRules::external_calls(uint32_t node, int32
 }
 
 void ClassRules::external_calls(uint32_t node, int32_t class_index, int depth, ExternalCalls& out) {
-  // Bases whose own code calls no overridable method by name.
-  static constexpr std::array<std::string_view, 22> k_inert = {
-      "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
-      "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
-      "set", "frozenset", "tuple", "Exception", "BaseException"};
   const FileInfo* info = depth > 8 ? nullptr : m_index.get(node);
   if (info == nullptr) {
     out.any = true;
@@ -132,9 +144,7 @@ void ClassRules::external_calls(uint32_t node, int32_t class_index, int depth, E
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases) && !out.any; ++b) {
     std::string_view base = base_expression(*b);
     if (base.empty()) continue; // metaclass=..., keywords
-    if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
-    bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
-    if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
+    if (inert_base(*info, base)) continue;
     Target t = m_index.resolve(node, base);
     if (t.kind != Target::definition) {
       const std::vector<std::string_view>* names = abc_calls(*info, base);
@@ -311,10 +321,6 @@ bool ClassRules::may_call_constructor(uint32_t h, int32_t symbol, uint32_t node,
 }
 
 bool ClassRules::inert_annotations(uint32_t node, int32_t index, int depth) {
-  static constexpr std::array<std::string_view, 22> k_inert = {
-      "object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "NamedTuple",
-      "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
-      "set", "frozenset", "tuple", "Exception", "BaseException"};
   const FileInfo* info = depth > 8 ? nullptr : m_index.get(node);
   if (info == nullptr) return false;
   const SymbolView& c = info->at(index);
@@ -325,9 +331,7 @@ bool ClassRules::inert_annotations(uint32_t node, int32_t index, int depth) {
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
     std::string_view base = base_expression(*b);
     if (base.empty()) return false; // a keyword (metaclass=..., a framework's options)
-    if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) continue;
-    bool bound = info->binding(base.substr(0, base.find('.'))) != nullptr;
-    if (!bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"))) continue;
+    if (inert_base(*info, base)) continue;
     Target t = m_index.resolve(node, base);
     if (t.kind != Target::definition) return false;
     const FileInfo* owner = m_index.get(t.node);
