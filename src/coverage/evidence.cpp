@@ -296,13 +296,27 @@ private:
   // compute(k)`, `_instance = build()`): the caller's later calls skip it, so a test that ran the caller
   // but not the changed body may still use its result. The tests that ran any line of such a caller are
   // added: a caller is a function of the file that names the changed function and reads a name the
-  // module binds by assignment. Returns why the index cannot answer when such a caller ran outside a
-  // test (its cache filled at import).
+  // module binds by assignment, unless that name's value can hold no result: one no code of the file
+  // can change (FileFacts::constant_names) and no other file names. Returns why the index cannot
+  // answer when such a caller ran outside a test (its cache filled at import).
   std::optional<std::string> add_caching_callers(size_t at, const FileSemantics& sem,
                                                  const std::map<uint32_t, std::vector<uint32_t>>& lines, BlockAnswer& blocks) {
     FactsView view;
     m_facts.view(at, view);
     if (view.module_names.empty()) return std::nullopt;
+    std::vector<std::string_view> kept;
+    for (std::string_view data : view.module_names) {
+      bool constant = std::find(view.constant_names.begin(), view.constant_names.end(), data) != view.constant_names.end();
+      if (constant) {
+        for (uint32_t f : m_facts.files_mentioning(data)) {
+          if (f == at) continue;
+          auto source = content_of(m_reads.current(m_facts.files[f]));
+          constant = constant && source && !python::may_change_name(*source, data);
+        }
+      }
+      if (!constant) kept.push_back(data);
+    }
+    if (kept.empty()) return std::nullopt;
     auto names = [](std::string_view ref, std::string_view name) {
       return ref == name || (ref.starts_with(name) && (ref[name.size()] == '.' || ref[name.size()] == '['));
     };
@@ -316,7 +330,7 @@ private:
           std::string_view r = *ref;
           calls = calls || names(r, name) ||
                   (r.size() > name.size() && r.ends_with(name) && r[r.size() - name.size() - 1] == '.');
-          for (std::string_view data : view.module_names) keeps = keeps || names(r, data);
+          for (std::string_view data : kept) keeps = keeps || names(r, data);
         }
         if (!calls || !keeps) continue;
         // The body: the `def` line itself runs at import.

@@ -4,6 +4,7 @@
 #include "impact/python/compile_check.hpp"
 #include "impact/python/facts.hpp"
 #include "python/class_annotations.hpp"
+#include "python/constant_names.hpp"
 #include "python/compile_check.hpp"
 #include "python/decorator_shape.hpp"
 #include "python/grammar.hpp"
@@ -582,6 +583,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::scan_string_references(source, facts);
   python::mark_held_strings(stored.string_lines, facts);
   python::drop_lazy_module_names(root, source, facts);
+  python::find_constant_names(root, source, m_impl->references.tokens, facts);
   python::mark_wrapping_decorators(root, source, facts);
   python::read_paths(source, m_impl->references.tokens, facts.paths);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;

@@ -504,3 +504,52 @@ def test_a_function_whose_result_a_caller_caches_selects_the_tests_that_ran_the_
     warm = repo.decide()
     assert entry(warm, "pkg/lazy.py")["source"] == "coverage"
     assert selected_ids(warm) == ["tests/test_lazy.py::test_first", "tests/test_lazy.py::test_second"]
+
+
+# A caller that reads only module-level data no code can change keeps no result: `format_all` names
+# `compute` but reads a constant tuple, so the tests that ran `format_all` without running `compute`
+# are not added.
+CONSTANT = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    "pkg/fmt.py": (
+        "ARRAY_TYPES = (list, tuple)\nSEPARATORS = {'list': ', ', 'tuple': '; '}\n\n\n"
+        "def compute(value):\n    return str(value * 2)\n\n\n"
+        "def format_all(value):\n"
+        "    if isinstance(value, ARRAY_TYPES):\n"
+        "        return SEPARATORS.get(type(value).__name__, ',').join(compute(v) for v in value)\n"
+        "    return str(value)\n"
+    ),
+    "tests/test_fmt.py": (
+        "from pkg.fmt import format_all\n\n\ndef test_list():\n    assert format_all([1, 2]) == '2, 4'\n\n\n"
+        "def test_plain():\n    assert format_all(3) == '3'\n"
+    ),
+}
+
+
+def test_a_caller_reading_only_constant_module_data_adds_no_tests(tmp_path):
+    repo = make_repo(tmp_path, files=CONSTANT)
+    build_index(repo)
+    repo.replace("pkg/fmt.py", "    return str(value * 2)\n", "    return str(value * 3)\n")
+    warm = repo.decide()
+    assert entry(warm, "pkg/fmt.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_fmt.py::test_list"]
+
+
+# The same table, filled by another module: no longer constant, so the caller's tests are added.
+def test_module_data_another_file_stores_into_is_no_constant(tmp_path):
+    files = dict(LAZY)
+    files["pkg/lazy.py"] = (
+        "from pkg import store\n\n_cache = {}\n\n\ndef compute(key):\n    return key * 2\n\n\n"
+        "def get(key):\n    if key in _cache:\n        return _cache[key]\n"
+        "    value = compute(key)\n    store.remember(key, value)\n    return value\n\n\n"
+        "def other(key):\n    return key\n"
+    )
+    files["pkg/store.py"] = "def remember(key, value):\n    from pkg import lazy\n    lazy._cache[key] = value\n"
+    repo = make_repo(tmp_path, files=files)
+    build_index(repo)
+    repo.replace("pkg/lazy.py", "    return key * 2\n", "    return key * 3\n")
+    assert "2 failed" in repo.pytest().stdout  # test_second reads the stored result
+    warm = repo.decide()
+    assert entry(warm, "pkg/lazy.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_lazy.py::test_first", "tests/test_lazy.py::test_second"]

@@ -174,6 +174,8 @@ struct FileFacts {
   std::vector<UncertainImport> uncertain_imports;
   std::vector<Symbol> symbols;
   std::vector<std::string> module_names; // names bound at module level by assignment (NAME = ...)
+  // Those of module_names whose value no code of the file can change (python/constant_names.hpp).
+  std::vector<std::string> constant_names;
   std::optional<std::vector<std::string>> all_names; // a literal __all__, when there is one
   bool all_dynamic = false;       // __all__ is built in a way that cannot be read
   std::vector<std::string> collect_ignore; // a literal module-level collect_ignore (conftest.py)

@@ -69,6 +69,7 @@ struct FactsView {
   std::vector<std::string_view> strings; // the pool the ranges index
   std::vector<SymbolView> symbols;
   std::vector<std::string_view> module_names;
+  std::vector<std::string_view> constant_names; // FileFacts::constant_names
   ViewRange module_refs, module_usefixtures;
   uint32_t module_stored = 0; // FileFacts::module_stored: the last this many of module_refs
   std::vector<StoredValueView> stored_values;

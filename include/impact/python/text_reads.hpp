@@ -24,6 +24,12 @@ bool runs_code_at_import(std::string_view source);
 
 
 namespace python {
+// Whether the code of `source` (another file than the one that binds `name` at module level) may
+// change that value or let it out where other code could: a use of `NAME` or `module.NAME` other than
+// reading it (docs/coverage.md, "Results kept in module-level data"). Imported under another name, or
+// a file that does not parse: true.
+bool may_change_name(std::string_view source, std::string_view name);
+
 // The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
 // "a" and "a.b"), with their 1-based lines.
 std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text);
