@@ -4,6 +4,7 @@
 #include <tsl/robin_map.h>
 
 #include <algorithm>
+#include <bitset>
 #include <memory>
 #include <cstring>
 #include <initializer_list>
@@ -31,16 +32,37 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> list) {
 
 TSNode field(TSNode n, const char* name) { return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name))); }
 
-// Whether `n` is written to where it stands: the target of an assignment, a `for`, a `with ... as`,
-// a walrus or a `del`, through any nesting of target lists.
-bool store_position(TSNode n) {
+// A node and its ancestors, the root first: libtree-sitter 0.20 finds a node's parent by descending
+// from the root again, so the walk down to an occurrence keeps the way it came.
+using Path = std::vector<TSNode>;
+
+// Fills `path` with the way from `root` down to the identifier at [begin, end); false when there is none.
+bool path_to(TSNode root, uint32_t begin, uint32_t end, TSTreeCursor& cursor, Path& path) {
+  path.assign(1, root);
+  ts_tree_cursor_reset(&cursor, root);
   for (;;) {
-    TSNode up = ts_node_parent(n);
-    if (ts_node_is_null(up)) return false;
+    TSNode n = path.back();
+    if (ts_node_start_byte(n) == begin && ts_node_end_byte(n) == end && type_of(n) == "identifier") return true;
+    if (ts_tree_cursor_goto_first_child_for_byte(&cursor, begin) < 0) return false;
+    TSNode child = ts_tree_cursor_current_node(&cursor);
+    // libtree-sitter 0.20 stops at a child that ends where the goal starts (the `(` before a name).
+    while (ts_node_end_byte(child) <= begin) {
+      if (!ts_tree_cursor_goto_next_sibling(&cursor)) return false;
+      child = ts_tree_cursor_current_node(&cursor);
+    }
+    if (ts_node_start_byte(child) > begin) return false;
+    path.push_back(child);
+  }
+}
+
+// Whether path[i] is written to where it stands: the target of an assignment, a `for`, a `with ... as`,
+// a walrus or a `del`, through any nesting of target lists.
+bool store_position(const Path& path, size_t i) {
+  for (; i > 0; --i) {
+    TSNode n = path[i], up = path[i - 1];
     std::string_view t = type_of(up);
     if (one_of(t, {"pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "parenthesized_expression",
                    "expression_list", "tuple", "list"})) {
-      n = up;
       continue;
     }
     if (t == "assignment" || t == "augmented_assignment" || t == "for_statement" || t == "for_in_clause") {
@@ -49,13 +71,14 @@ bool store_position(TSNode n) {
     if (t == "named_expression") return same_node(field(up, "name"), n);
     return t == "delete_statement" || t == "as_pattern_target";
   }
+  return false;
 }
 
-// Whether `n` is outside every function, class body, lambda and comprehension: in the module's own scope.
-bool module_scope(TSNode n) {
-  for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
-    if (one_of(type_of(up), {"function_definition", "class_definition", "lambda", "list_comprehension", "set_comprehension",
-                             "dictionary_comprehension", "generator_expression"})) {
+// Whether path[i] is outside every function, class body, lambda and comprehension: in the module's scope.
+bool module_scope(const Path& path, size_t i) {
+  for (size_t k = 0; k < i; ++k) {
+    if (one_of(type_of(path[k]), {"function_definition", "class_definition", "lambda", "list_comprehension",
+                                  "set_comprehension", "dictionary_comprehension", "generator_expression"})) {
       return false;
     }
   }
@@ -69,7 +92,7 @@ public:
   explicit Finder(std::string_view src) : m_src(src), m_foreign(true) {}
 
   Finder(std::string_view src, const FileFacts& facts) : m_src(src) {
-    auto bind = [&](std::string_view name) { ++m_bindings[std::string(name)]; };
+    auto bind = [&](std::string_view name) { ++m_bindings[name]; };
     for (const Symbol& s : facts.symbols) {
       if (s.parent == -1) bind(s.name());
     }
@@ -85,26 +108,37 @@ public:
       }
     }
     // `import re` binds the standard module only when nothing else binds the name.
-    std::erase_if(m_stdlib, [&](const std::string& m) { return m_bindings[m] != 1; });
-    for (const auto& name : facts.module_names) m_names.emplace(name, Name{});
+    std::erase_if(m_stdlib, [&](std::string_view m) { return m_bindings[m] != 1; });
+    for (const auto& name : facts.module_names) {
+      m_names.emplace(name, Name{});
+      if (name.size() < 64) m_lengths |= uint64_t{1} << name.size();
+      m_first.set(static_cast<unsigned char>(name[0]));
+    }
   }
 
-  void occurrence(TSNode root, const Token& token) {
+  // A cheap test before the table's: most of a file's names are none of these.
+  bool may_be_one(std::string_view text) const {
+    return text.size() < 64 && (m_lengths >> text.size() & 1) != 0 && m_first.test(static_cast<unsigned char>(text[0]));
+  }
+
+  void occurrence(TSNode root, const Token& token, TSTreeCursor& cursor) {
     std::string_view text = m_src.substr(token.begin, token.end - token.begin);
     auto it = m_names.find(text);
     if (it == m_names.end()) return;
     // Each lookup descends the tree from its root: a file naming its module-level values this often
     // (a generated table module) is not read, and keeps every name a possible cache.
     if (++m_lookups > k_max_lookups) return;
-    TSNode id = ts_node_named_descendant_for_byte_range(root, token.begin, token.end);
-    if (ts_node_is_null(id) || type_of(id) != "identifier" || ts_node_start_byte(id) != token.begin ||
-        ts_node_end_byte(id) != token.end) {
+    Name& name = it.value();
+    if (name.settled()) return;
+    if (!path_to(root, token.begin, token.end, cursor, m_path)) { // not found in the tree: not vouched for
+      name.changes_immutable = name.changes_container = name.changes_logger = true;
       return;
     }
-    TSNode parent = ts_node_parent(id);
-    Name& name = it.value();
-    if (type_of(parent) == "assignment" && same_node(field(parent, "left"), id) && module_scope(id) &&
-        type_of(ts_node_parent(parent)) == "expression_statement") {
+    size_t at = m_path.size() - 1;
+    TSNode id = m_path[at];
+    TSNode parent = at > 0 ? m_path[at - 1] : TSNode{};
+    if (at >= 2 && type_of(parent) == "assignment" && same_node(field(parent, "left"), id) && module_scope(m_path, at) &&
+        type_of(m_path[at - 2]) == "expression_statement") {
       TSNode value = field(parent, "right");
       ++name.definitions;
       if (name.definitions == 1 && !ts_node_is_null(value) && type_of(value) != "assignment") {
@@ -113,11 +147,15 @@ public:
         return;
       }
     }
-    name.uses.push_back(id);
+    // The value's kind may be known only later (a function above the assignment reads it): the use is
+    // judged for each kind.
+    name.changes_immutable = name.changes_immutable || use_of(m_path, at, Kind::immutable) == Use::write;
+    name.changes_container = name.changes_container || use_of(m_path, at, Kind::container) != Use::read;
+    name.changes_logger = name.changes_logger || use_of(m_path, at, Kind::logger) != Use::read;
   }
 
-  // Whether the use `n` (a name, or `module.NAME`) may change the value or let it out.
-  bool changes(TSNode n) const { return use_of(n, Kind::container) != Use::read; }
+  // Whether path[at] (a name, or `module.NAME`) may change the value or let it out.
+  bool changes(const Path& path, size_t at) const { return use_of(path, at, Kind::container) != Use::read; }
 
   void finish(FileFacts& facts) {
     facts.constant_names.clear();
@@ -125,10 +163,9 @@ public:
     for (const auto& name : facts.module_names) {
       const Name& n = m_names.find(name)->second;
       if (n.definitions != 1 || n.kind == Kind::none) continue;
-      bool constant = std::all_of(n.uses.begin(), n.uses.end(), [&](TSNode use) {
-        Use u = use_of(use, n.kind);
-        return u == Use::read || (u == Use::escape && n.kind == Kind::immutable);
-      });
+      bool constant = n.kind == Kind::immutable ? !n.changes_immutable
+                      : n.kind == Kind::container ? !n.changes_container
+                                                  : !n.changes_logger;
       if (constant && std::find(facts.constant_names.begin(), facts.constant_names.end(), name) == facts.constant_names.end()) {
         facts.constant_names.push_back(name);
       }
@@ -140,12 +177,25 @@ private:
     uint32_t definitions = 0;
     Kind kind = Kind::none;
     TSNode definition{};
-    std::vector<TSNode> uses;
+    bool changes_immutable = false, changes_container = false, changes_logger = false;
+
+    // Whether no further occurrence can make it constant.
+    bool settled() const {
+      if (definitions > 1 || (changes_immutable && changes_container && changes_logger)) return true;
+      if (definitions == 0) return false;
+      switch (kind) {
+        case Kind::immutable: return changes_immutable;
+        case Kind::container: return changes_container;
+        case Kind::logger: return changes_logger;
+        case Kind::none: return true;
+      }
+      return false;
+    }
   };
 
   std::string_view text(TSNode n) const { return node_text(n, m_src); }
   bool stdlib(std::string_view module) const { return std::find(m_stdlib.begin(), m_stdlib.end(), module) != m_stdlib.end(); }
-  bool builtin(std::string_view name) const { return !m_foreign && m_bindings.find(std::string(name)) == m_bindings.end(); }
+  bool builtin(std::string_view name) const { return !m_foreign && m_bindings.find(name) == m_bindings.end(); }
 
   // The kind of the value `n` makes. `loop` are comprehension variables over immutable items;
   // `items`: `n` only gives items (an argument of `set(...)`, a comprehension's iterable), so a
@@ -293,37 +343,42 @@ private:
     return one_of(name, {"set", "list", "dict", "sorted"}) ? Kind::container : Kind::none;
   }
 
-  // What the use `id` of a name of kind `kind` does to its value.
-  Use use_of(TSNode id, Kind kind) const {
-    TSNode n = id;
-    TSNode p = ts_node_parent(n);
-    while (type_of(p) == "parenthesized_expression") {
-      n = p;
-      p = ts_node_parent(p);
-    }
+  // What the use path[at] of a name of kind `kind` does to its value. An immutable value is only
+  // changed by binding the name again.
+  Use use_of(const Path& path, size_t at, Kind kind) const {
+    Use use = use_as(path, at, kind);
+    return kind == Kind::immutable && use == Use::escape ? Use::read : use;
+  }
+
+  Use use_as(const Path& path, size_t at, Kind kind) const {
+    while (at > 0 && type_of(path[at - 1]) == "parenthesized_expression") --at;
+    if (at == 0) return Use::escape;
+    TSNode n = path[at], p = path[at - 1];
+    TSNode up = at >= 2 ? path[at - 2] : TSNode{};
     std::string_view t = type_of(p);
     if (t == "attribute") {
       if (same_node(field(p, "attribute"), n)) return Use::read; // `x.NAME` is another name
-      TSNode up = ts_node_parent(p);
-      if (type_of(up) == "call" && same_node(field(up, "function"), p)) return method_use(kind, text(field(p, "attribute")));
-      return store_position(p) ? Use::write : Use::escape;
+      if (!ts_node_is_null(up) && type_of(up) == "call" && same_node(field(up, "function"), p)) {
+        return method_use(kind, text(field(p, "attribute")));
+      }
+      return store_position(path, at - 1) ? Use::write : Use::escape;
     }
     if (t == "subscript" && same_node(field(p, "value"), n)) {
-      if (store_position(p)) return Use::write;
+      if (store_position(path, at - 1)) return Use::write;
       return kind == Kind::logger ? Use::escape : Use::read; // the items are immutable
     }
     if (t == "keyword_argument") {
       if (same_node(field(p, "name"), n)) return Use::read; // `f(NAME=1)` is a parameter
-      return argument_use(ts_node_parent(p));
+      return at >= 2 ? argument_use(path, at - 2) : Use::escape;
     }
-    if (t == "argument_list") return argument_use(p);
+    if (t == "argument_list") return argument_use(path, at - 1);
     if (t == "global_statement" || t == "nonlocal_statement" || t == "delete_statement") return Use::write;
-    if (store_position(n) || ((t == "function_definition" || t == "class_definition") && same_node(field(p, "name"), n)) ||
+    if (store_position(path, at) || ((t == "function_definition" || t == "class_definition") && same_node(field(p, "name"), n)) ||
         one_of(t, {"parameters", "lambda_parameters", "default_parameter", "typed_parameter", "typed_default_parameter",
                    "list_splat_pattern", "dictionary_splat_pattern", "aliased_import", "dotted_name"})) {
       // Bound again: in the module's scope a second value; elsewhere a local of that name (whose own
       // stores and uses are counted as this name's: over-counted, never missed).
-      return module_scope(n) ? Use::write : Use::read;
+      return module_scope(path, at) ? Use::write : Use::read;
     }
     if (one_of(t, {"comparison_operator", "binary_operator", "unary_operator", "not_operator", "interpolation",
                    "expression_statement", "type", "format_expression"})) {
@@ -352,10 +407,11 @@ private:
     return Use::escape;
   }
 
-  // The value given to a call: read when the callee is a builtin that makes something new of it, a
-  // str method of a literal (`"|".join(NAME)`), or one of re's functions.
-  Use argument_use(TSNode args) const {
-    TSNode call = ts_node_parent(args);
+  // The value given to a call (path[args] is its argument list): read when the callee is a builtin
+  // that makes something new of it, a str method of a literal (`"|".join(NAME)`), or one of re's functions.
+  Use argument_use(const Path& path, size_t args) const {
+    if (args == 0) return Use::escape;
+    TSNode call = path[args - 1];
     if (type_of(call) != "call") return Use::escape;
     TSNode fn = field(call, "function");
     if (type_of(fn) == "identifier") {
@@ -386,9 +442,20 @@ private:
   std::string_view m_src;
   bool m_foreign = false;
   uint32_t m_lookups = 0;
-  tsl::robin_map<std::string, uint32_t> m_bindings; // module-level bindings of each name
-  std::vector<std::string> m_stdlib;                // "re", "logging" where `import re` binds them alone
+  tsl::robin_map<std::string_view, uint32_t> m_bindings; // module-level bindings of each name
+  std::vector<std::string_view> m_stdlib;                // "re", "logging" where `import re` binds them alone
+  uint64_t m_lengths = 0;                                // the lengths of the module's names (below 64)
+  std::bitset<256> m_first;                              // and their first bytes
   tsl::robin_map<std::string_view, Name> m_names;
+  Path m_path; // scratch of occurrence()
+};
+
+struct Cursor {
+  explicit Cursor(TSNode root) : cursor(ts_tree_cursor_new(root)) {}
+  ~Cursor() { ts_tree_cursor_delete(&cursor); }
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+  TSTreeCursor cursor;
 };
 
 } // namespace
@@ -397,8 +464,15 @@ void find_constant_names(TSNode root, std::string_view source, const std::vector
   facts.constant_names.clear();
   if (facts.module_names.empty()) return;
   Finder finder(source, facts);
+  Cursor cursor(root);
+  const Token* previous = nullptr;
   for (const Token& token : tokens) {
-    if (token.kind == Tok::name) finder.occurrence(root, token);
+    // `x.NAME` is another name than the module's.
+    if (token.kind == Tok::name && (previous == nullptr || previous->kind != Tok::dot) &&
+        finder.may_be_one(source.substr(token.begin, token.end - token.begin))) {
+      finder.occurrence(root, token, cursor.cursor);
+    }
+    previous = &token;
   }
   finder.finish(facts);
 }
@@ -412,19 +486,21 @@ bool may_change_name(std::string_view source, std::string_view name) {
   std::vector<Token> tokens;
   lex(source, tokens);
   Finder finder(source);
+  Cursor cursor(root);
+  Path path;
   for (const Token& token : tokens) {
     if (token.kind != Tok::name || source.substr(token.begin, token.end - token.begin) != name) continue;
-    TSNode id = ts_node_named_descendant_for_byte_range(root, token.begin, token.end);
-    if (ts_node_is_null(id) || type_of(id) != "identifier" || ts_node_start_byte(id) != token.begin) return true;
-    TSNode parent = ts_node_parent(id);
+    if (!path_to(root, token.begin, token.end, cursor.cursor, path) || path.size() < 2) return true;
+    size_t at = path.size() - 1;
+    TSNode id = path[at], parent = path[at - 1];
     if (type_of(parent) == "aliased_import") return true; // `from m import NAME as other`: followed no further
-    if (type_of(parent) == "dotted_name") {
-      std::string_view up = type_of(ts_node_parent(parent));
+    if (type_of(parent) == "dotted_name" && at >= 2) {
+      std::string_view up = type_of(path[at - 2]);
       if (up == "import_from_statement" || up == "import_statement") continue; // the import's own binding
     }
     // `module.NAME` is the value; `NAME` alone is the imported name (or one of the file's own).
-    TSNode use = type_of(parent) == "attribute" && same_node(field(parent, "attribute"), id) ? parent : id;
-    if (finder.changes(use)) return true;
+    if (type_of(parent) == "attribute" && same_node(field(parent, "attribute"), id)) --at;
+    if (finder.changes(path, at)) return true;
   }
   return false;
 }
