@@ -23,6 +23,7 @@ enum class ChangeKind : uint8_t {
   class_body,      // a class's bases, decorators or own statements: run when the class is defined
   import_,         // module-level imports
   module_code,     // any other module-level statement
+  main_block,      // the body of a module-level `if __name__ == "__main__":`: runs only as a program
   added_symbol,
   deleted_symbol,
   added_file,
@@ -63,6 +64,9 @@ struct FileSemantics {
   // A change to code that runs when the module is imported: every importer is affected, whatever
   // names it uses (the file-level rule applies).
   bool runs_at_import = false;
+  // A change to the body of a module-level `if __name__ == "__main__":` block: code that runs where the
+  // module runs as a program (`python -m pkg.mod`, `runpy`), never on import.
+  bool runs_as_program = false;
   std::vector<SymbolChange> symbols; // in the order of the new file (deleted ones after)
   Confidence confidence = Confidence::high;
   // Symbols whose comments changed (and nothing else): what `--mode safe` counts as changed.

@@ -199,6 +199,10 @@ public:
     if (sem != nullptr && sem->runs_at_import) {
       return fallback(CoverageFallback::not_implementation, fmt::format("{}: the changed code runs at import", path));
     }
+    if (sem != nullptr && sem->runs_as_program) {
+      return fallback(CoverageFallback::not_implementation,
+                      fmt::format("{}: the changed code runs where the module runs as a program", path));
+    }
     if (sem == nullptr || sem->kind == ChangeKind::unclassifiable || sem->kind == ChangeKind::comment_only ||
         sem->kind == ChangeKind::formatting_only) {
       return fallback(CoverageFallback::not_implementation, fmt::format("{}: {} change", path,

@@ -11,6 +11,7 @@
 #include "decision/rules/changed_strict.hpp"
 #include "decision/rules/declared.hpp"
 #include "decision/rules/docstrings.hpp"
+#include "decision/rules/main_guard.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/test_code.hpp"
@@ -35,7 +36,6 @@ namespace {
 using decision::PythonChange;
 using decision::Selection;
 using decision::Trigger;
-
 class Decider {
 public:
   explicit Decider(const DecisionInput& input) : m_in(input), m_walk(input.graph), m_non_python(input) {}
@@ -71,8 +71,7 @@ public:
 
 private:
   bool ignored(const RepoPath& path) const {
-    return std::any_of(m_in.ignore.begin(), m_in.ignore.end(),
-                       [&](const std::string& glob) { return util::path_glob_match(glob, path.str); });
+    return std::any_of(m_in.ignore.begin(), m_in.ignore.end(), [&](const std::string& g) { return util::path_glob_match(g, path.str); });
   }
 
   void trigger(FileVerdict& verdict, Reason reason, FileKind kind, const RepoPath& path) {
@@ -333,6 +332,7 @@ private:
     if (changes.empty()) return out;
     if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection(changes, out);
     else file_selection(changes, out);
+    decision::rules::select_program_runners(m_in.graph, m_in.facts, changes, m_decision.files, out); // `main-guard`
     return out;
   }
 

@@ -17,11 +17,12 @@ constexpr std::array<std::string_view, 12> k_modules = {
 
 // Names that start a process wherever they come from (a module's function, a fixture's method:
 // `pytester.runpytest_subprocess`, `os.execv`, `asyncio.create_subprocess_exec`, `os.popen`).
-constexpr std::array<std::string_view, 35> k_names = {
+constexpr std::array<std::string_view, 37> k_names = {
     "Popen", "popen", "create_subprocess_exec", "create_subprocess_shell", "ProcessPoolExecutor",
     "posix_spawn", "posix_spawnp", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve",
     "spawnvp", "spawnvpe", "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp",
     "execvpe", "fork", "forkpty", "startfile", "runpytest_subprocess", "spawn_pytest", "spawn",
+    "runpython", "runpython_c", // pytester's: a Python script in a child process
     "check_output", "check_call", "getoutput", "getstatusoutput",
     // Not a process, but as unseen: code run while coverage.py's trace function is replaced.
     "settrace", "set_trace"};

@@ -92,6 +92,7 @@ Relation relation_of(ChangeKind kind) {
   case ChangeKind::class_body: return Relation::class_body;
   case ChangeKind::import_: return Relation::import_;
   case ChangeKind::module_code: return Relation::module_code;
+  case ChangeKind::main_block: return Relation::main_block;
   case ChangeKind::added_symbol: return Relation::added_symbol;
   case ChangeKind::deleted_symbol: return Relation::deleted_symbol;
   case ChangeKind::added_file: return Relation::added_file;

@@ -84,12 +84,15 @@ public:
   }
 
   void module(TSNode root) {
-    Hasher imports, code;
+    Hasher imports, code, main;
     TSNode doc = docstring_of(root);
     m_shape.docstring = hash_of(doc);
+    m_main = &main;
     module_statements(root, imports, code, doc);
+    m_main = nullptr;
     m_shape.imports = imports.h;
     m_shape.module_code = code.h;
+    m_shape.main_block = main.h;
     m_shape.with_comments = hash_of(root, true);
     m_shape.tokens = hash_of(root, false);
     m_shape.parse_error = ts_node_has_error(root);
@@ -140,14 +143,53 @@ private:
     return s == m_g.function_definition || s == m_g.class_definition || s == m_g.decorated_definition;
   }
 
+  // `__name__ == "__main__"` (either way round, either quote): the test of a main guard.
+  bool main_test(TSNode condition) const {
+    if (ts_node_is_null(condition) || python::type_of(condition) != "comparison_operator" ||
+        ts_node_named_child_count(condition) != 2 || ts_node_child_count(condition) != 3) {
+      return false;
+    }
+    if (node_text(ts_node_child(condition, 1), m_src) != "==") return false;
+    auto name = [&](TSNode n) { return python::type_of(n) == "identifier" && node_text(n, m_src) == "__name__"; };
+    auto main = [&](TSNode n) {
+      std::string_view t = node_text(n, m_src);
+      return python::type_of(n) == "string" && (t == "\"__main__\"" || t == "'__main__'");
+    };
+    TSNode a = ts_node_named_child(condition, 0), b = ts_node_named_child(condition, 1);
+    return (name(a) && main(b)) || (main(a) && name(b));
+  }
+
   // Module-level statements, descending into module-level compound statements (if/try/with/for) so
-  // that definitions inside them are still symbols and imports inside them still imports.
+  // that definitions inside them are still symbols and imports inside them still imports. The body
+  // of a main guard directly in the module is hashed whole into main_block instead.
   void module_statements(TSNode node, Hasher& imports, Hasher& code, TSNode doc) {
     uint32_t count = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < count; ++i) {
       TSNode child = ts_node_named_child(node, i);
       TSSymbol s = ts_node_symbol(child);
       if (s == m_g.comment || ts_node_eq(child, doc)) continue;
+      TSNode body = s == m_g.if_statement ? ts_node_child_by_field_id(child, m_g.f_consequence) : TSNode{};
+      if (m_main != nullptr && ts_node_symbol(node) == m_g.module && !ts_node_is_null(body) &&
+          main_test(ts_node_child_by_field_id(child, m_g.f_condition))) {
+        // The guard's test and its elif/else branches (which run on import) stay module code.
+        code.mix(static_cast<uint64_t>(s));
+        uint32_t parts = ts_node_named_child_count(child);
+        for (uint32_t k = 0; k < parts; ++k) {
+          TSNode part = ts_node_named_child(child, k);
+          TSSymbol ps = ts_node_symbol(part);
+          if (ts_node_eq(part, body)) {
+            m_main->mix(uint64_t{3});
+            hash(part, *m_main, false);
+          } else if (ps == m_g.elif_clause || ps == m_g.else_clause) {
+            Hasher nested_code;
+            module_statements(part, imports, nested_code, TSNode{});
+            code.mix(nested_code.h);
+          } else if (ps != m_g.comment) {
+            hash(part, code, false);
+          }
+        }
+        continue;
+      }
       if (s == m_g.import_statement || s == m_g.import_from_statement || s == m_g.future_import_statement) {
         hash(child, imports, false);
       } else if (is_definition(s)) {
@@ -290,6 +332,7 @@ private:
   std::string_view m_src;
   FileShape& m_shape;
   TSSymbol m_line_continuation;
+  Hasher* m_main = nullptr; // while the module's statements are read: where a main guard's body goes
 };
 
 } // namespace

@@ -31,6 +31,7 @@ std::string_view to_string(ChangeKind kind) {
   case ChangeKind::class_body: return "class_body";
   case ChangeKind::import_: return "import";
   case ChangeKind::module_code: return "module_code";
+  case ChangeKind::main_block: return "main_block";
   case ChangeKind::added_symbol: return "added_symbol";
   case ChangeKind::deleted_symbol: return "deleted_symbol";
   case ChangeKind::added_file: return "added_file";
@@ -176,7 +177,10 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
   } else if (before.docstring != after.docstring) {
     out.kind = ChangeKind::docstring_only; // the module's __doc__
     out.runs_at_import = true;
+  } else if (before.main_block != after.main_block) {
+    out.kind = ChangeKind::main_block;
   }
+  out.runs_as_program = before.main_block != after.main_block;
 
   auto old_symbols = by_key(before);
   auto new_symbols = by_key(after);

@@ -35,6 +35,9 @@ struct FileShape {
   std::vector<SymbolShape> symbols;
   uint64_t imports = 0;       // module-level import statements (also inside if/try at module level)
   uint64_t module_code = 0;   // every other module-level statement, defs and classes excluded
+  // The body of each module-level `if __name__ == "__main__":`, whole (its imports and definitions
+  // too): code that runs only where the module runs as a program, never on import.
+  uint64_t main_block = 0;
   uint64_t docstring = 0;
   uint64_t with_comments = 0; // the whole file, comments included
   uint64_t tokens = 0;        // the whole file without comments

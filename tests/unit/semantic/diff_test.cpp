@@ -203,3 +203,49 @@ TEST_CASE("diff_semantics calls layout only what CPython takes as layout", "[sem
     CHECK(unclassifiable(diff(k_module, std::string(k_module) + "\u2060")));             // word joiner at the end
   }
 }
+
+TEST_CASE("diff_semantics tells the body of a module-level main guard from code that runs on import", "[semantic]") {
+  std::string before = "import sys\n\ndef f():\n    return 1\n\nif __name__ == \"__main__\":\n    import json\n"
+                       "    print(f())\nelse:\n    LOADED = True\n";
+  auto replaced = [&](std::string_view from, std::string_view to) {
+    std::string s = before;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  SECTION("a statement, an import or a definition under the guard runs only as a program") {
+    for (auto [from, to] : {std::pair{"print(f())", "print(f() + 1)"}, std::pair{"import json", "import csv"},
+                            std::pair{"    print(f())\n", "    print(f())\n    def g():\n        return 2\n"}}) {
+      INFO(to);
+      FileSemantics s = diff(before, replaced(from, to));
+      CHECK(s.kind == ChangeKind::main_block);
+      CHECK(s.runs_as_program);
+      CHECK_FALSE(s.runs_at_import);
+      CHECK(s.symbols.empty());
+    }
+  }
+  SECTION("the guard's test and its else branch run on import") {
+    FileSemantics s = diff(before, replaced("LOADED = True", "LOADED = False"));
+    CHECK(s.kind == ChangeKind::module_code);
+    CHECK(s.runs_at_import);
+    CHECK_FALSE(s.runs_as_program);
+    CHECK(diff(before, replaced("if __name__ == \"__main__\":", "if __name__ != \"__main__\":")).runs_at_import);
+    CHECK(diff(before, replaced("if __name__ == \"__main__\":", "if __name__ == \"__main__\" or X:")).runs_at_import);
+  }
+  SECTION("a change under the guard beside one at module level is both") {
+    FileSemantics s = diff(before, replaced("print(f())\nelse:\n    LOADED = True", "print(f() + 1)\nelse:\n    LOADED = 2"));
+    CHECK(s.runs_at_import);
+    CHECK(s.runs_as_program);
+  }
+  SECTION("a guard inside a function or another block is no main guard") {
+    std::string nested = "def run():\n    if __name__ == \"__main__\":\n        return 1\n    return 0\n";
+    std::string changed = nested;
+    changed.replace(changed.find("return 1"), 8, "return 2");
+    FileSemantics s = diff(nested, changed);
+    CHECK(s.kind == ChangeKind::implementation);
+    CHECK_FALSE(s.runs_as_program);
+    std::string in_try = "try:\n    if __name__ == \"__main__\":\n        X = 1\nexcept ImportError:\n    pass\n";
+    std::string in_try_changed = in_try;
+    in_try_changed.replace(in_try_changed.find("X = 1"), 5, "X = 2");
+    CHECK(diff(in_try, in_try_changed).runs_at_import);
+  }
+}

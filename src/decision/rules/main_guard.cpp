@@ -1,0 +1,42 @@
+// Test files that may run a module as a program (rules/main_guard.hpp).
+#include "decision/rules/main_guard.hpp"
+
+#include "decision/processes.hpp"
+#include "decision/test_code.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace impact::decision::rules {
+
+void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
+                            const std::vector<FileVerdict>& files, Selection& out) {
+  std::vector<std::string> programs;
+  for (const PythonChange* py : changes) {
+    if (py->semantics != nullptr && py->semantics->runs_as_program) programs.push_back(files[py->verdict].path.str);
+  }
+  if (programs.empty()) return;
+  ProcessStarters starters(graph, facts);
+  TestCode tests(graph);
+  bool every = facts == nullptr;
+  std::vector<bool> names_runner(graph.nodes.size(), false);
+  for (uint32_t node = 0; node < graph.nodes.size() && !every; ++node) {
+    const GraphNode& n = graph.nodes[node];
+    if (n.ghost || !(n.test || n.conftest || tests.holds(node)) || node >= facts->size()) continue;
+    // runpy; exec of a file's code in a namespace of its own; a module made from a file under a name
+    // of the test's choosing (`spec_from_file_location("__main__", path)`, imp.load_source).
+    for (std::string_view name : {"runpy", "run_module", "run_path", "exec", "execfile", "exec_module", "load_source"}) {
+      names_runner[node] = names_runner[node] || facts->mentions(node, name);
+    }
+    every = names_runner[node] && !n.test;
+  }
+  for (const std::string& path : programs) {
+    for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+      const GraphNode& n = graph.nodes[node];
+      if (!n.test || n.ghost || !(every || names_runner[node] || starters.starts(node))) continue;
+      out.whole.emplace(node, std::vector<Hop>{Hop{n.path.str, Relation::runs_program, 0, {}}, Hop{path, Relation::main_block, 0, {}}});
+    }
+  }
+}
+
+} // namespace impact::decision::rules

@@ -1,0 +1,21 @@
+#pragma once
+// docs/selection.md `main-guard`: the body of a module-level `if __name__ == "__main__":` runs only
+// where the module runs as a program, never on import. The test files that may run one: those whose
+// test code may start a process (decision/processes.hpp), or names runpy, exec or a loader that
+// names the module it makes (every test file when test code other than a test module does).
+#include "decision/decide_parts.hpp"
+#include "impact/decision.hpp"
+#include "impact/graph.hpp"
+#include "impact/python/project_facts.hpp"
+
+#include <vector>
+
+namespace impact::decision::rules {
+
+// Selects, whole, each test file that may run a module as a program, for each of `changes` whose
+// main-guard body changed (FileSemantics::runs_as_program; `files` holds their paths). Without facts,
+// every test file may.
+void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
+                            const std::vector<FileVerdict>& files, Selection& out);
+
+} // namespace impact::decision::rules
