@@ -308,49 +308,81 @@ private:
     FactsView view;
     m_facts.view(at, view);
     if (view.module_names.empty()) return std::nullopt;
-    std::vector<std::string_view> kept;
-    for (std::string_view data : view.module_names) {
-      bool constant = std::find(view.constant_names.begin(), view.constant_names.end(), data) != view.constant_names.end();
-      if (constant) {
-        for (uint32_t f : m_facts.files_mentioning(data)) {
-          if (f == at) continue;
-          auto source = content_of(m_reads.current(m_facts.files[f]));
-          constant = constant && source && !python::may_change_name(*source, data);
-        }
-      }
-      if (!constant) kept.push_back(data);
-    }
-    if (kept.empty()) return std::nullopt;
     auto names = [](std::string_view ref, std::string_view name) {
       return ref == name || (ref.starts_with(name) && (ref[name.size()] == '.' || ref[name.size()] == '['));
     };
+    // The callers that name a changed function and read module-level names, with those names.
+    std::vector<std::pair<const SymbolView*, std::string_view>> callers;
+    std::vector<std::vector<std::string_view>> reads;
     for (const auto& change : sem.symbols) {
       std::string_view changed = change.qualname;
       std::string_view name = changed.substr(changed.rfind('.') == std::string_view::npos ? 0 : changed.rfind('.') + 1);
       for (const auto& caller : view.symbols) {
         if (caller.kind == SymbolKind::class_ || caller.qualname == changed) continue;
-        bool calls = false, keeps = false;
+        bool calls = false;
+        std::vector<std::string_view> read;
         for (auto ref = view.begin(caller.refs); ref != view.end(caller.refs); ++ref) {
           std::string_view r = *ref;
           calls = calls || names(r, name) ||
                   (r.size() > name.size() && r.ends_with(name) && r[r.size() - name.size() - 1] == '.');
-          for (std::string_view data : kept) keeps = keeps || names(r, data);
-        }
-        if (!calls || !keeps) continue;
-        // The body: the `def` line itself runs at import.
-        for (auto it = lines.upper_bound(caller.def_line); it != lines.end() && it->first <= caller.last_line; ++it) {
-          for (uint32_t test : it->second) {
-            if (test == k_import_time) {
-              return fmt::format("{} may keep the result of {} in module-level data, and ran outside a test",
-                                 caller.qualname, changed);
-            }
-            blocks.tests.emplace(test, it->first);
+          for (std::string_view data : view.module_names) {
+            if (names(r, data)) read.push_back(data);
           }
         }
-        blocks.bodies.push_back(LineSpan{caller.def_line + 1, caller.last_line});
+        if (!calls || read.empty()) continue;
+        callers.emplace_back(&caller, changed);
+        reads.push_back(std::move(read));
       }
     }
+    if (callers.empty()) return std::nullopt;
+    std::set<std::string_view> kept = may_hold_results(at, view, reads);
+    for (size_t i = 0; i < callers.size(); ++i) {
+      const auto& [caller, changed] = callers[i];
+      if (std::none_of(reads[i].begin(), reads[i].end(), [&](std::string_view d) { return kept.contains(d); })) continue;
+      // The body: the `def` line itself runs at import.
+      for (auto it = lines.upper_bound(caller->def_line); it != lines.end() && it->first <= caller->last_line; ++it) {
+        for (uint32_t test : it->second) {
+          if (test == k_import_time) {
+            return fmt::format("{} may keep the result of {} in module-level data, and ran outside a test",
+                               caller->qualname, changed);
+          }
+          blocks.tests.emplace(test, it->first);
+        }
+      }
+      blocks.bodies.push_back(LineSpan{caller->def_line + 1, caller->last_line});
+    }
     return std::nullopt;
+  }
+
+  // Which of the module-level names the callers read may hold a result: those the file may change
+  // (not in FileFacts::constant_names), and the constant ones another file may change; each other
+  // file that names one of them is read once.
+  std::set<std::string_view> may_hold_results(size_t at, const FactsView& view,
+                                              const std::vector<std::vector<std::string_view>>& reads) {
+    std::set<std::string_view> kept;
+    std::map<uint32_t, std::vector<std::string_view>> mentioning;
+    for (const auto& read : reads) {
+      for (std::string_view data : read) {
+        if (std::find(view.constant_names.begin(), view.constant_names.end(), data) == view.constant_names.end()) {
+          kept.insert(data);
+          continue;
+        }
+        for (uint32_t f : m_facts.files_mentioning(data)) {
+          auto& of = mentioning[f];
+          if (f != at && std::find(of.begin(), of.end(), data) == of.end()) of.push_back(data);
+        }
+      }
+    }
+    for (const auto& [f, of] : mentioning) {
+      if (of.empty()) continue;
+      auto source = content_of(m_reads.current(m_facts.files[f]));
+      if (!source) {
+        kept.insert(of.begin(), of.end());
+        continue;
+      }
+      for (std::string_view data : python::names_it_may_change(*source, of)) kept.insert(data);
+    }
+    return kept;
   }
 
   // A changed function whose results are cached across calls (functools.cache, lru_cache, a memoize

@@ -477,32 +477,42 @@ void find_constant_names(TSNode root, std::string_view source, const std::vector
   finder.finish(facts);
 }
 
-bool may_change_name(std::string_view source, std::string_view name) {
+std::vector<std::string_view> names_it_may_change(std::string_view source, const std::vector<std::string_view>& names) {
   Parser parser;
   std::unique_ptr<TSTree, TreeDeleter> tree(parser.parse(source));
-  if (!tree) return true;
+  if (!tree || ts_node_has_error(ts_tree_root_node(tree.get()))) return names;
   TSNode root = ts_tree_root_node(tree.get());
-  if (ts_node_has_error(root)) return true;
   std::vector<Token> tokens;
   lex(source, tokens);
   Finder finder(source);
   Cursor cursor(root);
   Path path;
-  for (const Token& token : tokens) {
-    if (token.kind != Tok::name || source.substr(token.begin, token.end - token.begin) != name) continue;
+  std::vector<bool> changed(names.size(), false);
+  auto changes = [&](const Token& token) {
     if (!path_to(root, token.begin, token.end, cursor.cursor, path) || path.size() < 2) return true;
     size_t at = path.size() - 1;
     TSNode id = path[at], parent = path[at - 1];
     if (type_of(parent) == "aliased_import") return true; // `from m import NAME as other`: followed no further
     if (type_of(parent) == "dotted_name" && at >= 2) {
       std::string_view up = type_of(path[at - 2]);
-      if (up == "import_from_statement" || up == "import_statement") continue; // the import's own binding
+      if (up == "import_from_statement" || up == "import_statement") return false; // the import's own binding
     }
     // `module.NAME` is the value; `NAME` alone is the imported name (or one of the file's own).
     if (type_of(parent) == "attribute" && same_node(field(parent, "attribute"), id)) --at;
-    if (finder.changes(path, at)) return true;
+    return finder.changes(path, at);
+  };
+  for (const Token& token : tokens) {
+    if (token.kind != Tok::name) continue;
+    std::string_view word = source.substr(token.begin, token.end - token.begin);
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (!changed[i] && names[i] == word) changed[i] = changes(token);
+    }
   }
-  return false;
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (changed[i]) out.push_back(names[i]);
+  }
+  return out;
 }
 
 } // namespace impact::python

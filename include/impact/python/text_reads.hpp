@@ -24,11 +24,11 @@ bool runs_code_at_import(std::string_view source);
 
 
 namespace python {
-// Whether the code of `source` (another file than the one that binds `name` at module level) may
-// change that value or let it out where other code could: a use of `NAME` or `module.NAME` other than
-// reading it (docs/coverage.md, "Results kept in module-level data"). Imported under another name, or
-// a file that does not parse: true.
-bool may_change_name(std::string_view source, std::string_view name);
+// Which of `names` the code of `source` (another file than the one that binds them at module level)
+// may change or let out where other code could: a use of `NAME` or `module.NAME` other than reading it
+// (docs/coverage.md, "Results kept in module-level data"). A name imported under another name is
+// changed; a file that does not parse changes every one. One parse for all of them.
+std::vector<std::string_view> names_it_may_change(std::string_view source, const std::vector<std::string_view>& names);
 
 // The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
 // "a" and "a.b"), with their 1-based lines.

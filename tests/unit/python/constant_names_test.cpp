@@ -95,13 +95,22 @@ TEST_CASE("a logger is constant while only its logging methods are called", "[ex
 }
 
 TEST_CASE("another file changes a module's value only by more than reading it", "[extract][constants]") {
-  using impact::python::may_change_name;
-  CHECK_FALSE(may_change_name("import parse\ndef test():\n    fmt = '_'.join([k for k in parse.TABLE if k])\n", "TABLE"));
-  CHECK_FALSE(may_change_name("from pkg.fmt import TABLE\ndef test():\n    assert TABLE['a'] == 1 and 'b' in TABLE\n", "TABLE"));
-  CHECK(may_change_name("from pkg import lazy\ndef remember(k, v):\n    lazy.TABLE[k] = v\n", "TABLE"));
-  CHECK(may_change_name("from pkg.lazy import TABLE\ndef remember(k, v):\n    TABLE.setdefault(k, v)\n", "TABLE"));
-  CHECK(may_change_name("import pkg.lazy\ndef keep():\n    return pkg.lazy.TABLE\n", "TABLE"));
-  CHECK(may_change_name("from pkg.lazy import TABLE as T\n", "TABLE"));
-  CHECK(may_change_name("import pkg.lazy\ndef f():\n    global TABLE\n", "TABLE"));
-  CHECK(may_change_name("import pkg.lazy\ndef f(:\n    pkg.lazy.TABLE\n", "TABLE"));
+  auto may_change = [](std::string_view source, std::string_view name) {
+    return !impact::python::names_it_may_change(source, {name}).empty();
+  };
+  CHECK_FALSE(may_change("import parse\ndef test():\n    fmt = '_'.join([k for k in parse.TABLE if k])\n", "TABLE"));
+  CHECK_FALSE(may_change("from pkg.fmt import TABLE\ndef test():\n    assert TABLE['a'] == 1 and 'b' in TABLE\n", "TABLE"));
+  CHECK(may_change("from pkg import lazy\ndef remember(k, v):\n    lazy.TABLE[k] = v\n", "TABLE"));
+  CHECK(may_change("from pkg.lazy import TABLE\ndef remember(k, v):\n    TABLE.setdefault(k, v)\n", "TABLE"));
+  CHECK(may_change("import pkg.lazy\ndef keep():\n    return pkg.lazy.TABLE\n", "TABLE"));
+  CHECK(may_change("from pkg.lazy import TABLE as T\n", "TABLE"));
+  CHECK(may_change("import pkg.lazy\ndef f():\n    global TABLE\n", "TABLE"));
+  CHECK(may_change("import pkg.lazy\ndef f(:\n    pkg.lazy.TABLE\n", "TABLE"));
+}
+
+TEST_CASE("one read of another file answers for several names", "[extract][constants]") {
+  using impact::python::names_it_may_change;
+  std::string source = "from pkg import lazy\ndef f(k, v):\n    lazy.CACHE[k] = v\n    return lazy.KINDS[k] + lazy.ORDER[0]\n";
+  CHECK(names_it_may_change(source, {"KINDS", "CACHE", "ORDER", "ABSENT"}) == std::vector<std::string_view>{"CACHE"});
+  CHECK(names_it_may_change("def f(:\n", {"A", "B"}) == std::vector<std::string_view>{"A", "B"});
 }
