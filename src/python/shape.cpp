@@ -168,27 +168,11 @@ private:
       TSNode child = ts_node_named_child(node, i);
       TSSymbol s = ts_node_symbol(child);
       if (s == m_g.comment || ts_node_eq(child, doc)) continue;
-      TSNode body = s == m_g.if_statement ? ts_node_child_by_field_id(child, m_g.f_consequence) : TSNode{};
-      if (m_main != nullptr && ts_node_symbol(node) == m_g.module && !ts_node_is_null(body) &&
+      // A main guard's body; its test and elif/else branches (which run on import) stay module code.
+      TSNode guarded{};
+      if (m_main != nullptr && s == m_g.if_statement && ts_node_symbol(node) == m_g.module &&
           main_test(ts_node_child_by_field_id(child, m_g.f_condition))) {
-        // The guard's test and its elif/else branches (which run on import) stay module code.
-        code.mix(static_cast<uint64_t>(s));
-        uint32_t parts = ts_node_named_child_count(child);
-        for (uint32_t k = 0; k < parts; ++k) {
-          TSNode part = ts_node_named_child(child, k);
-          TSSymbol ps = ts_node_symbol(part);
-          if (ts_node_eq(part, body)) {
-            m_main->mix(uint64_t{3});
-            hash(part, *m_main, false);
-          } else if (ps == m_g.elif_clause || ps == m_g.else_clause) {
-            Hasher nested_code;
-            module_statements(part, imports, nested_code, TSNode{});
-            code.mix(nested_code.h);
-          } else if (ps != m_g.comment) {
-            hash(part, code, false);
-          }
-        }
-        continue;
+        guarded = ts_node_child_by_field_id(child, m_g.f_consequence);
       }
       if (s == m_g.import_statement || s == m_g.import_from_statement || s == m_g.future_import_statement) {
         hash(child, imports, false);
@@ -205,8 +189,11 @@ private:
         for (uint32_t k = 0; k < parts; ++k) {
           TSNode part = ts_node_named_child(child, k);
           TSSymbol ps = ts_node_symbol(part);
-          if (ps == m_g.block || ps == m_g.elif_clause || ps == m_g.else_clause || ps == m_g.except_clause ||
-              ps == m_g.finally_clause || ps == m_g.case_clause || ps == m_g.except_group_clause) {
+          if (!ts_node_is_null(guarded) && ts_node_eq(part, guarded)) {
+            m_main->mix(uint64_t{3});
+            hash(part, *m_main, false);
+          } else if (ps == m_g.block || ps == m_g.elif_clause || ps == m_g.else_clause || ps == m_g.except_clause ||
+                     ps == m_g.finally_clause || ps == m_g.case_clause || ps == m_g.except_group_clause) {
             Hasher nested_code;
             module_statements(part, imports, nested_code, TSNode{});
             code.mix(nested_code.h);
