@@ -28,7 +28,8 @@ void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts,
     for (std::string_view name : {"runpy", "run_module", "run_path", "exec", "execfile", "exec_module", "load_source"}) {
       names_runner[node] = names_runner[node] || facts->mentions(node, name);
     }
-    every = names_runner[node] && !n.test;
+    // A conftest.py or helper that runs code this way may do it for any test.
+    if (names_runner[node] && !n.test) every = true;
   }
   for (const std::string& path : programs) {
     for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
