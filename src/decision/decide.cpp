@@ -13,6 +13,7 @@
 #include "decision/rules/docstrings.hpp"
 #include "decision/rules/main_guard.hpp"
 #include "decision/rules/non_python.hpp"
+#include "decision/selected_tests.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/test_code.hpp"
 #include "decision/syntax_rules.hpp"
@@ -36,6 +37,7 @@ namespace {
 using decision::PythonChange;
 using decision::Selection;
 using decision::Trigger;
+
 class Decider {
 public:
   explicit Decider(const DecisionInput& input) : m_in(input), m_walk(input.graph), m_non_python(input) {}
@@ -71,7 +73,8 @@ public:
 
 private:
   bool ignored(const RepoPath& path) const {
-    return std::any_of(m_in.ignore.begin(), m_in.ignore.end(), [&](const std::string& g) { return util::path_glob_match(g, path.str); });
+    return std::any_of(m_in.ignore.begin(), m_in.ignore.end(),
+                       [&](const std::string& g) { return util::path_glob_match(g, path.str); });
   }
 
   void trigger(FileVerdict& verdict, Reason reason, FileKind kind, const RepoPath& path) {
@@ -228,15 +231,6 @@ private:
     m_walk.run();
   }
 
-  static std::string note_of(const std::vector<Hop>& chain) {
-    for (const auto& hop : chain) {
-      if (hop.relation == Relation::dynamic_import_may_load) {
-        return fmt::format("cannot be ruled out: {}:{} imports a computed module name", hop.path, hop.line);
-      }
-    }
-    return {};
-  }
-
   void select_file(Selection& out, uint32_t node, std::vector<Hop> chain) {
     const GraphNode& n = m_in.graph.nodes[node];
     if (n.ghost) return;
@@ -285,7 +279,7 @@ private:
     Selection selection = analyse(static_part);
     for (auto& [node, chain] : m_from_readers) select_file(selection, node, std::move(chain));
     if (!covered.empty()) {
-      selection.merge(coverage_selection(covered));
+      selection.merge(decision::covered_tests(covered, m_decision.files, m_in.graph));
       // Tests the index never measured, and test files that may start a process it does not see into:
       // what the static analysis of the covered changes selects in them (safe mode has all of it).
       bool unmeasured = !m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty();
@@ -306,7 +300,7 @@ private:
       // mode never links one), unless the index vouches for them. A module collected for its doctests
       // (--doctest-modules) runs whole: its examples name code in strings, which the symbol walk does not read.
       auto chain = m_walk.chain(node);
-      bool computed = !note_of(chain).empty() && !(index_answers && index_saw(n.path.str));
+      bool computed = !decision::note_of(chain).empty() && !(index_answers && index_saw(n.path.str));
       bool doctest_module = n.test && !n.test_pattern && !n.ghost;
       if (computed || doctest_module) select_file(selection, node, std::move(chain));
     }
@@ -333,29 +327,6 @@ private:
     if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection(changes, out);
     else file_selection(changes, out);
     decision::rules::select_program_runners(m_in.graph, m_in.facts, changes, m_decision.files, out); // `main-guard`
-    return out;
-  }
-
-  // The coverage index's answer: the tests whose recorded coverage hit the changed lines.
-  Selection coverage_selection(const std::vector<const PythonChange*>& changes) {
-    Selection out;
-    for (const PythonChange* py : changes) {
-      const CoverageUse* c = py->coverage;
-      if (c == nullptr) continue;
-      const std::string& path = m_decision.files[py->verdict].path.str;
-      for (const auto& [id, line] : c->tests) {
-        NodeId parts = NodeId::of(id);
-        std::string file(parts.file);
-        std::vector<Hop> chain{Hop{file, Relation::covers, 0, std::string(parts.test)}, Hop{path, Relation::covered_line, line, {}}};
-        if (parts.whole_file) {
-          // A text doctest's file is no node of the graph: its path is its one test (doctests.cpp).
-          if (auto node = m_in.graph.find(file)) out.whole.emplace(*node, std::move(chain));
-          else out.tests.emplace(file, std::move(chain));
-        } else {
-          out.tests.emplace(id, std::move(chain));
-        }
-      }
-    }
     return out;
   }
 
@@ -475,25 +446,7 @@ private:
   }
 
   void finish_selection() {
-    for (auto& [node, chain] : m_whole) {
-      SelectedTest test;
-      test.node_id = m_in.graph.nodes[node].path.str;
-      test.note = note_of(chain);
-      test.chain = std::move(chain);
-      m_decision.selected.push_back(std::move(test));
-    }
-    for (auto& [id, chain] : m_tests) {
-      auto node = m_in.graph.find(NodeId::of(id).file);
-      if (node && m_whole.contains(*node)) continue; // the whole file runs anyway
-      SelectedTest test;
-      test.node_id = id;
-      test.note = note_of(chain);
-      if (!chain.empty() && chain.back().relation == Relation::covered_line) {
-        test.note = fmt::format("covered line {}:{}", chain.back().path, chain.back().line);
-      }
-      test.chain = std::move(chain);
-      m_decision.selected.push_back(std::move(test));
-    }
+    decision::list_selected(std::move(m_whole), std::move(m_tests), m_in.graph, m_decision.selected);
     // pytest imports every file matching python_files during collection, tests or not, so an import
     // error there fails a full run. Alongside other tests such a file is simply passed too; on its own
     // it would make pytest exit 5 (no tests collected), so only a full run can show its errors.

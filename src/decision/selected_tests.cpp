@@ -1,0 +1,63 @@
+#include "decision/selected_tests.hpp"
+#include "impact/node_id.hpp"
+
+#include <fmt/format.h>
+
+namespace impact::decision {
+
+std::string note_of(const std::vector<Hop>& chain) {
+  for (const auto& hop : chain) {
+    if (hop.relation == Relation::dynamic_import_may_load) {
+      return fmt::format("cannot be ruled out: {}:{} imports a computed module name", hop.path, hop.line);
+    }
+  }
+  return {};
+}
+
+Selection covered_tests(const std::vector<const PythonChange*>& changes, const std::vector<FileVerdict>& files,
+                        const ImportGraph& graph) {
+  Selection out;
+  for (const PythonChange* py : changes) {
+    const CoverageUse* c = py->coverage;
+    if (c == nullptr) continue;
+    const std::string& path = files[py->verdict].path.str;
+    for (const auto& [id, line] : c->tests) {
+      NodeId parts = NodeId::of(id);
+      std::string file(parts.file);
+      std::vector<Hop> chain{Hop{file, Relation::covers, 0, std::string(parts.test)}, Hop{path, Relation::covered_line, line, {}}};
+      if (parts.whole_file) {
+        // A text doctest's file is no node of the graph: its path is its one test (doctests.cpp).
+        if (auto node = graph.find(file)) out.whole.emplace(*node, std::move(chain));
+        else out.tests.emplace(file, std::move(chain));
+      } else {
+        out.tests.emplace(id, std::move(chain));
+      }
+    }
+  }
+  return out;
+}
+
+void list_selected(std::map<uint32_t, std::vector<Hop>>&& whole, std::map<std::string, std::vector<Hop>>&& tests,
+                   const ImportGraph& graph, std::vector<SelectedTest>& out) {
+  for (auto& [node, chain] : whole) {
+    SelectedTest test;
+    test.node_id = graph.nodes[node].path.str;
+    test.note = note_of(chain);
+    test.chain = std::move(chain);
+    out.push_back(std::move(test));
+  }
+  for (auto& [id, chain] : tests) {
+    auto node = graph.find(NodeId::of(id).file);
+    if (node && whole.contains(*node)) continue; // the whole file runs anyway
+    SelectedTest test;
+    test.node_id = id;
+    test.note = note_of(chain);
+    if (!chain.empty() && chain.back().relation == Relation::covered_line) {
+      test.note = fmt::format("covered line {}:{}", chain.back().path, chain.back().line);
+    }
+    test.chain = std::move(chain);
+    out.push_back(std::move(test));
+  }
+}
+
+} // namespace impact::decision
