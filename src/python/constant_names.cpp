@@ -102,13 +102,19 @@ public:
         std::string_view bound = i.aliases[k];
         if (i.kind != ImportKind::from && bound.empty()) {
           bound = std::string_view(i.module).substr(0, i.module.find('.'));
-          if (i.level == 0 && (i.module == "re" || i.module == "logging")) m_stdlib.emplace_back(i.module);
+          if (i.level == 0 && (i.module == "re" || i.module == "logging" || i.module == "types")) {
+            m_stdlib.emplace_back(i.module);
+          }
+        } else if (i.kind == ImportKind::from && i.level == 0 && i.module == "types" && k < i.names.size() &&
+                   i.names[k] == "MappingProxyType") {
+          m_proxy = bound;
         }
         bind(bound);
       }
     }
     // `import re` binds the standard module only when nothing else binds the name.
     std::erase_if(m_stdlib, [&](std::string_view m) { return m_bindings[m] != 1; });
+    if (!m_proxy.empty() && m_bindings[m_proxy] != 1) m_proxy = {};
     for (const auto& name : facts.module_names) {
       m_names.emplace(name, Name{});
       if (name.size() < 64) m_lengths |= uint64_t{1} << name.size();
@@ -310,6 +316,7 @@ private:
       std::string_view method = text(field(fn, "attribute"));
       if (type_of(object) == "identifier" && stdlib(text(object))) {
         if (text(object) == "re" && one_of(method, {"compile", "escape"})) return Kind::immutable;
+        if (text(object) == "types" && method == "MappingProxyType") return proxy_kind(args, loop);
         if (text(object) == "logging" && method == "getLogger") return Kind::logger;
         return Kind::none;
       }
@@ -321,6 +328,7 @@ private:
       }
       return one_of(method, {"split", "rsplit", "splitlines"}) ? Kind::container : Kind::none;
     }
+    if (type_of(fn) == "identifier" && !m_proxy.empty() && text(fn) == m_proxy) return proxy_kind(args, loop);
     if (type_of(fn) != "identifier" || !builtin(text(fn))) return Kind::none;
     // The items the arguments give must be immutable.
     if (type_of(args) == "generator_expression") {
@@ -341,6 +349,15 @@ private:
       return Kind::immutable;
     }
     return one_of(name, {"set", "list", "dict", "sorted"}) ? Kind::container : Kind::none;
+  }
+
+  // A read-only view of a mapping made for it alone (a literal dict of immutable items): no code can
+  // change it, as no other name holds the mapping under it.
+  Kind proxy_kind(TSNode args, const std::vector<std::string_view>& loop) const {
+    if (ts_node_named_child_count(args) != 1) return Kind::none;
+    TSNode arg = ts_node_named_child(args, 0);
+    if (type_of(arg) != "dictionary" && type_of(arg) != "dictionary_comprehension") return Kind::none;
+    return kind_of(arg, loop, false) == Kind::container ? Kind::immutable : Kind::none;
   }
 
   // What the use path[at] of a name of kind `kind` does to its value. An immutable value is only
@@ -443,7 +460,8 @@ private:
   bool m_foreign = false;
   uint32_t m_lookups = 0;
   tsl::robin_map<std::string_view, uint32_t> m_bindings; // module-level bindings of each name
-  std::vector<std::string_view> m_stdlib;                // "re", "logging" where `import re` binds them alone
+  std::vector<std::string_view> m_stdlib;                // "re", "logging", "types" where `import re` binds them alone
+  std::string_view m_proxy;                              // the name `from types import MappingProxyType` binds alone
   uint64_t m_lengths = 0;                                // the lengths of the module's names (below 64)
   std::bitset<256> m_first;                              // and their first bytes
   tsl::robin_map<std::string_view, Name> m_names;

@@ -507,18 +507,21 @@ def test_a_function_whose_result_a_caller_caches_selects_the_tests_that_ran_the_
 
 
 # A caller that reads only module-level data no code can change keeps no result: `format_all` names
-# `compute` but reads a constant tuple, so the tests that ran `format_all` without running `compute`
+# `compute` but reads a constant tuple, dict and mapping view, so the tests that ran `format_all` without running `compute`
 # are not added.
 CONSTANT = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
     "pkg/__init__.py": "",
     "pkg/fmt.py": (
-        "ARRAY_TYPES = (list, tuple)\nSEPARATORS = {'list': ', ', 'tuple': '; '}\n\n\n"
+        "from types import MappingProxyType\n\n"
+        "ARRAY_TYPES = (list, tuple)\nSEPARATORS = {'list': ', ', 'tuple': '; '}\n"
+        "SIGNS = MappingProxyType({'-': 'minus '})\n\n\n"
         "def compute(value):\n    return str(value * 2)\n\n\n"
         "def format_all(value):\n"
         "    if isinstance(value, ARRAY_TYPES):\n"
         "        return SEPARATORS.get(type(value).__name__, ',').join(compute(v) for v in value)\n"
-        "    return str(value)\n"
+        "    text = str(value)\n"
+        "    return SIGNS.get(text[0], text[0]) + text[1:]\n"
     ),
     "tests/test_fmt.py": (
         "from pkg.fmt import format_all\n\n\ndef test_list():\n    assert format_all([1, 2]) == '2, 4'\n\n\n"

@@ -67,6 +67,25 @@ TEST_CASE("containers of immutable items are constant while every use only reads
   CHECK_FALSE(constant("TABLE = {'a': []}\ndef f(k):\n    x = TABLE['a']\n    x.append(k)\n", "TABLE"));
 }
 
+TEST_CASE("a read-only view of a literal mapping is constant", "[extract][constants]") {
+  std::string source = "from types import MappingProxyType\n"
+                       "import types\n"
+                       "ESCAPES = MappingProxyType({'\\b': '\\\\b', '\\t': '\\\\t'})\n"
+                       "CODES = types.MappingProxyType({c: ord(c) for c in 'abc'})\n"
+                       "_raw = {'a': 1}\n"
+                       "VIEW = MappingProxyType(_raw)\n"
+                       "MIXED = MappingProxyType({'a': []})\n"
+                       "def use(s):\n"
+                       "    keep(ESCAPES, CODES, VIEW, MIXED)\n"
+                       "    return ESCAPES.get(s) or CODES[s]\n";
+  CHECK(constant(source, "ESCAPES"));
+  CHECK(constant(source, "CODES"));
+  CHECK_FALSE(constant(source, "VIEW"));  // `_raw` still holds the mapping under it
+  CHECK_FALSE(constant(source, "MIXED")); // a list inside may change
+  // Another MappingProxyType than the standard one.
+  CHECK_FALSE(constant("from mylib import MappingProxyType\nT = MappingProxyType({'a': 1})\ndef f():\n    keep(T)\n", "T"));
+}
+
 TEST_CASE("a second binding or a global statement keeps a name out", "[extract][constants]") {
   CHECK_FALSE(constant("LIMIT = 1\nLIMIT = 2\n", "LIMIT"));
   CHECK_FALSE(constant("LIMIT = 1\ndef f():\n    global LIMIT\n    LIMIT = compute()\n", "LIMIT"));
