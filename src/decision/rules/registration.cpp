@@ -7,8 +7,11 @@
 #include "decision/project_tables.hpp"
 #include "decision/symbol_walk.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <string>
 
 namespace impact::decision {
 
@@ -38,6 +41,36 @@ bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_vi
   return index.resolve(node, callee).kind != Target::nothing; // nothing: from outside the repository
 }
 
+bool library_wrapper(resolve::FileIndex& index, uint32_t node, std::string_view callee) {
+  // Each returns the function (or class) it is given, or a wrapper that calls it when called, and
+  // neither calls it while decorating nor keeps it anywhere else.
+  static constexpr std::array<std::string_view, 19> k_wrappers = {
+      "freezegun.freeze_time",        "unittest.mock.patch",          "unittest.mock.patch.object",
+      "unittest.mock.patch.dict",     "unittest.mock.patch.multiple", "mock.patch",
+      "mock.patch.object",            "mock.patch.dict",              "mock.patch.multiple",
+      "hypothesis.given",             "hypothesis.settings",          "hypothesis.example",
+      "hypothesis.seed",              "hypothesis.reproduce_failure", "unittest.skip",
+      "unittest.skipIf",              "unittest.skipUnless",          "unittest.expectedFailure",
+      "responses.activate"};
+  const FileInfo* info = index.get(node);
+  if (info == nullptr) return false;
+  size_t dot = callee.find('.');
+  std::string_view root = callee.substr(0, dot);
+  std::string_view rest = dot == std::string_view::npos ? std::string_view() : callee.substr(dot);
+  const Binding* b = info->binding(root);
+  if (b == nullptr || b->import < 0) return false;
+  const ImportView& imp = info->imports.imports[static_cast<size_t>(b->import)];
+  if (imp.level != 0) return false; // a relative import comes from the repository
+  std::string origin;
+  if (b->kind == Binding::module) origin = std::string(b->name);
+  else if (b->kind == Binding::from_import) origin = fmt::format("{}.{}", imp.module, b->name);
+  else return false;
+  origin += rest;
+  if (std::find(k_wrappers.begin(), k_wrappers.end(), origin) == k_wrappers.end()) return false;
+  // A module of the repository of the same name (a local `mock.py`) is not the library.
+  return index.resolve(node, callee).kind == Target::nothing;
+}
+
 namespace rules {
 
 bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t index, WalkKey self) {
@@ -48,6 +81,7 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
     return true;
   }
   for (auto d = info.facts.begin(sym.decorators); d != info.facts.end(sym.decorators); ++d) {
+    if (library_wrapper(m_index, key.node, *d)) continue;
     // A known wrapper leaves the function reachable by its name only; the project's own decorator
     // of the same name (a registry's `cache`) is not that wrapper.
     // The project's own decorator that returns the function or a wrapper calling it (outside safe mode).

@@ -16,6 +16,11 @@ bool is_transparent_decorator(std::string_view callee);
 // repository, or not known), rather than a builtin or something imported from outside.
 bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_view callee);
 
+// Whether decorator `callee` of file `node` is imported from a testing library and known to only wrap
+// (freezegun's freeze_time, unittest.mock's patch, hypothesis's given and settings, unittest's skip):
+// the name it is used under is followed through the file's imports to where it comes from.
+bool library_wrapper(resolve::FileIndex& index, uint32_t node, std::string_view callee);
+
 namespace rules {
 
 class RegistrationRules : RuleFamily {
