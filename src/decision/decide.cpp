@@ -63,6 +63,7 @@ public:
       const GraphNode& n = m_in.graph.nodes[node];
       if (n.test && !n.ghost && !m_walk.reached(node)) m_decision.file_level.push_back(SelectedTest{n.path.str, chain, {}});
     }
+    unloaded_files();
     select();
     finish_selection();
     count_per_file();
@@ -180,6 +181,23 @@ private:
   void add_seed(uint32_t node, Relation relation) {
     m_seeds.push_back(node);
     m_walk.seed(node, relation);
+  }
+
+  // The changed files no test file loads, whatever the other changes reach: they may still run as a
+  // program (rule `main-guard`). The shared walk answers for most; the rest are walked on their own.
+  void unloaded_files() {
+    std::vector<bool> reaches_tests(m_in.graph.nodes.size(), false);
+    auto is_test = [&](uint32_t node) { return m_in.graph.nodes[node].test && !m_in.graph.nodes[node].ghost; };
+    for (uint32_t node : m_walk.order()) {
+      if (is_test(node)) reaches_tests[m_walk.seed_of(node)] = true;
+    }
+    for (auto& py : m_python) {
+      if (std::any_of(py.nodes.begin(), py.nodes.end(), [&](uint32_t n) { return reaches_tests[n]; })) continue;
+      decision::ReverseWalk own(m_in.graph);
+      for (uint32_t node : py.nodes) own.seed(node, Relation::modified);
+      own.run();
+      py.unloaded = std::none_of(own.order().begin(), own.order().end(), is_test);
+    }
   }
 
   // A deleted conftest.py selects every test module below its folder.

@@ -24,6 +24,7 @@ struct PythonChange {
   const FileSemantics* semantics = nullptr;
   FileStatus status = FileStatus::modified;
   const CoverageUse* coverage = nullptr; // the index's verdict on it, when there is an index
+  bool unloaded = false;                 // no test file loads it (imports, conftest.py files, plugins)
 };
 
 // Tests found by one part of the analysis, before they are merged into the decision.

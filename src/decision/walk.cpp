@@ -37,4 +37,11 @@ std::vector<Hop> ReverseWalk::chain(uint32_t node) const {
   return hops;
 }
 
+uint32_t ReverseWalk::seed_of(uint32_t node) const {
+  for (size_t guard = 0; guard <= m_graph.nodes.size() && m_via[node].state == State::edge; ++guard) {
+    node = m_via[node].towards;
+  }
+  return node;
+}
+
 } // namespace impact::decision

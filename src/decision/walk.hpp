@@ -24,6 +24,8 @@ public:
   const std::vector<uint32_t>& order() const { return m_order; }
   // The chain from `node` back to the seed that reached it.
   std::vector<Hop> chain(uint32_t node) const;
+  // The seed that reached `node` (reached).
+  uint32_t seed_of(uint32_t node) const;
 
 private:
   enum class State : uint8_t { unreached, seed, edge };

@@ -2,18 +2,24 @@
 #include "decision/rules/main_guard.hpp"
 
 #include "decision/processes.hpp"
+#include "decision/relation.hpp"
 #include "decision/test_code.hpp"
 
 #include <string>
+#include <utility>
 #include <string_view>
 
 namespace impact::decision::rules {
 
 void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
                             const std::vector<FileVerdict>& files, Selection& out) {
-  std::vector<std::string> programs;
+  std::vector<std::pair<std::string, Relation>> programs;
   for (const PythonChange* py : changes) {
-    if (py->semantics != nullptr && py->semantics->runs_as_program) programs.push_back(files[py->verdict].path.str);
+    if (py->semantics != nullptr && py->semantics->runs_as_program) {
+      programs.emplace_back(files[py->verdict].path.str, Relation::main_block);
+    } else if (py->unloaded && facts != nullptr) { // `python -m pkg` (pkg/__main__.py), `python scripts/tool.py`
+      programs.emplace_back(files[py->verdict].path.str, relation_of(py->status));
+    }
   }
   if (programs.empty()) return;
   ProcessStarters starters(graph, facts);
@@ -31,11 +37,11 @@ void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts,
     // A conftest.py or helper that runs code this way may do it for any test.
     if (names_runner[node] && !n.test) every = true;
   }
-  for (const std::string& path : programs) {
+  for (const auto& [path, why] : programs) {
     for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
       const GraphNode& n = graph.nodes[node];
       if (!n.test || n.ghost || !(every || names_runner[node] || starters.starts(node))) continue;
-      out.whole.emplace(node, std::vector<Hop>{Hop{n.path.str, Relation::runs_program, 0, {}}, Hop{path, Relation::main_block, 0, {}}});
+      out.whole.emplace(node, std::vector<Hop>{Hop{n.path.str, Relation::runs_program, 0, {}}, Hop{path, why, 0, {}}});
     }
   }
 }
