@@ -34,8 +34,18 @@ using resolve::Target;
 void FixtureRules::reached(const Key& key, const SymbolView& sym, WalkKey self) {
   if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
   // xunit-style setup and teardown run around every test of their class or module.
-  if (is_fixture_hook(last_part(key.qualname)) && m_graph.nodes[key.node].test) {
+  if (!is_fixture_hook(last_part(key.qualname))) return;
+  if (m_graph.nodes[key.node].test) {
     m_walk.whole_file(key.node, self, Relation::setup_teardown);
+  } else if (sym.parent == -1) {
+    // pytest looks `setup_module` (`setup_function`, `setUpModule`, ...) up in a test module's
+    // namespace, so one a test module imports (`from helpers import *`) runs there too: every test
+    // module that loads this one.
+    for (uint32_t n : m_tables.closure(key.node)) {
+      if (n < m_graph.nodes.size() && m_graph.nodes[n].test && !m_graph.nodes[n].ghost) {
+        m_walk.whole_file(n, self, Relation::setup_teardown);
+      }
+    }
   }
 }
 
