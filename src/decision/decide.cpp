@@ -13,6 +13,7 @@
 #include "decision/rules/docstrings.hpp"
 #include "decision/rules/main_guard.hpp"
 #include "decision/rules/non_python.hpp"
+#include "decision/rules/session_hooks.hpp"
 #include "decision/selected_tests.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/test_code.hpp"
@@ -49,6 +50,7 @@ public:
     m_walk.run();
     deleted_conftests();
     uncertain_imports();
+    session_hooks();
     for (const auto& p : m_in.syntax_problems) { // a session that loads it cannot start
       auto node = m_in.graph.find(p.path.str);
       auto loader = node ? decision::session_loader(m_in.graph, *node) : std::nullopt;
@@ -198,6 +200,19 @@ private:
       own.run();
       py.unloaded = std::none_of(own.order().begin(), own.order().end(), is_test);
     }
+  }
+
+  // A reached conftest.py or plugin with a hook pytest calls for the whole session affects every test
+  // file, not only those below it (rule `conftest-subtree`).
+  void session_hooks() {
+    const ProjectFacts* facts = m_in.facts != nullptr ? m_in.facts : m_in.non_python.facts;
+    auto hook = facts != nullptr ? decision::rules::session_hook_file(m_in.graph, *facts, m_walk) : std::nullopt;
+    if (!hook) return;
+    for (uint32_t node = 0; node < m_in.graph.nodes.size(); ++node) {
+      const GraphNode& n = m_in.graph.nodes[node];
+      if (n.test && !n.ghost) m_walk.link(node, hook->first, Relation::pytest_hook, hook->second);
+    }
+    m_walk.run();
   }
 
   // A deleted conftest.py selects every test module below its folder.

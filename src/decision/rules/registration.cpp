@@ -41,6 +41,18 @@ bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_vi
   return index.resolve(node, callee).kind != Target::nothing; // nothing: from outside the repository
 }
 
+bool path_scoped_hook(std::string_view hook) {
+  // pytest calls these through the hook proxy of a node's path, which leaves out the conftest.py
+  // files not above it; every other hook goes to every conftest.py loaded so far.
+  static constexpr std::array<std::string_view, 20> k_scoped = {
+      "pytest_runtest_setup",      "pytest_runtest_call",       "pytest_runtest_teardown", "pytest_runtest_makereport",
+      "pytest_runtest_logreport",  "pytest_runtest_logstart",   "pytest_runtest_logfinish", "pytest_pycollect_makeitem",
+      "pytest_pycollect_makemodule", "pytest_generate_tests",   "pytest_collect_file",     "pytest_collect_directory",
+      "pytest_ignore_collect",     "pytest_itemcollected",      "pytest_collectstart",     "pytest_collectreport",
+      "pytest_make_collect_report", "pytest_fixture_setup",     "pytest_fixture_post_finalizer", "pytest_pyfunc_call"};
+  return std::find(k_scoped.begin(), k_scoped.end(), hook) != k_scoped.end();
+}
+
 bool library_wrapper(resolve::FileIndex& index, uint32_t node, std::string_view callee) {
   // Each returns the function (or class) it is given, or a wrapper that calls it when called, and
   // neither calls it while decorating nor keeps it anywhere else.
@@ -78,6 +90,13 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
   // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
   if (last_part(key.qualname).starts_with("pytest_")) {
     m_walk.file_level(key.node, self, Relation::pytest_hook, sym.def_line);
+    // A hook pytest calls for the whole session (pytest_collection_modifyitems, pytest_configure)
+    // from every plugin and conftest.py it loaded, wherever that is: every test file.
+    if (sym.parent == -1 && !path_scoped_hook(last_part(key.qualname))) {
+      for (uint32_t n = 0; n < m_graph.nodes.size(); ++n) {
+        if (m_graph.nodes[n].test && !m_graph.nodes[n].ghost) m_walk.whole_file(n, self, Relation::pytest_hook);
+      }
+    }
     return true;
   }
   for (auto d = info.facts.begin(sym.decorators); d != info.facts.end(sym.decorators); ++d) {

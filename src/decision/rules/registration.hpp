@@ -16,6 +16,10 @@ bool is_transparent_decorator(std::string_view callee);
 // repository, or not known), rather than a builtin or something imported from outside.
 bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_view callee);
 
+// Whether pytest calls hook `hook` (a `pytest_*` name) only for the nodes under the conftest.py that
+// implements it (pytest_runtest_setup, pytest_collect_file, ...), not for the whole session.
+bool path_scoped_hook(std::string_view hook);
+
 // Whether decorator `callee` of file `node` is imported from a testing library and known to only wrap
 // (freezegun's freeze_time, unittest.mock's patch, hypothesis's given and settings, unittest's skip):
 // the name it is used under is followed through the file's imports to where it comes from.
