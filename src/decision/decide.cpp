@@ -12,6 +12,7 @@
 #include "decision/rules/declared.hpp"
 #include "decision/rules/docstrings.hpp"
 #include "decision/rules/main_guard.hpp"
+#include "decision/rules/module_names.hpp"
 #include "decision/rules/non_python.hpp"
 #include "decision/rules/session_hooks.hpp"
 #include "decision/selected_tests.hpp"
@@ -360,6 +361,7 @@ private:
     if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection(changes, out);
     else file_selection(changes, out);
     decision::rules::select_program_runners(m_in.graph, m_in.facts, changes, m_decision.files, out); // `main-guard`
+    decision::rules::select_name_clashes(m_in.graph, changes, m_decision.files, out); // `test-file-itself`
     return out;
   }
 

@@ -1,0 +1,39 @@
+#include "decision/rules/module_names.hpp"
+
+#include "decision/relation.hpp"
+
+#include <string_view>
+
+namespace impact::decision::rules {
+
+std::string test_module_name(const ImportGraph& graph, const RepoPath& path) {
+  std::string_view file = path.str.substr(path.str.rfind('/') == std::string::npos ? 0 : path.str.rfind('/') + 1);
+  std::string name(file.substr(0, file.size() - (file.ends_with(".py") ? 3 : 0)));
+  std::string_view dir = path.parent();
+  while (!dir.empty()) {
+    auto init = graph.find(std::string(dir) + "/__init__.py");
+    if (!init || graph.nodes[*init].ghost) break;
+    size_t slash = dir.rfind('/');
+    name = std::string(dir.substr(slash == std::string_view::npos ? 0 : slash + 1)) + "." + name;
+    dir = slash == std::string_view::npos ? std::string_view() : dir.substr(0, slash);
+  }
+  return name;
+}
+
+void select_name_clashes(const ImportGraph& graph, const std::vector<const PythonChange*>& changes,
+                         const std::vector<FileVerdict>& files, Selection& out) {
+  for (const PythonChange* py : changes) {
+    if ((py->status != FileStatus::added && py->status != FileStatus::renamed) || !py->current) continue;
+    const GraphNode& added = graph.nodes[*py->current];
+    if (!added.test_pattern || added.ghost) continue;
+    std::string name = test_module_name(graph, added.path);
+    for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+      const GraphNode& n = graph.nodes[node];
+      if (node == *py->current || !n.test_pattern || n.ghost || test_module_name(graph, n.path) != name) continue;
+      out.whole.emplace(node, std::vector<Hop>{Hop{n.path.str, Relation::same_module_name, 0, name},
+                                               Hop{files[py->verdict].path.str, relation_of(py->status), 0, {}}});
+    }
+  }
+}
+
+} // namespace impact::decision::rules
