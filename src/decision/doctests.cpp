@@ -106,6 +106,27 @@ util::StringMap<std::vector<std::string>> renamed_imports(const ProjectFacts& fa
   return out;
 }
 
+// A module collected for its doctests (--doctest-modules) runs its examples, which may import what
+// the module itself does not (`>>> from pkg.b import f`): selected whole when the change reaches one.
+void module_doctest_imports(const DecisionInput& in, const ReverseWalk& walk, Selection& out,
+                            const std::function<void(Selection&, uint32_t, std::vector<Hop>)>& select_file) {
+  const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
+  if (facts == nullptr || walk.order().empty()) return;
+  FactsView view;
+  for (uint32_t node = 0; node < in.graph.nodes.size() && node < facts->size(); ++node) {
+    const GraphNode& n = in.graph.nodes[node];
+    if (!n.test || n.test_pattern || n.ghost || walk.reached(node)) continue;
+    facts->view(node, view);
+    for (std::string_view module : view.doctest_modules) {
+      const auto& nodes = in.graph.modules_named(std::string(module));
+      auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t m) { return walk.reached(m); });
+      if (hit == nodes.end()) continue;
+      select_file(out, node, chain_to(walk, Hop{n.path.str, Relation::doctest_imports, 0, {}}, *hit));
+      break;
+    }
+  }
+}
+
 } // namespace
 
 std::optional<NameWatch> doctest_watch(const DecisionInput& in) {
@@ -182,6 +203,7 @@ void select_doctests(const DecisionInput& in, const ReverseWalk& walk, Selection
     }
     out.tests.emplace(doc.path.str, std::move(chain));
   }
+  module_doctest_imports(in, walk, out, select_file);
   if (!filler) return;
   // A module collected for its doctests (--doctest-modules) reads the namespace too.
   for (uint32_t node = 0; node < in.graph.nodes.size(); ++node) {

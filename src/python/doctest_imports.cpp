@@ -56,6 +56,24 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view r
   return out;
 }
 
+std::vector<std::string> example_imports(std::string_view source) {
+  std::string text;
+  text.reserve(source.size());
+  while (!source.empty()) {
+    auto nl = source.find('\n');
+    std::string_view line = source.substr(0, nl);
+    source.remove_prefix(nl == std::string_view::npos ? source.size() : nl + 1);
+    auto prompt = line.find(">>>");
+    if (prompt != std::string_view::npos) line.remove_prefix(prompt);
+    text.append(line).push_back('\n');
+  }
+  std::vector<std::string> out;
+  for (auto& [module, line] : doctest_imports(text)) out.push_back(std::move(module));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 DoctestNames doctest_names(std::string_view raw) {
   std::string code;
   std::vector<uint32_t> lines;

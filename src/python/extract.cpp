@@ -16,6 +16,7 @@
 #include "python/scan.hpp"
 #include "python/stored_values.hpp"
 #include "impact/python/source_view.hpp"
+#include "impact/python/text_reads.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -587,6 +588,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::mark_wrapping_decorators(root, source, facts);
   python::read_paths(source, m_impl->references.tokens, facts.paths);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
+  if (facts.has_doctest) facts.doctest_modules = python::example_imports(source);
   return facts;
 }
 

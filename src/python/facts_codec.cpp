@@ -234,6 +234,7 @@ std::string encode(const FileFacts& facts) {
   rest.u64(facts.module_usefixtures_dynamic ? 1 : 0);
   rest.strings(facts.module_usefixtures);
   rest.strings(facts.constant_names);
+  rest.strings(facts.doctest_modules);
 
   util::Writer refs;
   refs.u64(facts.symbols.size());
@@ -362,6 +363,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
   view.module_usefixtures_dynamic = rest.u64() != 0;
   view.module_usefixtures = range(rest);
   read_views(rest, view.constant_names);
+  read_views(rest, view.doctest_modules);
   util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
   if (refs.count() != n) return false;
   for (auto& s : view.symbols) {
@@ -455,6 +457,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   facts.module_usefixtures_dynamic = rest.u64() != 0;
   facts.module_usefixtures = rest.strings();
   facts.constant_names = rest.strings();
+  facts.doctest_modules = rest.strings();
   util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
   if (refs.count() != facts.symbols.size()) return false;
   for (auto& s : facts.symbols) {

@@ -176,6 +176,9 @@ struct FileFacts {
   std::vector<std::string> module_names; // names bound at module level by assignment (NAME = ...)
   // Those of module_names whose value no code of the file can change (python/constant_names.hpp).
   std::vector<std::string> constant_names;
+  // The modules the `>>> ` examples in the file's strings import (`>>> from pkg.b import f` gives
+  // "pkg.b" and "pkg.b.f"): what its doctests load besides the module itself (--doctest-modules).
+  std::vector<std::string> doctest_modules;
   std::optional<std::vector<std::string>> all_names; // a literal __all__, when there is one
   bool all_dynamic = false;       // __all__ is built in a way that cannot be read
   std::vector<std::string> collect_ignore; // a literal module-level collect_ignore (conftest.py)

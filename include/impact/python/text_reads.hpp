@@ -30,6 +30,11 @@ namespace python {
 // changed; a file that does not parse changes every one. One parse for all of them.
 std::vector<std::string_view> names_it_may_change(std::string_view source, const std::vector<std::string_view>& names);
 
+// The modules the >>> examples in the strings of Python source `source` import (the same reading as
+// doctest_imports(), with whatever precedes `>>>` on its line dropped: `""">>> import a` opens a
+// docstring with an example), dotted, sorted and unique.
+std::vector<std::string> example_imports(std::string_view source);
+
 // The modules the >>> examples of a text doctest file import (`import a.b`, `from a import b` gives
 // "a" and "a.b"), with their 1-based lines.
 std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text);

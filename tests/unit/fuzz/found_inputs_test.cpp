@@ -81,6 +81,7 @@ std::string blob_with_parent(uint64_t parent) {
   for (int list = 0; list < 7; ++list) rest.u64(0); // usefixtures, aliases, module names, __all__, collect_ignore(_glob)
   rest.u64(0);                                       // module_usefixtures (dynamic, then names)
   rest.u64(0);                                       // constant_names
+  rest.u64(0);                                       // doctest_modules
   impact::util::Writer refs;
   refs.u64(1);
   for (int field = 0; field < 5; ++field) refs.u64(0); // dynamic, refs; module flags, module refs, stored values

@@ -49,3 +49,18 @@ TEST_CASE("doctest_names spells every word of the prompts' code, and tells a com
   CHECK(python::doctest_names(">>> import importlib; importlib.import_module(name)\n").dynamic);
   CHECK(python::doctest_names("no prompts here\n").names.empty());
 }
+
+TEST_CASE("the examples in a module's strings import what they name, a docstring's first line included",
+          "[doctest]") {
+  std::string source = "\"\"\">>> from pkg.b import f\n"
+                       "\"\"\"\n"
+                       "def g():\n"
+                       "    \"\"\"Doubles.\n\n"
+                       "    >>> import pkg.c as c; c.twice(1)\n"
+                       "    2\n"
+                       "    \"\"\"\n"
+                       "    import pkg.d\n"
+                       "    return pkg.d.x >> 2\n";
+  CHECK(impact::python::example_imports(source) == std::vector<std::string>{"pkg.b", "pkg.b.f", "pkg.c"});
+  CHECK(impact::python::example_imports("import os\n").empty());
+}
