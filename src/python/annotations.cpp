@@ -1,6 +1,9 @@
 #include "python/annotations.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <string>
 
 namespace impact::python {
 
@@ -63,7 +66,69 @@ private:
   bool m_call = false;
 };
 
+// The dotted names a string annotation's text spells, keywords and `None` left out.
+void spelled_chains(std::string_view text, std::vector<std::string>& out) {
+  auto start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto part = [&](char c) { return start(c) || std::isdigit(static_cast<unsigned char>(c)); };
+  for (size_t i = 0; i < text.size();) {
+    if (!start(text[i]) || (i > 0 && (part(text[i - 1]) || text[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (part(text[j]) || (text[j] == '.' && j + 1 < text.size() && start(text[j + 1])))) ++j;
+    std::string chain(text.substr(i, j - i));
+    static constexpr std::string_view k_skip[] = {"None", "True", "False", "and", "or", "not", "in", "is", "if", "else", "lambda"};
+    if (std::find(std::begin(k_skip), std::end(k_skip), chain) == std::end(k_skip)) out.push_back(std::move(chain));
+    i = j;
+  }
+}
+
+// The string nodes of an annotation (not inside a call or a subscript's value: collect()'s positions
+// are enough here, as a string names nothing at import).
+void strings_of(TSNode n, std::string_view src, std::vector<std::string>& out) {
+  std::string_view t = type_of(n);
+  if (t == "string") {
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (type_of(c) == "string_content") spelled_chains(node_text(c, src), out);
+    }
+    return;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) strings_of(ts_node_named_child(n, i), src, out);
+}
+
 } // namespace
+
+void add_quoted_annotations(TSNode root, std::string_view source, FileFacts& facts) {
+  if (source.find(':') == std::string_view::npos) return;
+  std::vector<std::string> chains;
+  for (auto& s : facts.symbols) {
+    if (s.kind == SymbolKind::class_) continue;
+    TSNode def = definition_starting_at(root, s.header_begin);
+    if (ts_node_is_null(def) || type_of(def) != "function_definition") continue;
+    chains.clear();
+    TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t k = 0; k < count; ++k) {
+      TSNode p = ts_node_named_child(params, k);
+      std::string_view t = type_of(p);
+      if (t == "typed_parameter" || t == "typed_default_parameter") {
+        TSNode type = ts_node_child_by_field_name(p, "type", 4);
+        if (!ts_node_is_null(type)) strings_of(type, source, chains);
+      }
+    }
+    TSNode ret = ts_node_child_by_field_name(def, "return_type", 11);
+    if (!ts_node_is_null(ret)) strings_of(ret, source, chains);
+    size_t tail = std::min<size_t>(s.refs.size(), size_t{s.namespace_values} + s.annotation_refs);
+    for (auto& chain : chains) {
+      if (std::find(s.refs.begin(), s.refs.end(), chain) != s.refs.end()) continue;
+      s.refs.insert(s.refs.end() - static_cast<std::ptrdiff_t>(tail), std::move(chain));
+    }
+  }
+}
 
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts) {
   std::vector<AnnotationChain> out;

@@ -25,4 +25,9 @@ struct AnnotationChain {
 // (`Box[int]`, `A | None`), whose class may run `__class_getitem__` or a metaclass's `__or__` there.
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts);
 
+// The names the string annotations of every function spell (`clock: "Clock"`, `-> "pkg.Node |
+// None"`), a forward reference that typing.get_type_hints evaluates in the function's module: added
+// to the function's references (before the tails Symbol::namespace_values and annotation_refs count).
+void add_quoted_annotations(TSNode root, std::string_view source, FileFacts& facts);
+
 } // namespace impact::python

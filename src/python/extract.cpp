@@ -579,6 +579,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::collect_references(source, facts, m_impl->references, stored, python::find_annotation_chains(root, source, facts),
                              python::find_name_choices(root, source));
   python::mark_namespace_values(root, source, facts);
+  python::add_quoted_annotations(root, source, facts);
   python::mark_class_annotations(root, source, facts);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);

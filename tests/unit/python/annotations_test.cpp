@@ -55,3 +55,18 @@ TEST_CASE("annotations that run code stay import-time reads", "[extract][annotat
   CHECK(has(symbol(facts, "c").refs, "Pitch")); // the annotation; the default's Pitch is the module's
   CHECK(has(facts.module_refs, "Pitch"));
 }
+
+TEST_CASE("a string annotation's names are the function's reads (typing.get_type_hints evaluates them)",
+          "[extract][annotations]") {
+  auto facts = extract("def uptime(clock: \"Clock\", node: 'pkg.tree.Node | None' = None) -> \"list[Reading]\":\n"
+                       "    return clock.now\n\n"
+                       "def plain(x: 'not a type, or 1'):\n    pass\n");
+  const auto& refs = symbol(facts, "uptime").refs;
+  CHECK(has(refs, "Clock"));
+  CHECK(has(refs, "pkg.tree.Node"));
+  CHECK(has(refs, "Reading"));
+  CHECK(has(refs, "list"));
+  CHECK_FALSE(has(refs, "None"));
+  CHECK_FALSE(has(facts.module_refs, "Clock"));
+  CHECK_FALSE(has(symbol(facts, "plain").refs, "not"));
+}
