@@ -41,7 +41,7 @@ void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
   // to __len__): the class is reached.
   std::string_view name = last_part(key.qualname);
   std::string_view owner = parent_part(key.qualname);
-  if (!owner.empty() && (is_dunder(name) || is_protocol_method(name) || unnamed_method(name))) {
+  if (!owner.empty() && (is_dunder(name) || is_protocol_method(name))) {
     int32_t cls = info.symbol(owner);
     if (cls >= 0 && info.at(cls).kind == SymbolKind::class_) m_walk.reach(key.node, std::string(owner), self, Relation::special_method, 0);
   }
@@ -94,11 +94,6 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   std::string_view called = last_part(key.qualname);
   if (external.any || std::find(external.names.begin(), external.names.end(), called) != external.names.end()) {
     m_walk.reach(key.node, std::string(parent.qualname), self, Relation::overrides_external_base, parent.def_line);
-  } else if (!is_protocol_method(called) && unnamed_method(called)) {
-    // A method no code of the project names is called, if at all, by code outside it (sqlite3 calls
-    // an aggregate's step and finalize, logging a handler's handle, xml.sax a handler's
-    // startElement): it runs wherever an instance goes, as a protocol method does.
-    m_walk.reach(key.node, std::string(parent.qualname), self, Relation::protocol_method, parent.def_line);
   }
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
   // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
@@ -374,16 +369,6 @@ const ClassRules::Family& ClassRules::family(uint32_t node, std::string_view qua
     if (subs.size() >= 4096) out.open = true;
     return out;
   });
-}
-
-bool ClassRules::unnamed_method(std::string_view name) {
-  if (is_dunder(name) || m_layout.is_test_name(name) || !m_facts.files_mentioning(name).empty()) return false;
-  // Where code looks members up by computed names, `dynamic-access` answers for those it may run.
-  if (!m_computed_lookups) {
-    m_computed_lookups = !m_facts.files_mentioning(k_any_member_name).empty() ||
-                         !m_facts.files_mentioning(k_any_value_attr_name).empty();
-  }
-  return !*m_computed_lookups;
 }
 
 bool ClassRules::is_protocol_method(std::string_view name) {

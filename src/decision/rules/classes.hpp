@@ -7,7 +7,6 @@
 #include "impact/resolve/file_index.hpp"
 
 #include <cstdint>
-#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -85,11 +84,7 @@ private:
   static const std::vector<std::string_view>* abc_calls(const resolve::FileInfo& info, std::string_view base);
   // Methods that builtins and the standard library call by protocol (dict(obj): keys; a file: write).
   static bool is_protocol_method(std::string_view name);
-  // Whether no code of the project reads method name `name` (not a special method, not a test), nor
-  // looks members up by a computed name.
-  bool unnamed_method(std::string_view name);
 
-  std::optional<bool> m_computed_lookups; // unnamed_method(): any computed member lookup in the project
   LazyMap<uint64_t, ExternalCalls> m_external_base; // (node << 32 | class index) -> external_calls
   std::set<std::pair<WalkKey, std::string>> m_inherited; // (class, test method) searched already
   LazyMap<WalkKey, Family> m_families;
