@@ -527,7 +527,8 @@ private:
       bool cosmetic = m_in.mode != Mode::safe && py.semantics != nullptr &&
                       (py.semantics->kind == ChangeKind::comment_only || py.semantics->kind == ChangeKind::formatting_only);
       bool dropped_test = v.status == FileStatus::deleted && v.kind == FileKind::test;
-      if (v.tests == 0 && !cosmetic && !dropped_test) candidates.push_back({v.path.str, py.nodes});
+      // A file no test loads stays unconnected though `main-guard` selected the tests that may run it.
+      if ((v.tests == 0 || py.unloaded) && !cosmetic && !dropped_test) candidates.push_back({v.path.str, py.nodes});
     }
     for (const auto& seed : m_reader_seeds) candidates.push_back({seed.tail.back().path, {seed.reader.node}});
     for (const auto& path : decision::rules::unconnected_changes(m_in.graph, candidates)) {
