@@ -7,7 +7,8 @@
 namespace impact::decision::rules {
 
 std::string test_module_name(const ImportGraph& graph, const RepoPath& path) {
-  std::string_view file = path.str.substr(path.str.rfind('/') == std::string::npos ? 0 : path.str.rfind('/') + 1);
+  std::string_view whole = path.str; // a view: path.str.substr() would make a temporary string
+  std::string_view file = whole.substr(whole.rfind('/') == std::string_view::npos ? 0 : whole.rfind('/') + 1);
   std::string name(file.substr(0, file.size() - (file.ends_with(".py") ? 3 : 0)));
   std::string_view dir = path.parent();
   while (!dir.empty()) {
