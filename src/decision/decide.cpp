@@ -206,7 +206,7 @@ private:
   // A reached conftest.py or plugin with a hook pytest calls for the whole session affects every test
   // file, not only those below it (rule `conftest-subtree`).
   void session_hooks() {
-    const ProjectFacts* facts = m_in.facts != nullptr ? m_in.facts : m_in.non_python.facts;
+    const ProjectFacts* facts = decision::facts_read(m_in);
     auto hook = facts != nullptr ? decision::rules::session_hook_file(m_in.graph, *facts, m_walk) : std::nullopt;
     if (!hook) return;
     for (uint32_t node = 0; node < m_in.graph.nodes.size(); ++node) {

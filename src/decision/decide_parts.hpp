@@ -16,6 +16,12 @@ struct Trigger {
   std::string detail;
 };
 
+// The facts of every Python file: the decision's, or at file level (no symbol facts) the ones read
+// for the rules of files that are not Python; nullptr when neither was read.
+inline const ProjectFacts* facts_read(const DecisionInput& in) {
+  return in.facts != nullptr ? in.facts : in.non_python.facts;
+}
+
 // A changed Python file as the decision sees it.
 struct PythonChange {
   size_t verdict = 0;              // index in Decision::files

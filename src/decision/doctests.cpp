@@ -15,7 +15,7 @@ namespace {
 // The first such file the walk reached, if any.
 std::optional<uint32_t> reached_filler(const DecisionInput& in, const ReverseWalk& walk) {
   // --file-level runs have no symbol facts (in.facts), but the facts are read all the same.
-  const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
+  const ProjectFacts* facts = facts_read(in);
   if (facts == nullptr) {
     // Unknown which file fills it: any reached file may.
     if (walk.order().empty()) return std::nullopt;
@@ -110,7 +110,7 @@ util::StringMap<std::vector<std::string>> renamed_imports(const ProjectFacts& fa
 // the module itself does not (`>>> from pkg.b import f`): selected whole when the change reaches one.
 void module_doctest_imports(const DecisionInput& in, const ReverseWalk& walk, Selection& out,
                             const std::function<void(Selection&, uint32_t, std::vector<Hop>)>& select_file) {
-  const ProjectFacts* facts = in.facts != nullptr ? in.facts : in.non_python.facts;
+  const ProjectFacts* facts = facts_read(in);
   if (facts == nullptr || walk.order().empty()) return;
   FactsView view;
   for (uint32_t node = 0; node < in.graph.nodes.size() && node < facts->size(); ++node) {

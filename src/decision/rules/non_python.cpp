@@ -2,6 +2,7 @@
 // `non-python` of docs/selection.md: what a changed file that is not Python does to the decision.
 #include "decision/rules/non_python.hpp"
 
+#include "decision/decide_parts.hpp"
 #include "decision/relation.hpp"
 #include "decision/rules/data_files.hpp"
 #include "decision/rules/declared.hpp"
@@ -125,7 +126,7 @@ NonPythonRules::NonPythonRules(const DecisionInput& in) : m_in(in) {}
 NonPythonRules::~NonPythonRules() = default;
 
 const ProjectFacts* NonPythonRules::facts() const {
-  return m_in.facts != nullptr ? m_in.facts : m_in.non_python.facts;
+  return facts_read(m_in);
 }
 
 NonPythonRules::Tables& NonPythonRules::tables() {
