@@ -187,19 +187,24 @@ private:
   }
 
   // The changed files no test file loads, whatever the other changes reach: they may still run as a
-  // program (rule `main-guard`). The shared walk answers for most; the rest are walked on their own.
+  // program (rule `main-guard`). The shared walk answers for most; the rest are asked as
+  // --changed-strict asks.
   void unloaded_files() {
     std::vector<bool> reaches_tests(m_in.graph.nodes.size(), false);
-    auto is_test = [&](uint32_t node) { return m_in.graph.nodes[node].test && !m_in.graph.nodes[node].ghost; };
     for (uint32_t node : m_walk.order()) {
-      if (is_test(node)) reaches_tests[m_walk.seed_of(node)] = true;
+      const GraphNode& n = m_in.graph.nodes[node];
+      if (n.test && !n.ghost) reaches_tests[m_walk.seed_of(node)] = true;
     }
+    std::vector<decision::rules::StrictCandidate> candidates;
+    for (const auto& py : m_python) {
+      if (std::none_of(py.nodes.begin(), py.nodes.end(), [&](uint32_t n) { return reaches_tests[n]; })) {
+        candidates.push_back({m_decision.files[py.verdict].path.str, py.nodes});
+      }
+    }
+    if (candidates.empty()) return;
+    auto unloaded = decision::rules::unconnected_changes(m_in.graph, candidates);
     for (auto& py : m_python) {
-      if (std::any_of(py.nodes.begin(), py.nodes.end(), [&](uint32_t n) { return reaches_tests[n]; })) continue;
-      decision::ReverseWalk own(m_in.graph);
-      for (uint32_t node : py.nodes) own.seed(node, Relation::modified);
-      own.run();
-      py.unloaded = std::none_of(own.order().begin(), own.order().end(), is_test);
+      py.unloaded = std::binary_search(unloaded.begin(), unloaded.end(), m_decision.files[py.verdict].path.str);
     }
   }
 

@@ -17,7 +17,7 @@ struct StrictCandidate {
 };
 
 // The paths of `candidates` from which no test file is reached by imports, conftest.py files and
-// plugins (one walk per path, over all its seeds; a path given twice is one file). A candidate
+// plugins, sorted (one walk per path, over all its seeds; a path given twice is one file). A candidate
 // without seeds is unconnected.
 std::vector<std::string> unconnected_changes(const ImportGraph& graph, const std::vector<StrictCandidate>& candidates);
 
