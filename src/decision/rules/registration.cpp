@@ -53,6 +53,11 @@ bool path_scoped_hook(std::string_view hook) {
   return std::find(k_scoped.begin(), k_scoped.end(), hook) != k_scoped.end();
 }
 
+bool session_hook(const SymbolView& s) {
+  return s.parent == -1 && s.kind == SymbolKind::function && s.qualname.starts_with("pytest_") &&
+         !path_scoped_hook(s.qualname);
+}
+
 bool library_wrapper(resolve::FileIndex& index, uint32_t node, std::string_view callee) {
   // Each returns the function (or class) it is given, or a wrapper that calls it when called, and
   // neither calls it while decorating nor keeps it anywhere else.
@@ -92,7 +97,7 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
     m_walk.file_level(key.node, self, Relation::pytest_hook, sym.def_line);
     // A hook pytest calls for the whole session (pytest_collection_modifyitems, pytest_configure)
     // from every plugin and conftest.py it loaded, wherever that is: every test file.
-    if (sym.parent == -1 && !path_scoped_hook(last_part(key.qualname))) {
+    if (session_hook(sym)) {
       for (uint32_t n = 0; n < m_graph.nodes.size(); ++n) {
         if (m_graph.nodes[n].test && !m_graph.nodes[n].ghost) m_walk.whole_file(n, self, Relation::pytest_hook);
       }

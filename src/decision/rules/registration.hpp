@@ -20,6 +20,10 @@ bool defined_in_project(resolve::FileIndex& index, uint32_t node, std::string_vi
 // implements it (pytest_runtest_setup, pytest_collect_file, ...), not for the whole session.
 bool path_scoped_hook(std::string_view hook);
 
+// Whether symbol `s` is a hook pytest calls for the whole session from whichever conftest.py or plugin
+// implements it: a module-level `pytest_*` function path_scoped_hook() does not name.
+bool session_hook(const SymbolView& s);
+
 // Whether decorator `callee` of file `node` is imported from a testing library and known to only wrap
 // (freezegun's freeze_time, unittest.mock's patch, hypothesis's given and settings, unittest's skip):
 // the name it is used under is followed through the file's imports to where it comes from.

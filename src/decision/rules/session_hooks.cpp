@@ -18,10 +18,7 @@ std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph
     if (!n.conftest && !plugin) continue;
     facts.view(node, view);
     for (const SymbolView& s : view.symbols) {
-      if (s.parent == -1 && s.kind == SymbolKind::function && s.qualname.starts_with("pytest_") &&
-          !path_scoped_hook(s.qualname)) {
-        return std::pair{node, s.def_line};
-      }
+      if (session_hook(s)) return std::pair{node, s.def_line};
     }
   }
   return std::nullopt;

@@ -12,8 +12,8 @@
 
 namespace impact::decision::rules {
 
-// The first file `walk` reached that implements a whole-session hook (a module-level `pytest_*`
-// function that path_scoped_hook() does not name), with the hook's line.
+// The first conftest.py or plugin `walk` reached that implements a whole-session hook (session_hook()),
+// with the hook's line.
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk);
 
