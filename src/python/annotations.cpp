@@ -102,51 +102,41 @@ void strings_of(TSNode n, std::string_view src, std::vector<std::string>& out) {
 
 } // namespace
 
-void add_quoted_annotations(TSNode root, std::string_view source, FileFacts& facts) {
-  if (source.find(':') == std::string_view::npos) return;
-  std::vector<std::string> chains;
-  for (auto& s : facts.symbols) {
-    if (s.kind == SymbolKind::class_) continue;
-    TSNode def = definition_starting_at(root, s.header_begin);
-    if (ts_node_is_null(def) || type_of(def) != "function_definition") continue;
-    chains.clear();
-    TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
-    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-    for (uint32_t k = 0; k < count; ++k) {
-      TSNode p = ts_node_named_child(params, k);
-      std::string_view t = type_of(p);
-      if (t == "typed_parameter" || t == "typed_default_parameter") {
-        TSNode type = ts_node_child_by_field_name(p, "type", 4);
-        if (!ts_node_is_null(type)) strings_of(type, source, chains);
-      }
-    }
-    TSNode ret = ts_node_child_by_field_name(def, "return_type", 11);
-    if (!ts_node_is_null(ret)) strings_of(ret, source, chains);
+void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& facts) {
+  for (const auto& [symbol, chain] : quoted) {
+    Symbol& s = facts.symbols[static_cast<size_t>(symbol)];
+    if (std::find(s.refs.begin(), s.refs.end(), chain) != s.refs.end()) continue;
     size_t tail = std::min<size_t>(s.refs.size(), size_t{s.namespace_values} + s.annotation_refs);
-    for (auto& chain : chains) {
-      if (std::find(s.refs.begin(), s.refs.end(), chain) != s.refs.end()) continue;
-      s.refs.insert(s.refs.end() - static_cast<std::ptrdiff_t>(tail), std::move(chain));
-    }
+    s.refs.insert(s.refs.end() - static_cast<std::ptrdiff_t>(tail), chain);
   }
 }
 
-std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts) {
+std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,
+                                                    std::vector<QuotedName>& quoted) {
   std::vector<AnnotationChain> out;
   Finder finder(source, out);
+  std::vector<std::string> spelled;
   for (size_t i = 0; i < facts.symbols.size(); ++i) {
     const Symbol& s = facts.symbols[i];
     if (s.kind == SymbolKind::class_) continue;
     TSNode def = definition_starting_at(root, s.header_begin);
     if (ts_node_is_null(def) || type_of(def) != "function_definition") continue;
     auto symbol = static_cast<int32_t>(i);
+    auto annotation = [&](TSNode type) {
+      if (ts_node_is_null(type)) return;
+      finder.annotation(type, symbol);
+      spelled.clear();
+      strings_of(type, source, spelled);
+      for (auto& chain : spelled) quoted.push_back(QuotedName{symbol, std::move(chain)});
+    };
     TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
     uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     for (uint32_t k = 0; k < count; ++k) {
       TSNode p = ts_node_named_child(params, k);
       std::string_view t = type_of(p);
-      if (t == "typed_parameter" || t == "typed_default_parameter") finder.annotation(ts_node_child_by_field_name(p, "type", 4), symbol);
+      if (t == "typed_parameter" || t == "typed_default_parameter") annotation(ts_node_child_by_field_name(p, "type", 4));
     }
-    finder.annotation(ts_node_child_by_field_name(def, "return_type", 11), symbol);
+    annotation(ts_node_child_by_field_name(def, "return_type", 11));
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -8,6 +8,7 @@
 #include "python/grammar.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace impact::python {
@@ -23,11 +24,17 @@ struct AnnotationChain {
 // The chains of every function's parameter and return annotations, ascending. An annotation holding a
 // call (`Annotated[int, check()]`) is left out whole; so is a subscripted or `|`-combined name
 // (`Box[int]`, `A | None`), whose class may run `__class_getitem__` or a metaclass's `__or__` there.
-std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts);
+// The same walk gives `quoted`: the dotted names the string annotations spell (`clock: "Clock"`,
+// `-> "pkg.Node | None"`), forward references typing.get_type_hints evaluates in the function's module.
+struct QuotedName {
+  int32_t symbol = -1; // index in FileFacts::symbols
+  std::string chain;
+};
+std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,
+                                                    std::vector<QuotedName>& quoted);
 
-// The names the string annotations of every function spell (`clock: "Clock"`, `-> "pkg.Node |
-// None"`), a forward reference that typing.get_type_hints evaluates in the function's module: added
-// to the function's references (before the tails Symbol::namespace_values and annotation_refs count).
-void add_quoted_annotations(TSNode root, std::string_view source, FileFacts& facts);
+// Adds each quoted name to its function's references, before the tails Symbol::namespace_values and
+// annotation_refs count (after the reference pass, which would have read them as nothing).
+void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& facts);
 
 } // namespace impact::python

@@ -576,10 +576,12 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   // The reference pass reads the imports' bindings, which the scans below never add to; its tokens
   // tell whether the dynamic-import walk can find anything.
   python::StoredRanges stored = python::find_stored_values(root, source, facts);
-  python::collect_references(source, facts, m_impl->references, stored, python::find_annotation_chains(root, source, facts),
+  std::vector<python::QuotedName> quoted;
+  python::collect_references(source, facts, m_impl->references, stored,
+                             python::find_annotation_chains(root, source, facts, quoted),
                              python::find_name_choices(root, source));
   python::mark_namespace_values(root, source, facts);
-  python::add_quoted_annotations(root, source, facts);
+  python::add_quoted_annotations(quoted, facts);
   python::mark_class_annotations(root, source, facts);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
