@@ -326,7 +326,7 @@ private:
           calls = calls || names(r, name) ||
                   (r.size() > name.size() && r.ends_with(name) && r[r.size() - name.size() - 1] == '.');
           for (std::string_view data : view.module_names) {
-            if (names(r, data)) read.push_back(data);
+            if (names(r, data) && std::find(read.begin(), read.end(), data) == read.end()) read.push_back(data);
           }
         }
         if (!calls || read.empty()) continue;

@@ -118,7 +118,7 @@ void module_doctest_imports(const DecisionInput& in, const ReverseWalk& walk, Se
     if (!n.test || n.test_pattern || n.ghost || walk.reached(node)) continue;
     facts->view(node, view);
     for (std::string_view module : view.doctest_modules) {
-      const auto& nodes = in.graph.modules_named(std::string(module));
+      const auto& nodes = in.graph.modules_named(module);
       auto hit = std::find_if(nodes.begin(), nodes.end(), [&](uint32_t m) { return walk.reached(m); });
       if (hit == nodes.end()) continue;
       select_file(out, node, chain_to(walk, Hop{n.path.str, Relation::doctest_imports, 0, {}}, *hit));

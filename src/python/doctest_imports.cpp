@@ -57,14 +57,15 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view r
 }
 
 std::vector<std::string> example_imports(std::string_view source) {
+  // Only the prompts' lines (their line numbers are not kept).
   std::string text;
-  text.reserve(source.size());
   while (!source.empty()) {
     auto nl = source.find('\n');
     std::string_view line = source.substr(0, nl);
     source.remove_prefix(nl == std::string_view::npos ? source.size() : nl + 1);
     auto prompt = line.find(">>>");
     if (prompt != std::string_view::npos) line.remove_prefix(prompt);
+    else if (!line.substr(std::min(line.size(), line.find_first_not_of(" \t"))).starts_with("...")) continue;
     text.append(line).push_back('\n');
   }
   std::vector<std::string> out;

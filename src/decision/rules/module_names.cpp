@@ -28,9 +28,14 @@ void select_name_clashes(const ImportGraph& graph, const std::vector<const Pytho
     const GraphNode& added = graph.nodes[*py->current];
     if (!added.test_pattern || added.ghost) continue;
     std::string name = test_module_name(graph, added.path);
+    auto file_name = [](const RepoPath& p) { return std::string_view(p.str).substr(p.str.rfind('/') + 1); };
     for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
       const GraphNode& n = graph.nodes[node];
-      if (node == *py->current || !n.test_pattern || n.ghost || test_module_name(graph, n.path) != name) continue;
+      // The file names first: a module name ends with its file's.
+      if (node == *py->current || !n.test_pattern || n.ghost || file_name(n.path) != file_name(added.path) ||
+          test_module_name(graph, n.path) != name) {
+        continue;
+      }
       out.whole.emplace(node, std::vector<Hop>{Hop{n.path.str, Relation::same_module_name, 0, name},
                                                Hop{files[py->verdict].path.str, relation_of(py->status), 0, {}}});
     }
