@@ -49,6 +49,7 @@ int run_facts(const cli::Options& options) {
               {"module_names", facts.module_names},
               {"constant_names", facts.constant_names},
               {"doctest_modules", facts.doctest_modules},
+              {"handed", facts.handed},
               {"all", facts.all_names ? json(*facts.all_names) : json(nullptr)},
               {"parse_error", facts.parse_error},
               {"compile", {{"issue", std::string(to_string(facts.compile.issue))},

@@ -5,6 +5,7 @@
 #include "impact/python/facts.hpp"
 #include "python/class_annotations.hpp"
 #include "python/constant_names.hpp"
+#include "python/handed_values.hpp"
 #include "python/compile_check.hpp"
 #include "python/decorator_shape.hpp"
 #include "python/grammar.hpp"
@@ -592,6 +593,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::read_paths(source, m_impl->references.tokens, facts.paths);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   if (facts.has_doctest) facts.doctest_modules = python::example_imports(source);
+  facts.handed = python::handed_names(source, m_impl->references.tokens, facts);
   return facts;
 }
 

@@ -124,6 +124,8 @@ util::Writer name_table(const FileFacts& facts) {
   }
   for (const auto& r : facts.module_refs) add_components(r);
   for (const auto& u : facts.module_usefixtures) hashes.push_back(name_hash(u));
+  // A handed name stands in the table as `&name` (handed_name()).
+  for (const auto& h : facts.handed) hashes.push_back(name_hash(handed_name(std::string_view(h).substr(0, h.find('\t')))));
   for (const auto& i : facts.imports) {
     if (i.kind == ImportKind::string_ref) add_components(i.module);
     for (const auto& n : i.names) add_components(n);
@@ -235,6 +237,7 @@ std::string encode(const FileFacts& facts) {
   rest.strings(facts.module_usefixtures);
   rest.strings(facts.constant_names);
   rest.strings(facts.doctest_modules);
+  rest.strings(facts.handed);
 
   util::Writer refs;
   refs.u64(facts.symbols.size());
@@ -364,6 +367,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
   view.module_usefixtures = range(rest);
   read_views(rest, view.constant_names);
   read_views(rest, view.doctest_modules);
+  read_views(rest, view.handed);
   util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
   if (refs.count() != n) return false;
   for (auto& s : view.symbols) {
@@ -458,6 +462,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   facts.module_usefixtures = rest.strings();
   facts.constant_names = rest.strings();
   facts.doctest_modules = rest.strings();
+  facts.handed = rest.strings();
   util::Reader refs(in.raw(static_cast<size_t>(in.u64())));
   if (refs.count() != facts.symbols.size()) return false;
   for (auto& s : facts.symbols) {

@@ -75,6 +75,13 @@ inline constexpr std::string_view k_any_value_attr_name = "*@";
 // The reference recorded for `sys.modules["a.b"]` / `sys.modules.get("a.b")`, a lookup by a literal
 // key: `*modules.a.b` holds module a.b and no other (`*modules.__name__`: the reading file's own).
 inline constexpr std::string_view k_module_lookup = "*modules";
+// How a name the file hands to other code as a value (FileFacts::handed) stands among its names
+// (ProjectFacts::mentions): `&Longest`, apart from the reads of `Longest`.
+inline std::string handed_name(std::string_view name) {
+  std::string out(name.size() + 1, '&');
+  name.copy(out.data() + 1, name.size());
+  return out;
+}
 // The reference recorded for setattr/delattr(obj, <computed>): it runs no method but a property's
 // setter or deleter (any object's), and reads nothing.
 inline constexpr std::string_view k_any_setter = ".*=";
@@ -179,6 +186,10 @@ struct FileFacts {
   // The modules the `>>> ` examples in the file's strings import (`>>> from pkg.b import f` gives
   // "pkg.b" and "pkg.b.f"): what its doctests load besides the module itself (--doctest-modules).
   std::vector<std::string> doctest_modules;
+  // The classes and callables the file hands to other code as values, "value\tcallee": arguments
+  // of calls, elements of displays, values stored by assignment (python/handed_values.hpp). Outside
+  // code may call their methods by names the project never spells.
+  std::vector<std::string> handed;
   std::optional<std::vector<std::string>> all_names; // a literal __all__, when there is one
   bool all_dynamic = false;       // __all__ is built in a way that cannot be read
   std::vector<std::string> collect_ignore; // a literal module-level collect_ignore (conftest.py)

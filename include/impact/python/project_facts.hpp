@@ -71,6 +71,7 @@ struct FactsView {
   std::vector<std::string_view> module_names;
   std::vector<std::string_view> constant_names; // FileFacts::constant_names
   std::vector<std::string_view> doctest_modules; // FileFacts::doctest_modules
+  std::vector<std::string_view> handed;          // FileFacts::handed
   ViewRange module_refs, module_usefixtures;
   uint32_t module_stored = 0; // FileFacts::module_stored: the last this many of module_refs
   std::vector<StoredValueView> stored_values;

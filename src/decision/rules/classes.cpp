@@ -94,6 +94,11 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   std::string_view called = last_part(key.qualname);
   if (external.any || std::find(external.names.begin(), external.names.end(), called) != external.names.end()) {
     m_walk.reach(key.node, std::string(parent.qualname), self, Relation::overrides_external_base, parent.def_line);
+  } else if (!is_dunder(called) && !m_layout.is_test_name(called) && handed(parent.name())) {
+    // The class (or an instance) is handed to other code as a value, which may call the method by a
+    // name the project never spells (sqlite3 calls an aggregate's step, logging a handler's emit):
+    // whoever uses the class may run it.
+    m_walk.reach(key.node, std::string(parent.qualname), self, Relation::handed_class, parent.def_line);
   }
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
   // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
@@ -369,6 +374,44 @@ const ClassRules::Family& ClassRules::family(uint32_t node, std::string_view qua
     if (subs.size() >= 4096) out.open = true;
     return out;
   });
+}
+
+bool ClassRules::handed(std::string_view class_name) {
+  return m_handed.get(std::string(class_name), [&] { return hands_on(class_name, 0); });
+}
+
+bool ClassRules::hands_on(std::string_view value, int depth) {
+  for (uint32_t g : m_facts.files_mentioning(handed_name(value))) {
+    const FileInfo* info = m_index.get(g);
+    if (info == nullptr) return true;
+    for (std::string_view entry : info->facts.handed) {
+      size_t tab = entry.find('\t');
+      if (tab == std::string_view::npos || entry.substr(0, tab) != value) continue;
+      std::string_view callee = entry.substr(tab + 1);
+      // A parameter goes where a named callee takes it; stored or given to a computed callee (the
+      // dispatch of `getattr(obj, name)(*args)`), the references of that code follow it.
+      if (callee.empty() ? value.front() != '=' : !project_defines(callee)) return true;
+      // A project function given the value: it counts when it hands its parameter on.
+      if (depth < 2 && hands_on(std::string(1, '=').append(callee), depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+bool ClassRules::project_defines(std::string_view name) {
+  const auto& names = m_defined.get([&] {
+    std::vector<std::string_view> out;
+    FactsView view;
+    for (size_t i = 0; i < m_facts.size(); ++i) {
+      view = {};
+      m_facts.view(i, view);
+      for (const auto& s : view.symbols) out.push_back(last_part(s.qualname));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  });
+  return std::binary_search(names.begin(), names.end(), name);
 }
 
 bool ClassRules::is_protocol_method(std::string_view name) {

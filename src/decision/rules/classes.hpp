@@ -84,8 +84,17 @@ private:
   static const std::vector<std::string_view>* abc_calls(const resolve::FileInfo& info, std::string_view base);
   // Methods that builtins and the standard library call by protocol (dict(obj): keys; a file: write).
   static bool is_protocol_method(std::string_view name);
+  // Whether some file hands a class of this name (or an instance) to code the project may not
+  // define (FileFacts::handed): a call of a name no file defines, a computed callee, a display or a
+  // stored value; or to a project function that hands its parameter on so, two calls deep.
+  bool handed(std::string_view class_name);
+  bool hands_on(std::string_view value, int depth);
+  // Whether some file of the project defines a function, method or class named `name`.
+  bool project_defines(std::string_view name);
 
   LazyMap<uint64_t, ExternalCalls> m_external_base; // (node << 32 | class index) -> external_calls
+  LazyMap<std::string, bool> m_handed;                // handed(), per class name
+  Lazy<std::vector<std::string_view>> m_defined;      // project_defines(): every symbol's name, sorted
   std::set<std::pair<WalkKey, std::string>> m_inherited; // (class, test method) searched already
   LazyMap<WalkKey, Family> m_families;
 };

@@ -82,6 +82,7 @@ std::string blob_with_parent(uint64_t parent) {
   rest.u64(0);                                       // module_usefixtures (dynamic, then names)
   rest.u64(0);                                       // constant_names
   rest.u64(0);                                       // doctest_modules
+  rest.u64(0);                                       // handed
   impact::util::Writer refs;
   refs.u64(1);
   for (int field = 0; field < 5; ++field) refs.u64(0); // dynamic, refs; module flags, module refs, stored values

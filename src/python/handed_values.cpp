@@ -1,0 +1,239 @@
+// handed_names(): one pass over the tokens with a stack of open brackets, reading each argument of a
+// call and each element of a display as it closes.
+#include "python/handed_values.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+namespace impact::python {
+namespace {
+
+bool is_keyword(std::string_view word) {
+  static constexpr std::array<std::string_view, 33> k_words = {
+      "False", "None",   "True",  "and",    "as",       "assert", "async", "await", "break",
+      "class", "continue", "def", "del",    "elif",     "else",   "except", "finally", "for",
+      "from",  "global", "if",    "import", "in",       "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",   "raise", "return", "try",      "while",  /* with, yield below */};
+  return std::find(k_words.begin(), k_words.end(), word) != k_words.end() || word == "with" || word == "yield";
+}
+
+// Callees that only look at a value: handing them a class runs none of its named methods.
+bool only_inspects(std::string_view callee) {
+  // Builtins that call special and protocol methods only (rules of their own), the methods and
+  // types by which a list, deque or namespace keeps a value, pytest's markers and assertions that
+  // keep or compare a value.
+  static constexpr std::array<std::string_view, 65> k_callees = {
+      "append", "extend", "insert", "appendleft", "remove", "SimpleNamespace", "partial", "deque",
+      "OrderedDict", "defaultdict", "ChainMap", "MappingProxyType",
+      "isinstance", "issubclass", "type",      "id",     "super",     "hasattr",     "getattr",   "setattr",
+      "delattr",    "callable",   "print",     "repr",   "str",       "len",         "bool",      "hash",
+      "cast",       "dir",        "vars",      "iter",   "next",      "format",      "dict",      "list",
+      "tuple",      "set",        "frozenset", "sorted", "reversed",  "min",         "max",       "sum",
+      "any",        "all",        "enumerate", "zip",    "map",       "filter",      "int",       "float",
+      "abs",        "round",      "bytes",     "raises", "warns",     "parametrize", "param",     "approx",
+      "assertIsInstance", "assertRaises", "assertEqual", "assertIs", "assertIn"};
+  return std::find(k_callees.begin(), k_callees.end(), callee) != k_callees.end();
+}
+
+std::string_view last_part(std::string_view chain) {
+  auto dot = chain.rfind('.');
+  return dot == std::string_view::npos ? chain : chain.substr(dot + 1);
+}
+
+class Reader {
+public:
+  Reader(std::string_view src, const std::vector<Token>& tokens) : m_src(src), m_t(tokens) {}
+
+  std::string_view text(size_t i) const { return m_src.substr(m_t[i].begin, m_t[i].end - m_t[i].begin); }
+  bool is(size_t i, Tok kind) const { return i < m_t.size() && m_t[i].kind == kind; }
+  bool plain_name(size_t i) const { return is(i, Tok::name) && !is_keyword(text(i)); }
+
+  // The dotted chain starting at `i` (name (. name)*): its end, and the chain with the dots.
+  size_t chain(size_t i, std::string& out) const {
+    out.clear();
+    if (!plain_name(i)) return i;
+    out.append(text(i));
+    size_t j = i + 1;
+    while (is(j, Tok::dot) && is(j + 1, Tok::name)) {
+      out.push_back('.');
+      out.append(text(j + 1));
+      j += 2;
+    }
+    return j;
+  }
+
+  // The end of the bracket group opened at `i` (one past its closing token), or npos.
+  size_t group_end(size_t i) const {
+    uint32_t depth = m_t[i].depth;
+    for (size_t j = i + 1; j < m_t.size(); ++j) {
+      Tok k = m_t[j].kind;
+      if ((k == Tok::rparen || k == Tok::rbracket || k == Tok::rbrace) && m_t[j].depth <= depth) return j + 1;
+      if (k == Tok::newline) return std::string_view::npos;
+    }
+    return std::string_view::npos;
+  }
+
+  // The chain that tokens [b, e) are, as a value or called once: `Longest`, `logs.ListHandler(level)`.
+  // Empty when they are anything else.
+  std::string value(size_t b, size_t e) const {
+    std::string out;
+    size_t c = chain(b, out);
+    if (out.empty() || c == e) return out;
+    if (is(c, Tok::lparen) && group_end(c) == e) return out;
+    return {};
+  }
+
+  size_t size() const { return m_t.size(); }
+  const Token& at(size_t i) const { return m_t[i]; }
+
+private:
+  std::string_view m_src;
+  const std::vector<Token>& m_t;
+};
+
+enum class Frame : uint8_t { call, display, skip };
+struct Open {
+  Frame kind;
+  bool inert;       // inside a call that only inspects its arguments
+  size_t argument;  // first token of the current argument or element
+  std::string_view callee; // a call's: the last name before its parenthesis ("" when computed)
+  bool in_call = false;     // a call, or a display inside one's arguments (whose callee it keeps)
+};
+
+// The innermost function or method whose body holds byte `at`, or -1.
+int32_t function_at(const FileFacts& facts, uint32_t at) {
+  int32_t best = -1;
+  for (size_t k = 0; k < facts.symbols.size(); ++k) {
+    const Symbol& s = facts.symbols[k];
+    if (s.kind == SymbolKind::class_ || at < s.body_begin || at >= s.body_end) continue;
+    if (best < 0 || s.body_begin >= facts.symbols[static_cast<size_t>(best)].body_begin) best = static_cast<int32_t>(k);
+  }
+  return best;
+}
+
+} // namespace
+
+std::vector<std::string> handed_names(std::string_view source, const std::vector<Token>& tokens, const FileFacts& facts) {
+  Reader r(source, tokens);
+  // Every parameter name of the file: a chain whose root is one is looked up among the enclosing
+  // function's parameters.
+  std::vector<std::string_view> params;
+  for (const auto& sym : facts.symbols) params.insert(params.end(), sym.params.begin(), sym.params.end());
+  std::sort(params.begin(), params.end());
+  // Entries "value\tcallee" (python/handed_values.hpp).
+  std::vector<std::string> entries;
+  auto record = [&](std::string_view chain, std::string_view callee, uint32_t at) {
+    std::string_view root = chain.substr(0, chain.find('.'));
+    std::string value;
+    if (root == "self" || root == "cls" || std::binary_search(params.begin(), params.end(), root)) {
+      int32_t f = function_at(facts, at);
+      const Symbol* fn = f < 0 ? nullptr : &facts.symbols[static_cast<size_t>(f)];
+      if (fn != nullptr && chain == root && (root == "self" || root == "cls") && !fn->params.empty() &&
+          fn->params.front() == root && fn->parent >= 0 &&
+          facts.symbols[static_cast<size_t>(fn->parent)].kind == SymbolKind::class_) {
+        value = facts.symbols[static_cast<size_t>(fn->parent)].name(); // the instance, or the class
+      } else if (fn != nullptr && chain == root && std::find(fn->params.begin(), fn->params.end(), root) != fn->params.end()) {
+        // Whatever its callers give it; a constructor's callers call its class.
+        bool constructor = fn->name() == "__init__" && fn->parent >= 0;
+        value.assign(1, '=').append(constructor ? facts.symbols[static_cast<size_t>(fn->parent)].name() : fn->name());
+      }
+    }
+    if (value.empty()) value = last_part(chain);
+    auto add = [&](std::string v) {
+      v.push_back('\t');
+      v.append(callee);
+      entries.push_back(std::move(v));
+    };
+    // A name imported under another name is handed by its own name too.
+    for (const auto& imp : facts.imports) {
+      for (size_t a = 0; a < imp.aliases.size() && a < imp.names.size(); ++a) {
+        if (imp.aliases[a] == chain && imp.names[a] != chain) add(std::string(last_part(imp.names[a])));
+      }
+    }
+    add(std::move(value));
+  };
+  // Statements `target = value`: what a name or attribute was bound to (a call's callee for an
+  // instance), and the bare values, which are handed by being stored.
+  std::unordered_multimap<std::string, std::string> bound;
+  std::string target, value;
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (i > 0 && !r.is(i - 1, Tok::newline)) continue;
+    size_t c = r.chain(i, target);
+    if (target.empty() || !r.is(c, Tok::assign)) continue;
+    size_t end = c + 1;
+    while (end < r.size() && !r.is(end, Tok::newline)) ++end;
+    value = r.value(c + 1, end);
+    if (value.empty()) continue;
+    // Stored as it is, not called, in a module or class namespace (a function's local is its own).
+    if (r.chain(c + 1, value) == end && function_at(facts, r.at(i).begin) < 0) record(value, "", r.at(i).begin);
+    bound.emplace(target, value);
+  }
+
+  std::vector<Open> stack;
+  auto element = [&](size_t b, size_t e, const Open& frame) {
+    Frame kind = frame.kind;
+    // A display outside any call holds its elements for the code around it; in a module or class
+    // namespace (a registry), for anyone.
+    if (kind == Frame::display && !frame.in_call && function_at(facts, r.at(b < e ? b : e).begin) >= 0) return;
+    if (b < e && r.is(b, Tok::other) && (r.text(b) == "*" || r.text(b) == "**")) ++b;
+    if (kind == Frame::call && r.plain_name(b) && r.is(b + 1, Tok::assign)) b += 2; // keyword argument
+    if (kind == Frame::display) {
+      // A dict display's value: what follows the key's colon at the element's own depth.
+      for (size_t k = b; k < e; ++k) {
+        if (r.is(k, Tok::colon) && r.at(k).depth == r.at(b).depth) b = k + 1;
+      }
+    }
+    if (b >= e) return;
+    std::string chain = r.value(b, e);
+    if (chain.empty()) return;
+    // A name bound to a handed value hands it too (a few bindings deep).
+    std::vector<std::string> names{chain};
+    for (size_t k = 0; k < names.size() && k < 8; ++k) {
+      auto [from, to] = bound.equal_range(names[k]);
+      for (auto it = from; it != to; ++it) names.push_back(it->second);
+    }
+    for (const auto& n : names) record(n, frame.callee, r.at(b).begin);
+  };
+
+  for (size_t i = 0; i < r.size(); ++i) {
+    Tok k = r.at(i).kind;
+    if (k == Tok::lparen || k == Tok::lbracket || k == Tok::lbrace) {
+      bool parent_inert = !stack.empty() && stack.back().inert;
+      Frame kind = Frame::display;
+      bool inert = parent_inert;
+      bool in_call = !stack.empty() && stack.back().in_call;
+      std::string_view callee = in_call ? stack.back().callee : std::string_view();
+      bool after_value = i > 0 && (r.plain_name(i - 1) || r.is(i - 1, Tok::rparen) || r.is(i - 1, Tok::rbracket) ||
+                                   (k == Tok::lbracket && r.is(i - 1, Tok::string)));
+      if (k == Tok::lparen && i > 0 && r.is(i - 1, Tok::name) && r.text(i - 1) == "except") {
+        kind = Frame::skip;
+      } else if (k == Tok::lparen && after_value) {
+        bool definition = i > 1 && r.is(i - 2, Tok::name) && (r.text(i - 2) == "def" || r.text(i - 2) == "class");
+        kind = definition ? Frame::skip : Frame::call;
+        if (kind == Frame::call) {
+          in_call = true;
+          callee = r.is(i - 1, Tok::name) ? r.text(i - 1) : std::string_view();
+          inert = inert || only_inspects(callee);
+        }
+      } else if (k == Tok::lbracket && after_value) {
+        kind = Frame::skip; // a subscript
+      }
+      stack.push_back(Open{kind, inert, i + 1, callee, in_call});
+    } else if (k == Tok::comma || k == Tok::rparen || k == Tok::rbracket || k == Tok::rbrace) {
+      if (stack.empty()) continue;
+      Open& top = stack.back();
+      if (top.kind != Frame::skip && !top.inert) element(top.argument, i, top);
+      top.argument = i + 1;
+      if (k != Tok::comma) stack.pop_back();
+    } else if (k == Tok::newline) {
+      stack.clear(); // unbalanced brackets end with the logical line
+    }
+  }
+
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  return entries;
+}
+
+} // namespace impact::python
