@@ -111,6 +111,38 @@ void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& fa
   }
 }
 
+void find_marker_conditions(TSNode root, std::string_view source, const FileFacts& facts, std::vector<QuotedName>& quoted) {
+  std::vector<std::string> spelled;
+  for (size_t i = 0; i < facts.symbols.size(); ++i) {
+    const Symbol& s = facts.symbols[i];
+    bool marked = std::any_of(s.decorators.begin(), s.decorators.end(),
+                              [](const std::string& d) { return d.ends_with("skipif") || d.ends_with("xfail"); });
+    if (!marked) continue;
+    TSNode def = definition_starting_at(root, s.header_begin);
+    TSNode decorated = ts_node_is_null(def) ? def : ts_node_parent(def);
+    if (ts_node_is_null(decorated) || type_of(decorated) != "decorated_definition") continue;
+    uint32_t count = ts_node_named_child_count(decorated);
+    for (uint32_t k = 0; k < count; ++k) {
+      TSNode call = ts_node_named_child(ts_node_named_child(decorated, k), 0);
+      if (ts_node_is_null(call) || type_of(call) != "call") continue;
+      std::string_view callee = node_text(ts_node_child_by_field_name(call, "function", 8), source);
+      if (!callee.ends_with("skipif") && !callee.ends_with("xfail")) continue;
+      // The positional string arguments and `condition=` (`reason=` is prose).
+      spelled.clear();
+      TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+      uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+      for (uint32_t a = 0; a < n; ++a) {
+        TSNode arg = ts_node_named_child(args, a);
+        if (type_of(arg) == "string") strings_of(arg, source, spelled);
+        if (type_of(arg) == "keyword_argument" && node_text(ts_node_child_by_field_name(arg, "name", 4), source) == "condition") {
+          strings_of(ts_node_child_by_field_name(arg, "value", 5), source, spelled);
+        }
+      }
+      for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
+    }
+  }
+}
+
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,
                                                     std::vector<QuotedName>& quoted) {
   std::vector<AnnotationChain> out;
@@ -138,6 +170,7 @@ std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_vie
     }
     annotation(ts_node_child_by_field_name(def, "return_type", 11));
   }
+  find_marker_conditions(root, source, facts, quoted);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -25,13 +25,19 @@ struct AnnotationChain {
 // call (`Annotated[int, check()]`) is left out whole; so is a subscripted or `|`-combined name
 // (`Box[int]`, `A | None`), whose class may run `__class_getitem__` or a metaclass's `__or__` there.
 // The same walk gives `quoted`: the dotted names the string annotations spell (`clock: "Clock"`,
-// `-> "pkg.Node | None"`), forward references typing.get_type_hints evaluates in the function's module.
+// `-> "pkg.Node | None"`), forward references typing.get_type_hints evaluates in the function's module,
+// and those of the definitions' marker conditions (find_marker_conditions).
 struct QuotedName {
   int32_t symbol = -1; // index in FileFacts::symbols
   std::string chain;
 };
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,
                                                     std::vector<QuotedName>& quoted);
+
+// The dotted names spelled by the string conditions of a function's or class's skipif / xfail
+// markers (`@pytest.mark.skipif("not pkg.flags.new_parser()")`), which pytest evaluates in the
+// module's namespace when the test runs: reads of the decorated definition, added to `quoted`.
+void find_marker_conditions(TSNode root, std::string_view source, const FileFacts& facts, std::vector<QuotedName>& quoted);
 
 // Adds each quoted name to its function's references, before the tails Symbol::namespace_values and
 // annotation_refs count (after the reference pass, which would have read them as nothing).

@@ -20,12 +20,14 @@ bool is_keyword(std::string_view word) {
 
 // Callees that only look at a value: handing them a class runs none of its named methods.
 bool only_inspects(std::string_view callee) {
+  if (callee.empty()) return false; // a computed callee may be anything
   // Builtins that call special and protocol methods only (rules of their own), the methods and
-  // types by which a list, deque or namespace keeps a value, pytest's markers and assertions that
-  // keep or compare a value.
-  static constexpr std::array<std::string_view, 65> k_callees = {
-      "append", "extend", "insert", "appendleft", "remove", "SimpleNamespace", "partial", "deque",
-      "OrderedDict", "defaultdict", "ChainMap", "MappingProxyType",
+  // types by which a list, deque or namespace keeps a value, logging's calls (which format it),
+  // pytest's markers and assertions that keep or compare a value.
+  static constexpr std::array<std::string_view, 72> k_callees = {
+      "debug",      "info",       "warning",    "error",  "exception", "critical",    "log",       "append",
+      "extend",     "insert",     "appendleft", "remove", "deque",     "partial",     "ChainMap",  "SimpleNamespace",
+      "OrderedDict", "defaultdict", "MappingProxyType",
       "isinstance", "issubclass", "type",      "id",     "super",     "hasattr",     "getattr",   "setattr",
       "delattr",    "callable",   "print",     "repr",   "str",       "len",         "bool",      "hash",
       "cast",       "dir",        "vars",      "iter",   "next",      "format",      "dict",      "list",

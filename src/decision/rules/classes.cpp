@@ -392,7 +392,7 @@ bool ClassRules::hands_on(std::string_view value, int depth) {
       // dispatch of `getattr(obj, name)(*args)`), the references of that code follow it.
       if (callee.empty() ? value.front() != '=' : !project_defines(callee)) return true;
       // A project function given the value: it counts when it hands its parameter on.
-      if (depth < 2 && hands_on(std::string(1, '=').append(callee), depth + 1)) return true;
+      if (depth < 1 && hands_on(std::string(1, '=').append(callee), depth + 1)) return true;
     }
   }
   return false;

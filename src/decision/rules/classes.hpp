@@ -86,7 +86,7 @@ private:
   static bool is_protocol_method(std::string_view name);
   // Whether some file hands a class of this name (or an instance) to code the project may not
   // define (FileFacts::handed): a call of a name no file defines, a computed callee, a display or a
-  // stored value; or to a project function that hands its parameter on so, two calls deep.
+  // stored value; or to a project function that hands its parameter on so, one call deep.
   bool handed(std::string_view class_name);
   bool hands_on(std::string_view value, int depth);
   // Whether some file of the project defines a function, method or class named `name`.

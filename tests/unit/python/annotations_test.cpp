@@ -70,3 +70,17 @@ TEST_CASE("a string annotation's names are the function's reads (typing.get_type
   CHECK_FALSE(has(facts.module_refs, "Clock"));
   CHECK_FALSE(has(symbol(facts, "plain").refs, "not"));
 }
+
+TEST_CASE("the string conditions of skipif and xfail markers are reads of the marked test", "[extract][annotations]") {
+  auto facts = extract("import pytest\nimport pkg.flags\n\n"
+                       "@pytest.mark.skipif(\"not pkg.flags.new_parser()\", reason=\"needs pkg.parser\")\n"
+                       "def test_new():\n    pass\n\n"
+                       "@pytest.mark.xfail(condition=\"pkg.flags.legacy\")\n"
+                       "class TestOld:\n    def test_a(self):\n        pass\n\n"
+                       "@pytest.mark.parametrize(\"pkg.other\", [1])\n"
+                       "def test_param(x):\n    pass\n");
+  CHECK(has(symbol(facts, "test_new").refs, "pkg.flags.new_parser"));
+  CHECK_FALSE(has(symbol(facts, "test_new").refs, "pkg.parser")); // reason= is prose
+  CHECK(has(symbol(facts, "TestOld").refs, "pkg.flags.legacy"));
+  CHECK_FALSE(has(symbol(facts, "test_param").refs, "pkg.other"));
+}
