@@ -100,10 +100,42 @@ void strings_of(TSNode n, std::string_view src, std::vector<std::string>& out) {
   for (uint32_t i = 0; i < count; ++i) strings_of(ts_node_named_child(n, i), src, out);
 }
 
+
+// The names spelled by `call` when it is a skipif / xfail marker with string conditions: its positional
+// string arguments and `condition=` (`reason=` is prose).
+void marker_condition(TSNode call, std::string_view source, std::vector<std::string>& out) {
+  if (ts_node_is_null(call) || type_of(call) != "call") return;
+  std::string_view callee = node_text(ts_node_child_by_field_name(call, "function", 8), source);
+  if (!callee.ends_with("skipif") && !callee.ends_with("xfail")) return;
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t a = 0; a < n; ++a) {
+    TSNode arg = ts_node_named_child(args, a);
+    if (type_of(arg) == "string") strings_of(arg, source, out);
+    if (type_of(arg) == "keyword_argument" && node_text(ts_node_child_by_field_name(arg, "name", 4), source) == "condition") {
+      strings_of(ts_node_child_by_field_name(arg, "value", 5), source, out);
+    }
+  }
+}
+
+// The same for every call inside `n` (a module-level `pytestmark = [pytest.mark.skipif("..."), ...]`).
+void marker_conditions_in(TSNode n, std::string_view source, std::vector<std::string>& out) {
+  if (type_of(n) == "call") marker_condition(n, source, out);
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) marker_conditions_in(ts_node_named_child(n, i), source, out);
+}
+
 } // namespace
 
 void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& facts) {
   for (const auto& [symbol, chain] : quoted) {
+    if (symbol < 0) {
+      auto& refs = facts.module_refs;
+      if (std::find(refs.begin(), refs.end(), chain) != refs.end()) continue;
+      size_t tail = std::min<size_t>(refs.size(), facts.module_stored);
+      refs.insert(refs.end() - static_cast<std::ptrdiff_t>(tail), chain);
+      continue;
+    }
     Symbol& s = facts.symbols[static_cast<size_t>(symbol)];
     if (std::find(s.refs.begin(), s.refs.end(), chain) != s.refs.end()) continue;
     size_t tail = std::min<size_t>(s.refs.size(), size_t{s.namespace_values} + s.annotation_refs);
@@ -121,26 +153,24 @@ void find_marker_conditions(TSNode root, std::string_view source, const FileFact
     TSNode def = definition_starting_at(root, s.header_begin);
     TSNode decorated = ts_node_is_null(def) ? def : ts_node_parent(def);
     if (ts_node_is_null(decorated) || type_of(decorated) != "decorated_definition") continue;
+    spelled.clear();
     uint32_t count = ts_node_named_child_count(decorated);
-    for (uint32_t k = 0; k < count; ++k) {
-      TSNode call = ts_node_named_child(ts_node_named_child(decorated, k), 0);
-      if (ts_node_is_null(call) || type_of(call) != "call") continue;
-      std::string_view callee = node_text(ts_node_child_by_field_name(call, "function", 8), source);
-      if (!callee.ends_with("skipif") && !callee.ends_with("xfail")) continue;
-      // The positional string arguments and `condition=` (`reason=` is prose).
-      spelled.clear();
-      TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-      uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-      for (uint32_t a = 0; a < n; ++a) {
-        TSNode arg = ts_node_named_child(args, a);
-        if (type_of(arg) == "string") strings_of(arg, source, spelled);
-        if (type_of(arg) == "keyword_argument" && node_text(ts_node_child_by_field_name(arg, "name", 4), source) == "condition") {
-          strings_of(ts_node_child_by_field_name(arg, "value", 5), source, spelled);
-        }
-      }
-      for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
-    }
+    for (uint32_t k = 0; k < count; ++k) marker_condition(ts_node_named_child(ts_node_named_child(decorated, k), 0), source, spelled);
+    for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
   }
+  // Module-level assignments (`pytestmark = pytest.mark.skipif("...")`, a marker bound to a name and
+  // applied below): module-level reads.
+  spelled.clear();
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t k = 0; k < count; ++k) {
+    TSNode statement = ts_node_named_child(root, k);
+    if (type_of(statement) != "expression_statement") continue;
+    TSNode assignment = ts_node_named_child(statement, 0);
+    if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
+    TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
+    if (!ts_node_is_null(value)) marker_conditions_in(value, source, spelled);
+  }
+  for (auto& chain : spelled) quoted.push_back(QuotedName{-1, std::move(chain)});
 }
 
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,

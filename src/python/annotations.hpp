@@ -28,7 +28,7 @@ struct AnnotationChain {
 // `-> "pkg.Node | None"`), forward references typing.get_type_hints evaluates in the function's module,
 // and those of the definitions' marker conditions (find_marker_conditions).
 struct QuotedName {
-  int32_t symbol = -1; // index in FileFacts::symbols
+  int32_t symbol = -1; // index in FileFacts::symbols; -1: module-level code
   std::string chain;
 };
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,
@@ -36,10 +36,12 @@ std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_vie
 
 // The dotted names spelled by the string conditions of a function's or class's skipif / xfail
 // markers (`@pytest.mark.skipif("not pkg.flags.new_parser()")`), which pytest evaluates in the
-// module's namespace when the test runs: reads of the decorated definition, added to `quoted`.
+// module's namespace when the test runs: reads of the decorated definition, added to `quoted`; in a
+// module-level assignment (`pytestmark = pytest.mark.skipif("...")`), module-level reads.
 void find_marker_conditions(TSNode root, std::string_view source, const FileFacts& facts, std::vector<QuotedName>& quoted);
 
-// Adds each quoted name to its function's references, before the tails Symbol::namespace_values and
+// Adds each quoted name to its function's references (module-level ones to FileFacts::module_refs,
+// before the stored tail), before the tails Symbol::namespace_values and
 // annotation_refs count (after the reference pass, which would have read them as nothing).
 void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& facts);
 

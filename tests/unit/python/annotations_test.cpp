@@ -84,3 +84,14 @@ TEST_CASE("the string conditions of skipif and xfail markers are reads of the ma
   CHECK(has(symbol(facts, "TestOld").refs, "pkg.flags.legacy"));
   CHECK_FALSE(has(symbol(facts, "test_param").refs, "pkg.other"));
 }
+
+TEST_CASE("a module-level pytestmark's string conditions are module-level reads", "[extract][annotations]") {
+  auto facts = extract("import pytest\nimport pkg.flags\n\n"
+                       "pytestmark = [pytest.mark.skipif(\"not pkg.flags.ready()\"), pytest.mark.slow]\n"
+                       "needs_new = pytest.mark.xfail(condition=\"pkg.flags.legacy\", reason=\"pkg.prose\")\n\n"
+                       "def test_a():\n    pass\n");
+  CHECK(has(facts.module_refs, "pkg.flags.ready"));
+  CHECK(has(facts.module_refs, "pkg.flags.legacy"));
+  CHECK_FALSE(has(facts.module_refs, "pkg.prose"));
+  CHECK(symbol(facts, "test_a").refs.empty());
+}
