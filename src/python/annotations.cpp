@@ -84,9 +84,9 @@ void spelled_chains(std::string_view text, std::vector<std::string>& out) {
   }
 }
 
-// The string nodes of an annotation (not inside a call or a subscript's value: collect()'s positions
-// are enough here, as a string names nothing at import).
-void strings_of(TSNode n, std::string_view src, std::vector<std::string>& out) {
+} // namespace
+
+void quoted_chains(TSNode n, std::string_view src, std::vector<std::string>& out) {
   std::string_view t = type_of(n);
   if (t == "string") {
     uint32_t count = ts_node_named_child_count(n);
@@ -97,8 +97,10 @@ void strings_of(TSNode n, std::string_view src, std::vector<std::string>& out) {
     return;
   }
   uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) strings_of(ts_node_named_child(n, i), src, out);
+  for (uint32_t i = 0; i < count; ++i) quoted_chains(ts_node_named_child(n, i), src, out);
 }
+
+namespace {
 
 
 // The names spelled by `call` when it is a skipif / xfail marker with string conditions: its positional
@@ -111,9 +113,9 @@ void marker_condition(TSNode call, std::string_view source, std::vector<std::str
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t a = 0; a < n; ++a) {
     TSNode arg = ts_node_named_child(args, a);
-    if (type_of(arg) == "string") strings_of(arg, source, out);
+    if (type_of(arg) == "string") quoted_chains(arg, source, out);
     if (type_of(arg) == "keyword_argument" && node_text(ts_node_child_by_field_name(arg, "name", 4), source) == "condition") {
-      strings_of(ts_node_child_by_field_name(arg, "value", 5), source, out);
+      quoted_chains(ts_node_child_by_field_name(arg, "value", 5), source, out);
     }
   }
 }
@@ -188,7 +190,7 @@ std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_vie
       if (ts_node_is_null(type)) return;
       finder.annotation(type, symbol);
       spelled.clear();
-      strings_of(type, source, spelled);
+      quoted_chains(type, source, spelled);
       for (auto& chain : spelled) quoted.push_back(QuotedName{symbol, std::move(chain)});
     };
     TSNode params = ts_node_child_by_field_name(def, "parameters", 10);

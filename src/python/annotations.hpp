@@ -34,6 +34,10 @@ struct QuotedName {
 std::vector<AnnotationChain> find_annotation_chains(TSNode root, std::string_view source, const FileFacts& facts,
                                                     std::vector<QuotedName>& quoted);
 
+// The dotted names the string literals inside `n` spell (keywords and `None` left out): a string
+// annotation's forward references (`"pkg.tree.Node | None"`).
+void quoted_chains(TSNode n, std::string_view src, std::vector<std::string>& out);
+
 // The dotted names spelled by the string conditions of a function's or class's skipif / xfail
 // markers (`@pytest.mark.skipif("not pkg.flags.new_parser()")`), which pytest evaluates in the
 // module's namespace when the test runs: reads of the decorated definition, added to `quoted`; in a

@@ -1,5 +1,6 @@
 // Class-body references read only in annotations (python/class_annotations.hpp).
 #include "python/class_annotations.hpp"
+#include "python/annotations.hpp"
 
 #include <algorithm>
 #include <string>
@@ -61,6 +62,8 @@ public:
     }
     return out;
   }
+  // The dotted names the annotations' strings spell (`clock: "Clock"`).
+  const std::vector<std::string>& quoted() const { return m_quoted; }
 
 private:
   // The annotation of statement `stmt` when it is an annotated assignment (`name: T` or `name: T = v`).
@@ -75,6 +78,7 @@ private:
   // `Box.__class_getitem__`) or an operand (`A | None` may run a metaclass's `__or__`) runs code:
   // the whole annotation stays the body's own read then.
   void annotation(TSNode type) {
+    quoted_chains(type, m_src, m_quoted); // forward references: looked up only by what reads the annotation
     if (!m_postponed && !inert(type)) {
       elsewhere(type);
       return;
@@ -192,6 +196,7 @@ private:
   const FileFacts& m_facts;
   std::vector<std::pair<std::string, std::string>> m_annotated; // (chain, its root name)
   std::vector<std::string_view> m_other;
+  std::vector<std::string> m_quoted;
 };
 
 } // namespace
@@ -201,13 +206,19 @@ void mark_class_annotations(TSNode root, std::string_view source, FileFacts& fac
   if (!any) return;
   bool later = postponed(root, source);
   for (Symbol& s : facts.symbols) {
-    if (s.kind != SymbolKind::class_ || s.refs.empty()) continue;
+    if (s.kind != SymbolKind::class_) continue;
     TSNode def = definition_starting_at(root, s.header_begin);
     TSNode body = ts_node_is_null(def) ? TSNode{} : ts_node_child_by_field_name(def, "body", 4);
     if (ts_node_is_null(body)) continue;
     BodyNames names(source, later, facts);
     names.collect(body);
     std::vector<std::string> only = names.only_annotated();
+    // Forward references in strings: read by whatever reads the annotations, through the class.
+    for (auto& chain : names.quoted()) {
+      if (std::find(s.refs.begin(), s.refs.end(), chain) != s.refs.end()) continue;
+      s.refs.push_back(chain);
+      only.push_back(chain);
+    }
     if (only.empty()) continue;
     auto sink = std::stable_partition(s.refs.begin(), s.refs.end(), [&](const std::string& ref) {
       return std::find(only.begin(), only.end(), ref) == only.end();

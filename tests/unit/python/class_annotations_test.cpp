@@ -68,3 +68,17 @@ TEST_CASE("an annotation that runs code at class creation stays the body's read"
   CHECK(has(later, "Left"));
   CHECK(has(later, "check"));
 }
+
+TEST_CASE("the names a class body's string annotations spell are its annotation reads", "[extract][annotations]") {
+  std::string source = "class Service:\n"
+                       "    clock: \"Clock\"\n"
+                       "    nodes: \"list[pkg.tree.Node]\" = None\n"
+                       "    box: Box[\"Item\"]\n"
+                       "    helper = Helper()\n"
+                       "    other: \"Helper\"\n";
+  auto only = annotated(source, "Service");
+  CHECK(has(only, "Clock"));
+  CHECK(has(only, "pkg.tree.Node"));
+  CHECK(has(only, "Item"));
+  CHECK_FALSE(has(only, "Helper")); // also called in the body
+}
