@@ -38,6 +38,13 @@ bool only_inspects(std::string_view callee) {
   return std::find(k_callees.begin(), k_callees.end(), callee) != k_callees.end();
 }
 
+// Callees whose positional arguments are only serialized or copied, through special methods (rules
+// of their own): `pickle.dumps(obj)`, `copy.deepcopy(obj)`. A keyword argument still counts
+// (`json.dumps(obj, cls=Encoder)` calls the encoder's `default`).
+bool copies_positionals(std::string_view callee) {
+  return callee == "dumps" || callee == "dump" || callee == "deepcopy" || callee == "copy";
+}
+
 std::string_view last_part(std::string_view chain) {
   auto dot = chain.rfind('.');
   return dot == std::string_view::npos ? chain : chain.substr(dot + 1);
@@ -158,9 +165,18 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
   // Statements `target = value`: what a name or attribute was bound to (a call's callee for an
   // instance), and the bare values, which are handed by being stored.
   std::unordered_multimap<std::string, std::string> bound;
-  std::string target, value;
+  std::string target, value, returned;
   for (size_t i = 0; i < r.size(); ++i) {
     if (i > 0 && !r.is(i - 1, Tok::newline)) continue;
+    if (r.is(i, Tok::name) && r.text(i) == "return") {
+      // `return Handler()` in function f: "Handler\t^f", handed wherever f's result is.
+      size_t end = i + 1;
+      while (end < r.size() && !r.is(end, Tok::newline)) ++end;
+      value = r.value(i + 1, end);
+      int32_t f = value.empty() ? -1 : function_at(facts, r.at(i).begin);
+      if (f >= 0) record(value, returned.assign(1, '^').append(facts.symbols[static_cast<size_t>(f)].name()), r.at(i).begin);
+      continue;
+    }
     size_t c = r.chain(i, target);
     if (target.empty() || !r.is(c, Tok::assign)) continue;
     size_t end = c + 1;
@@ -179,7 +195,11 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
     // namespace (a registry), for anyone.
     if (kind == Frame::display && !frame.in_call && function_at(facts, r.at(b < e ? b : e).begin) >= 0) return;
     if (b < e && r.is(b, Tok::other) && (r.text(b) == "*" || r.text(b) == "**")) ++b;
-    if (kind == Frame::call && r.plain_name(b) && r.is(b + 1, Tok::assign)) b += 2; // keyword argument
+    if (kind == Frame::call && r.plain_name(b) && r.is(b + 1, Tok::assign)) {
+      b += 2; // a keyword argument
+    } else if (kind == Frame::call && copies_positionals(frame.callee)) {
+      return;
+    }
     if (kind == Frame::display) {
       // A dict display's value: what follows the key's colon at the element's own depth.
       for (size_t k = b; k < e; ++k) {

@@ -20,7 +20,8 @@ namespace impact::python {
 // Longest as L`) is given by its imported name as well; `self` or `cls` alone, in a method, is its
 // class's name; a parameter of the enclosing function `f` alone is "=f" (whatever f's callers hand
 // it). The callee is the last name before the call's parenthesis: "create_aggregate"; "" for a
-// display, a stored value, or a call of a computed callee. `tokens` are the file's (lex()). Calls
+// display, a stored value, or a call of a computed callee; "^f" for a value function f returns
+// (`return ListHandler()`), handed wherever f's result is. `tokens` are the file's (lex()). Calls
 // that only inspect a value (isinstance, type, id, print, repr, ...) hand nothing.
 std::vector<std::string> handed_names(std::string_view source, const std::vector<Token>& tokens, const FileFacts& facts);
 

@@ -388,6 +388,11 @@ bool ClassRules::hands_on(std::string_view value, int depth) {
       size_t tab = entry.find('\t');
       if (tab == std::string_view::npos || entry.substr(0, tab) != value) continue;
       std::string_view callee = entry.substr(tab + 1);
+      // Returned by function f: handed where f's result is (`addHandler(make_handler())`).
+      if (callee.starts_with('^')) {
+        if (depth < 2 && hands_on(callee.substr(1), depth + 1)) return true;
+        continue;
+      }
       // A parameter goes where a named callee takes it; stored or given to a computed callee (the
       // dispatch of `getattr(obj, name)(*args)`), the references of that code follow it.
       if (callee.empty() ? value.front() != '=' : !project_defines(callee)) return true;

@@ -72,3 +72,13 @@ TEST_CASE("handed: calls that only inspect, subscripts, parameter lists and exce
                             "    pass\n");
   CHECK(facts.handed.empty());
 }
+
+TEST_CASE("handed: a value a function returns goes wherever the function's result goes", "[handed]") {
+  FileFacts facts = extract("def make_sink():\n"
+                            "    return sinks.ListSink()\n"
+                            "def setup(log):\n"
+                            "    log.addHandler(make_sink())\n"
+                            "    pickle.dumps(Pickled())\n"
+                            "    json.dumps(data, cls=Encoder)\n");
+  CHECK(facts.handed == Entries{"Encoder\tdumps", "ListSink\t^make_sink", "make_sink\taddHandler"});
+}
