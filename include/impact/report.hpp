@@ -9,6 +9,7 @@
 #include "impact/run.hpp"
 #include "impact/run/shards.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -76,6 +77,9 @@ struct Report {
 std::string summary_line(const Report& report);
 std::string render_dry_run(const Report& report, bool colour);
 std::string render_json(const Report& report);
+// The same document written to `out` as it is serialized, without first holding it whole in a
+// string (a walk's worst case writes tens of megabytes).
+void print_json(const Report& report, std::FILE* out);
 // The split of a sharded dry run, for people: each shard's expected time and ids, the chosen one marked.
 std::string render_shards(const ShardPlan& plan);
 // GitHub Actions workflow commands (`--output github`): a ::notice for the decision (outcome, reason,

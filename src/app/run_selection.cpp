@@ -168,7 +168,7 @@ int run_selection(const cli::Options& options) {
     std::fflush(stdout);
   }
   if (options.dry_run || json) {
-    if (json) fmt::print("{}", render_json(report));
+    if (json) print_json(report, stdout);
     else fmt::print("{}", render_dry_run(report, util::use_colour(STDOUT_FILENO, env)));
     if (!json && report.plan.command && !report.plan.fallback) {
       bool loaded = records_durations(*report.plan.command, env, options.no_cache);

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <memory>
+
 namespace impact {
 
 namespace {
@@ -12,9 +15,18 @@ using nlohmann::json;
 
 json nullable(std::string_view s) { return report::nullable<json>(s); }
 
-} // namespace
+// nlohmann's output for a C stream: the serializer's buffered writes go to fwrite.
+class FileOutput : public nlohmann::detail::output_adapter_protocol<char> {
+public:
+  explicit FileOutput(std::FILE* out) : m_out(out) {}
+  void write_character(char c) override { std::fputc(c, m_out); }
+  void write_characters(const char* s, std::size_t length) override { std::fwrite(s, 1, length, m_out); }
 
-std::string render_json(const Report& report) {
+private:
+  std::FILE* m_out;
+};
+
+json document(const Report& report) {
   const Decision& d = *report.decision;
   json doc;
   doc["schema"] = "impact.decision";
@@ -87,8 +99,21 @@ std::string render_json(const Report& report) {
   for (const auto& t : report.timings) timings[t.stage] = t.ms;
   timings["total"] = report.total_ms;
   doc["timings_ms"] = timings;
+  return doc;
+}
+
+} // namespace
+
+std::string render_json(const Report& report) {
   // Paths are bytes; a name that is not UTF-8 is printed with U+FFFD rather than failing the run.
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return document(report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+void print_json(const Report& report, std::FILE* out) {
+  json doc = document(report);
+  nlohmann::detail::serializer<json> writer(std::make_shared<FileOutput>(out), ' ', json::error_handler_t::replace);
+  writer.dump(doc, true, false, 2);
+  std::fputc('\n', out);
 }
 
 } // namespace impact
