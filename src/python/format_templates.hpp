@@ -13,7 +13,7 @@ namespace impact::python {
 // What `x.format(...)` formats: a literal template's source text, or the name it is held in.
 struct FormatTemplate {
   std::string_view text; // the template's string tokens, when written there
-  std::string_view held; // else the plain name holding it (`TEMPLATE.format(user)`)
+  std::string_view held; // else the name or attribute holding it (`TEMPLATE.format(user)`, `self.template.format(user)`)
   bool empty() const { return text.empty() && held.empty(); }
 };
 
@@ -28,11 +28,10 @@ public:
     bool method = word == "format" || word == "format_map";
     if (m_dot && method) out.text = src.substr(m_begin, m_end - m_begin);
     if (method) out.held = m_name.dot;
-    // A plain name (not an attribute), then a dot.
+    // A name (a plain one, or an attribute: `self.template`), then a dot.
     HeldName name;
-    name.last = t.kind == Tok::name && !m_name.after_dot ? word : std::string_view();
+    name.last = t.kind == Tok::name ? word : std::string_view();
     name.dot = t.kind == Tok::dot ? m_name.last : std::string_view();
-    name.after_dot = t.kind == Tok::dot;
     literal(t);
     m_name = name;
     return out;
@@ -40,9 +39,8 @@ public:
 
 private:
   struct HeldName {
-    std::string_view last; // the token just read is this plain name
-    std::string_view dot;  // the tokens just read are this plain name and a dot
-    bool after_dot = false;
+    std::string_view last; // the token just read is this name
+    std::string_view dot;  // the tokens just read are this name and a dot
   };
 
   void literal(const Token& t) {
@@ -74,7 +72,8 @@ private:
 };
 
 // The names a statement binds to a string literal, anywhere in the file: `NAME = "<{0.name}>"` (or
-// implicitly concatenated strings), as (name, the literal's source text). Where a held template is
+// implicitly concatenated strings; a class attribute, or `self.template = "..."`, by its last
+// name), as (name, the literal's source text). Where a held template is
 // formatted, each literal the name was given is read (a name given a template in one scope and used
 // in another reads more fields, never fewer).
 inline std::vector<std::pair<std::string_view, std::string_view>> held_templates(const std::vector<Token>& tokens,
@@ -83,16 +82,19 @@ inline std::vector<std::pair<std::string_view, std::string_view>> held_templates
   if (src.find("format") == std::string_view::npos) return out; // most files: nothing is formatted
   for (size_t i = 0; i + 3 < tokens.size(); ++i) {
     bool starts = i == 0 || tokens[i - 1].kind == Tok::newline || tokens[i - 1].kind == Tok::colon;
-    if (!starts || tokens[i].kind != Tok::name || tokens[i + 1].kind != Tok::assign) continue;
-    bool paren = tokens[i + 2].kind == Tok::lparen;
-    size_t first = i + 2 + (paren ? 1 : 0), j = first;
+    if (!starts || tokens[i].kind != Tok::name) continue;
+    size_t target = i; // the last name of the target chain
+    while (target + 2 < tokens.size() && tokens[target + 1].kind == Tok::dot && tokens[target + 2].kind == Tok::name) target += 2;
+    if (target + 3 >= tokens.size() || tokens[target + 1].kind != Tok::assign) continue;
+    bool paren = tokens[target + 2].kind == Tok::lparen;
+    size_t first = target + 2 + (paren ? 1 : 0), j = first;
     while (j < tokens.size() && tokens[j].kind == Tok::string) ++j;
     if (j == first) continue;
     if (paren && (j == tokens.size() || tokens[j++].kind != Tok::rparen)) continue;
     if (j < tokens.size() && tokens[j].kind != Tok::newline) continue;
     std::string_view text = src.substr(tokens[first].begin, tokens[j - 1 - (paren ? 1 : 0)].end - tokens[first].begin);
     if (text.find('{') == std::string_view::npos) continue;
-    out.emplace_back(src.substr(tokens[i].begin, tokens[i].end - tokens[i].begin), text);
+    out.emplace_back(src.substr(tokens[target].begin, tokens[target].end - tokens[target].begin), text);
   }
   return out;
 }

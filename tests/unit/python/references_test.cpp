@@ -349,8 +349,14 @@ TEST_CASE("a literal str.format template's replacement fields read attributes", 
   CHECK(reads(symbol(held, "show"), ".name"));
   CHECK(reads(symbol(held, "local"), ".title"));
   CHECK(reads(symbol(held, "local"), ".age"));
-  CHECK_FALSE(reads(symbol(held, "other"), ".name")); // an attribute of that name is another value
+  // An attribute of that last name may hold it (a class attribute, `self.template = ...`): read.
+  CHECK(reads(symbol(held, "other"), ".name"));
   CHECK_FALSE(reads(symbol(held, "unknown"), ".name"));
+  auto attribute = extract("class Card:\n    template = '({0.name})'\n\n"
+                           "    def __init__(self):\n        self.footer = '{0.email}'\n\n"
+                           "    def render(self, user):\n        return self.template.format(user) + self.footer.format(user)\n");
+  CHECK(reads(symbol(attribute, "Card.render"), ".name"));
+  CHECK(reads(symbol(attribute, "Card.render"), ".email"));
 }
 
 TEST_CASE("lookup functions imported under another name are read as themselves", "[references]") {
