@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 
 namespace impact {
 
@@ -15,15 +16,27 @@ using nlohmann::json;
 
 json nullable(std::string_view s) { return report::nullable<json>(s); }
 
-// nlohmann's output for a C stream: the serializer's buffered writes go to fwrite.
+// nlohmann's output for a C stream, in chunks: the serializer writes a character at a time.
 class FileOutput : public nlohmann::detail::output_adapter_protocol<char> {
 public:
-  explicit FileOutput(std::FILE* out) : m_out(out) {}
-  void write_character(char c) override { std::fputc(c, m_out); }
-  void write_characters(const char* s, std::size_t length) override { std::fwrite(s, 1, length, m_out); }
+  explicit FileOutput(std::FILE* out) : m_out(out) { m_chunk.reserve(k_chunk); }
+  void write_character(char c) override {
+    m_chunk.push_back(c);
+    if (m_chunk.size() >= k_chunk) flush();
+  }
+  void write_characters(const char* s, std::size_t length) override {
+    m_chunk.append(s, length);
+    if (m_chunk.size() >= k_chunk) flush();
+  }
+  void flush() {
+    std::fwrite(m_chunk.data(), 1, m_chunk.size(), m_out);
+    m_chunk.clear();
+  }
 
 private:
+  static constexpr std::size_t k_chunk = 64 * 1024;
   std::FILE* m_out;
+  std::string m_chunk;
 };
 
 json document(const Report& report) {
@@ -111,9 +124,11 @@ std::string render_json(const Report& report) {
 
 void print_json(const Report& report, std::FILE* out) {
   json doc = document(report);
-  nlohmann::detail::serializer<json> writer(std::make_shared<FileOutput>(out), ' ', json::error_handler_t::replace);
+  auto output = std::make_shared<FileOutput>(out);
+  nlohmann::detail::serializer<json> writer(output, ' ', json::error_handler_t::replace);
   writer.dump(doc, true, false, 2);
-  std::fputc('\n', out);
+  output->write_character('\n');
+  output->flush();
 }
 
 } // namespace impact
