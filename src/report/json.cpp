@@ -39,7 +39,16 @@ private:
   std::string m_chunk;
 };
 
-json document(const Report& report) {
+json selected_entry(const SelectedTest& t) {
+  json entry = json::object();
+  entry["node_id"] = t.node_id;
+  entry["chain"] = report::chain_json<json>(t.chain);
+  entry["note"] = nullable(t.note);
+  return entry;
+}
+
+// The decision document; `selected` empty when the caller writes that array itself (print_json).
+json document(const Report& report, bool with_selected) {
   const Decision& d = *report.decision;
   json doc;
   doc["schema"] = "impact.decision";
@@ -80,12 +89,8 @@ json document(const Report& report) {
   doc["changed_files"] = std::move(files);
   json selected = json::array();
   // Moved, not copied: a walk's worst case selects tens of thousands of tests, each with its chain.
-  for (const auto& t : d.selected) {
-    json entry = json::object();
-    entry["node_id"] = t.node_id;
-    entry["chain"] = report::chain_json<json>(t.chain);
-    entry["note"] = nullable(t.note);
-    selected.push_back(std::move(entry));
+  if (with_selected) {
+    for (const auto& t : d.selected) selected.push_back(selected_entry(t));
   }
   doc["selected"] = std::move(selected);
   json file_level = json::array();
@@ -119,15 +124,39 @@ json document(const Report& report) {
 
 std::string render_json(const Report& report) {
   // Paths are bytes; a name that is not UTF-8 is printed with U+FFFD rather than failing the run.
-  return document(report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return document(report, true).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 void print_json(const Report& report, std::FILE* out) {
-  json doc = document(report);
+  // The document as dump(2) lays it out (keys in order, two spaces a level), with the `selected`
+  // entries made and written one at a time instead of held in the document: a walk's worst case
+  // selects tens of thousands of tests, each with its chain.
+  json doc = document(report, false);
   auto output = std::make_shared<FileOutput>(out);
   nlohmann::detail::serializer<json> writer(output, ' ', json::error_handler_t::replace);
-  writer.dump(doc, true, false, 2);
-  output->write_character('\n');
+  const auto& selected = report.decision->selected;
+  output->write_characters("{\n", 2);
+  size_t left = doc.size();
+  for (const auto& [key, value] : doc.items()) {
+    output->write_characters("  ", 2);
+    writer.dump(json(key), false, false, 0);
+    output->write_characters(": ", 2);
+    if (key != "selected" || selected.empty()) {
+      writer.dump(value, true, false, 2, 2);
+    } else {
+      output->write_characters("[\n", 2);
+      for (size_t i = 0; i < selected.size(); ++i) {
+        output->write_characters("    ", 4);
+        writer.dump(selected_entry(selected[i]), true, false, 2, 4);
+        if (i + 1 < selected.size()) output->write_character(',');
+        output->write_character('\n');
+      }
+      output->write_characters("  ]", 3);
+    }
+    if (--left > 0) output->write_character(',');
+    output->write_character('\n');
+  }
+  output->write_characters("}\n", 2);
   output->flush();
 }
 
