@@ -108,6 +108,7 @@ struct Open {
   size_t argument;  // first token of the current argument or element
   std::string_view callee; // a call's: the last name before its parenthesis ("" when computed)
   bool in_call = false;     // a call, or a display inside one's arguments (whose callee it keeps)
+  bool lambda = false;      // in the parameters of a lambda: its commas split no argument
 };
 
 // The innermost function or method whose body holds byte `at`, or -1.
@@ -206,6 +207,12 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
         if (r.is(k, Tok::colon) && r.at(k).depth == r.at(b).depth) b = k + 1;
       }
     }
+    // A lambda hands what its body makes: `create_aggregate("longest", 1, lambda: Longest(n))`.
+    if (b < e && r.is(b, Tok::name) && r.text(b) == "lambda") {
+      size_t k = b + 1;
+      while (k < e && !(r.is(k, Tok::colon) && r.at(k).depth == r.at(b).depth)) ++k;
+      b = k + 1;
+    }
     if (b >= e) return;
     std::string chain = r.value(b, e);
     if (chain.empty()) return;
@@ -242,9 +249,14 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
         kind = Frame::skip; // a subscript
       }
       stack.push_back(Open{kind, inert, i + 1, callee, in_call});
+    } else if (k == Tok::name && r.text(i) == "lambda" && !stack.empty()) {
+      stack.back().lambda = true;
+    } else if (k == Tok::colon && !stack.empty()) {
+      stack.back().lambda = false;
     } else if (k == Tok::comma || k == Tok::rparen || k == Tok::rbracket || k == Tok::rbrace) {
       if (stack.empty()) continue;
       Open& top = stack.back();
+      if (k == Tok::comma && top.lambda) continue;
       if (top.kind != Frame::skip && !top.inert) element(top.argument, i, top);
       top.argument = i + 1;
       if (k != Tok::comma) stack.pop_back();

@@ -38,12 +38,18 @@ bool inert_base(const FileInfo& info, std::string_view base) {
 
 void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
   // A special or protocol method that is gone changes what its class's instances do (bool() falls back
-  // to __len__): the class is reached.
+  // to __len__): the class is reached. So does any method gone from a class with bases: the base's
+  // version runs in its place, or an abstract one is left unimplemented and the class can no longer
+  // be instantiated.
   std::string_view name = last_part(key.qualname);
   std::string_view owner = parent_part(key.qualname);
-  if (!owner.empty() && (is_dunder(name) || is_protocol_method(name))) {
-    int32_t cls = info.symbol(owner);
-    if (cls >= 0 && info.at(cls).kind == SymbolKind::class_) m_walk.reach(key.node, std::string(owner), self, Relation::special_method, 0);
+  if (owner.empty()) return;
+  int32_t cls = info.symbol(owner);
+  if (cls < 0 || info.at(cls).kind != SymbolKind::class_) return;
+  ViewRange bases = info.at(cls).bases;
+  bool derived = std::any_of(info.facts.begin(bases), info.facts.end(bases), [](std::string_view b) { return b != "object"; });
+  if (is_dunder(name) || is_protocol_method(name) || derived) {
+    m_walk.reach(key.node, std::string(owner), self, Relation::special_method, 0);
   }
 }
 

@@ -82,3 +82,10 @@ TEST_CASE("handed: a value a function returns goes wherever the function's resul
                             "    json.dumps(data, cls=Encoder)\n");
   CHECK(facts.handed == Entries{"Encoder\tdumps", "ListSink\t^make_sink", "make_sink\taddHandler"});
 }
+
+TEST_CASE("handed: a lambda argument hands what its body makes", "[handed]") {
+  FileFacts facts = extract("def setup(db, n):\n"
+                            "    db.create_aggregate('longest', 1, lambda: Longest(n))\n"
+                            "    db.create_function('f', 1, lambda x, y=2: helpers.Shortest(x))\n");
+  CHECK(facts.handed == Entries{"=setup\tLongest", "Longest\tcreate_aggregate", "Shortest\tcreate_function", "x\tShortest"});
+}
