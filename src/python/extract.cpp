@@ -295,7 +295,11 @@ private:
       if (ts_node_is_null(key) || ts_node_is_null(value)) continue;
       std::string_view k = node_text(key, m_src);
       if (k == "name") {
-        if (auto literal = python::string_value(value, m_src, m_g)) sym.fixture = *literal;
+        // A literal, or a name the module binds to one (`name=CLIENT_FIXTURE`); anything else may
+        // be any name (python::k_unknown_fixture).
+        auto literal = python::string_value(value, m_src, m_g);
+        if (!literal && ts_node_symbol(value) == m_g.identifier) literal = python::module_string(m_src, node_text(value, m_src));
+        sym.fixture = literal ? *literal : std::string(k_unknown_fixture);
       } else if (k == "autouse") {
         sym.autouse = node_text(value, m_src) != "False"; // anything but a literal False may be true
       }

@@ -34,6 +34,39 @@ std::optional<std::string> string_parts(TSNode node, std::string_view source, co
 
 } // namespace
 
+std::optional<std::string> module_string(std::string_view source, std::string_view name) {
+  std::optional<std::string> out;
+  int bindings = 0;
+  for (size_t at = source.find(name); at != std::string_view::npos; at = source.find(name, at + 1)) {
+    if (at > 0 && source[at - 1] != '\n') continue;
+    size_t i = at + name.size();
+    while (i < source.size() && source[i] == ' ') ++i;
+    if (i >= source.size() || source[i] != '=' || (i + 1 < source.size() && source[i + 1] == '=')) continue;
+    ++bindings;
+    ++i;
+    while (i < source.size() && source[i] == ' ') ++i;
+    if (i >= source.size() || (source[i] != '"' && source[i] != '\'')) {
+      out.reset();
+      continue;
+    }
+    char quote = source[i];
+    size_t end = source.find_first_of(std::string{quote, '\\', '\n'}, i + 1);
+    if (end == std::string_view::npos || source[end] != quote) {
+      out.reset();
+      continue;
+    }
+    size_t rest = end + 1;
+    while (rest < source.size() && source[rest] == ' ') ++rest;
+    if (rest < source.size() && source[rest] != '\n' && source[rest] != '#') {
+      out.reset();
+      continue;
+    }
+    out = std::string(source.substr(i + 1, end - i - 1));
+  }
+  if (bindings != 1) return std::nullopt;
+  return out;
+}
+
 std::optional<std::string> string_value(TSNode node, std::string_view source, const Grammar& g) {
   TSSymbol s = ts_node_symbol(node);
   if (s == g.string) return string_parts(node, source, g, false);

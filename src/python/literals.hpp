@@ -12,6 +12,11 @@ namespace impact::python {
 // for f-strings with interpolations, bytes, or any other expression.
 std::optional<std::string> string_value(TSNode node, std::string_view source, const Grammar& g);
 
+// The string a module binds `name` to with one plain statement at the start of a line
+// (`CLIENT_FIXTURE = "client"`), read from the source text; std::nullopt when there is no such
+// statement, more than one, or the value is anything but a plain one-line string without escapes.
+std::optional<std::string> module_string(std::string_view source, std::string_view name);
+
 // The literal start of a computed string: f"app.{x}" -> "app.", "app." + x -> "app.", x -> "".
 std::string string_prefix(TSNode node, std::string_view source, const Grammar& g);
 

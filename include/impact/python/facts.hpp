@@ -75,6 +75,10 @@ inline constexpr std::string_view k_any_value_attr_name = "*@";
 // The reference recorded for `sys.modules["a.b"]` / `sys.modules.get("a.b")`, a lookup by a literal
 // key: `*modules.a.b` holds module a.b and no other (`*modules.__name__`: the reading file's own).
 inline constexpr std::string_view k_module_lookup = "*modules";
+// Symbol::fixture of a fixture whose `name=` cannot be read (`name=make_name()`): it may be requested
+// by any name.
+inline constexpr std::string_view k_unknown_fixture = "*";
+
 // How a name the file hands to other code as a value (FileFacts::handed) stands among its names
 // (ProjectFacts::mentions): `&Longest`, apart from the reads of `Longest`.
 inline std::string handed_name(std::string_view name) {

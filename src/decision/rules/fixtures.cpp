@@ -75,7 +75,8 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
   std::string name(fixture.fixture);
   const auto& ini = m_layout.config().usefixtures;
   // `usefixtures = name` in the ini file: every test uses it.
-  bool autouse = fixture.autouse || std::find(ini.begin(), ini.end(), name) != ini.end();
+  // A fixture whose name cannot be read may be requested by any name: every test in scope.
+  bool autouse = fixture.autouse || name == k_unknown_fixture || std::find(ini.begin(), ini.end(), name) != ini.end();
   bool requested = autouse; // whether anything in the repository requests it
   // A fixture defined further up that requests this name gets this definition in this scope (the
   // override idiom, or a nearer definition shadowing one a shared fixture asks for).
