@@ -32,7 +32,14 @@ using resolve::FileInfo;
 using resolve::Target;
 
 void FixtureRules::reached(const Key& key, const SymbolView& sym, WalkKey self) {
-  if (!sym.fixture.empty()) fixture_consumers(key.node, sym, self);
+  if (!sym.fixture.empty()) {
+    fixture_consumers(key.node, sym, sym.fixture, self);
+    // pytest names a fixture without `name=` by the attribute it finds: a conftest.py or test module
+    // that imports it under another name (`from fixtures_lib import db as database`) offers it so.
+    if (sym.fixture == sym.qualname) {
+      for (std::string_view alias : import_aliases(key.node, sym.qualname)) fixture_consumers(key.node, sym, alias, self);
+    }
+  }
   // xunit-style setup and teardown run around every test of their class or module.
   if (!is_fixture_hook(last_part(key.qualname))) return;
   if (m_graph.nodes[key.node].test) {
@@ -49,7 +56,24 @@ void FixtureRules::reached(const Key& key, const SymbolView& sym, WalkKey self) 
   }
 }
 
-void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, WalkKey from) {
+std::vector<std::string_view> FixtureRules::import_aliases(uint32_t node, std::string_view name) {
+  std::vector<std::string_view> out;
+  ImportScratch scratch;
+  for (const auto& [g, edge] : m_graph.in[node]) {
+    if (g >= m_facts.size() || !(m_graph.nodes[g].conftest || m_graph.nodes[g].test_pattern)) continue;
+    m_facts.imports(g, scratch);
+    for (const ImportView& imp : scratch.imports) {
+      if (imp.kind != ImportKind::from) continue;
+      for (size_t k = 0; k < imp.names_end - imp.names_begin && imp.aliases_begin + k < imp.aliases_end; ++k) {
+        std::string_view imported = scratch.names[imp.names_begin + k], alias = scratch.aliases[imp.aliases_begin + k];
+        if (imported == name && alias != name && std::find(out.begin(), out.end(), alias) == out.end()) out.push_back(alias);
+      }
+    }
+  }
+  return out;
+}
+
+void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, std::string_view fixture_name, WalkKey from) {
   const GraphNode& d = m_graph.nodes[node];
   std::vector<uint32_t> scope;
   if (d.conftest) {
@@ -72,7 +96,7 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
       if (n < m_facts.size() && (m_graph.nodes[n].test_pattern || m_graph.nodes[n].conftest)) scope.push_back(n);
     }
   }
-  std::string name(fixture.fixture);
+  std::string name(fixture_name);
   const auto& ini = m_layout.config().usefixtures;
   // `usefixtures = name` in the ini file: every test uses it.
   // A fixture whose name cannot be read may be requested by any name: every test in scope.
@@ -154,6 +178,22 @@ void FixtureRules::fixture_consumers(uint32_t node, const SymbolView& fixture, W
           requested = true;
         }
       }
+    }
+  }
+  // A helper outside test modules and conftest.py files that asks for it with
+  // `request.getfixturevalue("db")` (a function, not a fixture: its usefixtures come from such calls)
+  // runs it for the tests that call the helper.
+  for (uint32_t h : m_facts.files_mentioning(name)) {
+    const GraphNode& g = m_graph.nodes[h];
+    if (g.test_pattern || g.conftest) continue;
+    const FileInfo* info = m_index.get(h);
+    if (info == nullptr) continue;
+    const FactsView& f = info->facts;
+    for (const SymbolView& s : f.symbols) {
+      if (!s.fixture.empty() || s.kind == SymbolKind::class_) continue;
+      if (std::find(f.begin(s.usefixtures), f.end(s.usefixtures), name) == f.end(s.usefixtures)) continue;
+      m_walk.reach(h, std::string(s.qualname), from, Relation::requests_fixture, s.def_line);
+      requested = true;
     }
   }
   if (d.conftest && !requested) {

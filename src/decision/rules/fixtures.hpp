@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace impact::decision::rules {
 
@@ -18,7 +19,10 @@ public:
   void reached(const Key& key, const SymbolView& sym, WalkKey self);
 
 private:
-  void fixture_consumers(uint32_t node, const SymbolView& fixture, WalkKey from);
+  // What requests `fixture` of `node` by `fixture_name` (its own name, or an alias an importer gives it).
+  void fixture_consumers(uint32_t node, const SymbolView& fixture, std::string_view fixture_name, WalkKey from);
+  // The other names the conftest.py files and test modules importing `node` bind its `name` to.
+  std::vector<std::string_view> import_aliases(uint32_t node, std::string_view name);
   // Whether symbol `s` of `node` carries a decorator of the project's own (not pytest's marks), which
   // may be a usefixtures mark kept in a variable.
   bool marked_by_project(uint32_t node, const SymbolView& s);
