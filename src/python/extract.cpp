@@ -8,6 +8,7 @@
 #include "python/handed_values.hpp"
 #include "python/compile_check.hpp"
 #include "python/decorator_shape.hpp"
+#include "python/fixture_marks.hpp"
 #include "python/grammar.hpp"
 #include "python/lazy_modules.hpp"
 #include "python/literals.hpp"
@@ -267,73 +268,13 @@ private:
         if (!ts_node_is_null(fn)) expr = fn;
       }
       std::string callee = python::dotted_text(expr, m_src);
-      if (is_fixture_decorator(callee)) fixture(sym, call);
+      if (python::is_fixture_decorator(callee)) python::read_fixture(sym, call, m_src, m_g);
       if (callee.ends_with("usefixtures")) {
         if (ts_node_is_null(call)) sym.usefixtures_dynamic = true;
-        else usefixtures(call, sym.usefixtures, sym.usefixtures_dynamic);
+        else python::read_usefixtures(call, m_src, m_g, sym.usefixtures, sym.usefixtures_dynamic);
       }
       sym.decorators.push_back(std::move(callee));
     }
-  }
-
-  static bool is_fixture_decorator(std::string_view callee) {
-    return callee == "fixture" || callee.ends_with(".fixture") || callee == "yield_fixture" ||
-           callee.ends_with(".yield_fixture");
-  }
-
-  // @pytest.fixture / @pytest.fixture(name="x", autouse=True): the name pytest injects it by.
-  void fixture(Symbol& sym, TSNode call) {
-    sym.fixture = std::string(sym.name());
-    if (ts_node_is_null(call)) return;
-    TSNode args = ts_node_child_by_field_id(call, m_g.f_arguments);
-    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode arg = ts_node_named_child(args, i);
-      if (ts_node_symbol(arg) != m_g.keyword_argument) continue;
-      TSNode key = ts_node_child_by_field_id(arg, m_g.f_name);
-      TSNode value = ts_node_child_by_field_id(arg, m_g.f_value);
-      if (ts_node_is_null(key) || ts_node_is_null(value)) continue;
-      std::string_view k = node_text(key, m_src);
-      if (k == "name") {
-        // A literal, or a name the module binds to one (`name=CLIENT_FIXTURE`); anything else may
-        // be any name (python::k_unknown_fixture).
-        auto literal = python::string_value(value, m_src, m_g);
-        if (!literal && ts_node_symbol(value) == m_g.identifier) literal = python::module_string(m_src, node_text(value, m_src));
-        sym.fixture = literal ? *literal : std::string(k_unknown_fixture);
-      } else if (k == "autouse") {
-        sym.autouse = node_text(value, m_src) != "False"; // anything but a literal False may be true
-      }
-    }
-  }
-
-  // The fixture names of a usefixtures("a", "b") call; anything not a literal makes it dynamic.
-  void usefixtures(TSNode call, std::vector<std::string>& names, bool& dynamic) {
-    TSNode args = ts_node_child_by_field_id(call, m_g.f_arguments);
-    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode arg = ts_node_named_child(args, i);
-      if (ts_node_symbol(arg) == m_g.comment) continue;
-      if (auto literal = python::string_value(arg, m_src, m_g)) names.push_back(*literal);
-      else dynamic = true;
-    }
-  }
-
-  // pytestmark = pytest.mark.usefixtures(...) / [marks...]: the fixtures every test in scope uses.
-  void pytestmark(TSNode value, std::vector<std::string>& names, bool& dynamic) {
-    TSSymbol s = ts_node_symbol(value);
-    if (s == m_g.call) {
-      TSNode fn = ts_node_child_by_field_id(value, m_g.f_function);
-      if (!ts_node_is_null(fn) && python::dotted_text(fn, m_src).ends_with("usefixtures")) usefixtures(value, names, dynamic);
-      return;
-    }
-    if (s == m_g.list || s == m_g.tuple || s == m_g.parenthesized_expression) {
-      uint32_t count = ts_node_named_child_count(value);
-      for (uint32_t i = 0; i < count; ++i) pytestmark(ts_node_named_child(value, i), names, dynamic);
-      return;
-    }
-    if (node_text(value, m_src).find("usefixtures") != std::string_view::npos) dynamic = true;
-    // A name bound elsewhere may hold usefixtures marks too.
-    if (s == m_g.identifier || s == m_g.attribute || s == m_g.binary_operator) dynamic = true;
   }
 
   void bases(TSNode def, Symbol& sym) {
@@ -409,7 +350,7 @@ private:
     if (!augmented) m_facts.module_names.emplace_back(name);
     if (ts_node_is_null(right)) return;
     if (name == "pytestmark" && !augmented) {
-      pytestmark(right, m_facts.module_usefixtures, m_facts.module_usefixtures_dynamic);
+      python::read_pytestmark(right, m_src, m_g, m_facts.module_usefixtures, m_facts.module_usefixtures_dynamic);
       return;
     }
     if (name == "__all__") {
@@ -439,7 +380,7 @@ private:
     TSNode right = ts_node_child_by_field_id(expr, m_g.f_right);
     if (ts_node_is_null(left) || ts_node_is_null(right) || node_text(left, m_src) != "pytestmark") return;
     Symbol& cls = m_facts.symbols[static_cast<size_t>(scope.symbol)];
-    pytestmark(right, cls.usefixtures, cls.usefixtures_dynamic);
+    python::read_pytestmark(right, m_src, m_g, cls.usefixtures, cls.usefixtures_dynamic);
   }
 
   // __all__.extend([...]) / __all__.append("x") / pytest_plugins.append(...)
