@@ -365,7 +365,9 @@ private:
       if (n == "getfixturevalue") m_pending_call = Call::fixture_value;
       if (n == "attrgetter") m_pending_call = Call::attrgetter;
       if (n == "methodcaller") m_pending_call = Call::methodcaller;
-      if (n == "getmembers") m_pending_call = Call::members;
+      // doctest.testmod(module) and DocTestSuite(module) run the examples of every member: the
+      // module's namespace is read, as getmembers(module) reads it.
+      if (n == "getmembers" || n == "testmod" || n == "DocTestSuite") m_pending_call = Call::members;
       if (n == "getattr_static") m_pending_call = Call::getattr;
       // `object.__getattribute__(obj, name)` is getattr; `x.__getattribute__(name)` takes the name first.
       if (n == "__getattribute__" || n == "__getattr__") {
@@ -451,7 +453,7 @@ private:
     else if (n == "setattr" || n == "delattr") m_pending_call = Call::setattr;
     else if (n == "attrgetter") m_pending_call = Call::attrgetter;
     else if (n == "methodcaller") m_pending_call = Call::methodcaller;
-    else if (n == "getmembers") m_pending_call = Call::members;
+    else if (n == "getmembers" || n == "testmod" || n == "DocTestSuite") m_pending_call = Call::members;
     else if (n == "vars") m_pending_call = Call::vars;
     else if (n == "getattr_static") m_pending_call = Call::getattr;
     // eval and exec may read any name, called or passed on (`map(eval, ...)`, `run = exec`). globals()
