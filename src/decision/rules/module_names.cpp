@@ -23,16 +23,30 @@ std::string test_module_name(const ImportGraph& graph, const RepoPath& path) {
 
 void select_name_clashes(const ImportGraph& graph, const std::vector<const PythonChange*>& changes,
                          const std::vector<FileVerdict>& files, Selection& out) {
+  auto file_name = [](const RepoPath& p) { return std::string_view(p.str).substr(p.str.rfind('/') + 1); };
+  // The test files whose module names may be new: added ones, and those below a folder whose
+  // __init__.py was added or deleted (tests/a/test_util.py is `a.test_util` or `test_util`).
+  std::vector<std::pair<uint32_t, const PythonChange*>> renamed;
   for (const PythonChange* py : changes) {
-    if ((py->status != FileStatus::added && py->status != FileStatus::renamed) || !py->current) continue;
-    const GraphNode& added = graph.nodes[*py->current];
-    if (!added.test_pattern || added.ghost) continue;
+    const RepoPath& path = files[py->verdict].path;
+    bool added = py->status == FileStatus::added || py->status == FileStatus::renamed;
+    if (file_name(path) == "__init__.py" && (added || py->status == FileStatus::deleted)) {
+      std::string_view dir = path.parent();
+      for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+        const GraphNode& n = graph.nodes[node];
+        if (n.test_pattern && !n.ghost && n.path.is_within(dir)) renamed.emplace_back(node, py);
+      }
+    } else if (added && py->current && graph.nodes[*py->current].test_pattern && !graph.nodes[*py->current].ghost) {
+      renamed.emplace_back(*py->current, py);
+    }
+  }
+  for (const auto& [moved, py] : renamed) {
+    const GraphNode& added = graph.nodes[moved];
     std::string name = test_module_name(graph, added.path);
-    auto file_name = [](const RepoPath& p) { return std::string_view(p.str).substr(p.str.rfind('/') + 1); };
     for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
       const GraphNode& n = graph.nodes[node];
       // The file names first: a module name ends with its file's.
-      if (node == *py->current || !n.test_pattern || n.ghost || file_name(n.path) != file_name(added.path) ||
+      if (node == moved || !n.test_pattern || n.ghost || file_name(n.path) != file_name(added.path) ||
           test_module_name(graph, n.path) != name) {
         continue;
       }
