@@ -64,10 +64,29 @@ FileIndex::~FileIndex() {
 #endif
 }
 
+void FileIndex::name_matched(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const {
+  // No import root resolves the import: the modules the graph matched by name for it (a folder a
+  // conftest.py puts on sys.path, a module registered in sys.modules), as the file level links it.
+  for (const Edge& e : m_graph.out[importer]) {
+    if (e.kind == EdgeKind::name_match && e.line == imp.line) out.push_back(e.target);
+  }
+}
+
+bool FileIndex::in_project_package(const ImportView& imp) const {
+  if (imp.level > 0) return true; // a relative import: the importer's own package
+  std::string_view module = imp.module;
+  for (size_t dot = module.rfind('.'); dot != std::string_view::npos; dot = module.rfind('.', dot - 1)) {
+    if (!m_graph.modules_named(module.substr(0, dot)).empty()) return true;
+    if (dot == 0) break;
+  }
+  return false;
+}
+
 void FileIndex::resolve_module(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const {
   if (imp.level == 0) {
     const auto& nodes = m_graph.modules_named(imp.module);
     out.insert(out.end(), nodes.begin(), nodes.end());
+    if (nodes.empty()) name_matched(importer, imp, out);
     return;
   }
   std::string base(parent_of(m_graph.nodes[importer].path.view()));
@@ -175,9 +194,16 @@ Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& 
     if (b.kind == Binding::module && imp.level == 0) {
       const auto& nodes = m_graph.modules_named(b.name); // `import a.b` binds a; `import a.b as c` binds a.b
       modules.assign(nodes.begin(), nodes.end());
+      if (modules.empty()) name_matched(h, imp, modules);
     } else {
       resolve_module(h, imp, modules);
     }
+  }
+  // A module of a project package that no file is (`pkg.impl` registered in sys.modules by pkg's
+  // __init__.py, a module of a folder added to the package's __path__): anything.
+  if (b.import >= 0 && modules.empty() && (b.kind == Binding::module || b.kind == Binding::from_import) &&
+      in_project_package(info.imports.imports[static_cast<size_t>(b.import)])) {
+    return Target{Target::unknown, {}, 0, {}};
   }
   switch (b.kind) {
   case Binding::definition: return Target{Target::definition, {}, h, std::string(b.name)};

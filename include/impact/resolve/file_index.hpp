@@ -158,6 +158,11 @@ private:
   bool star_may_rebind(const FileInfo& info, const Binding& b, std::string_view name);
   std::vector<uint32_t> submodules(const std::vector<uint32_t>& modules, std::string_view name) const;
   void resolve_module(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const;
+  // Whether the module `imp` imports lies in a package of the project (a relative import, or a
+  // dotted name whose prefix is a project module), though no file may be it.
+  bool in_project_package(const ImportView& imp) const;
+  // The graph's name_match targets of import `imp` of `importer` (an import no root resolves).
+  void name_matched(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const;
   bool same_file(uint32_t a, uint32_t b) const;
 
   const ImportGraph& m_graph;
