@@ -475,6 +475,7 @@ private:
     for (uint32_t node : files.order()) {
       if (m_walk.reached(node)) select_file(out, node, full_chain(node));
     }
+    decision::rules::select_reached_programs(m_in.graph, m_in.facts, symbol_chains, files, out); // `main-guard`
     for (auto& [node, hops] : result.whole_files) {
       if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }

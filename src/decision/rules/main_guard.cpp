@@ -11,17 +11,11 @@
 
 namespace impact::decision::rules {
 
-void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
-                            const std::vector<FileVerdict>& files, Selection& out) {
-  std::vector<std::pair<std::string, Relation>> programs;
-  for (const PythonChange* py : changes) {
-    if (py->semantics != nullptr && py->semantics->runs_as_program) {
-      programs.emplace_back(files[py->verdict].path.str, Relation::main_block);
-    } else if (py->unloaded && facts != nullptr) { // `python -m pkg` (pkg/__main__.py), `python scripts/tool.py`
-      programs.emplace_back(files[py->verdict].path.str, relation_of(py->status));
-    }
-  }
-  if (programs.empty()) return;
+namespace {
+
+// The test files that may run a module as a program: those whose test code may start a process, or
+// names runpy, exec or a loader (every test file when a conftest.py or helper does, or without facts).
+std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts) {
   ProcessStarters starters(graph, facts);
   TestCode tests(graph);
   bool every = facts == nullptr;
@@ -37,11 +31,52 @@ void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts,
     // A conftest.py or helper that runs code this way may do it for any test.
     if (names_runner[node] && !n.test) every = true;
   }
+  std::vector<uint32_t> out;
+  for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+    const GraphNode& n = graph.nodes[node];
+    if (n.test && !n.ghost && (every || names_runner[node] || starters.starts(node))) out.push_back(node);
+  }
+  return out;
+}
+
+} // namespace
+
+void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
+                            const std::vector<FileVerdict>& files, Selection& out) {
+  std::vector<std::pair<std::string, Relation>> programs;
+  for (const PythonChange* py : changes) {
+    if (py->semantics != nullptr && py->semantics->runs_as_program) {
+      programs.emplace_back(files[py->verdict].path.str, Relation::main_block);
+    } else if (py->unloaded && facts != nullptr) { // `python -m pkg` (pkg/__main__.py), `python scripts/tool.py`
+      programs.emplace_back(files[py->verdict].path.str, relation_of(py->status));
+    }
+  }
+  if (programs.empty()) return;
+  std::vector<uint32_t> runners = program_runners(graph, facts);
   for (const auto& [path, why] : programs) {
-    for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
-      const GraphNode& n = graph.nodes[node];
-      if (!n.test || n.ghost || !(every || names_runner[node] || starters.starts(node))) continue;
-      out.whole.emplace(node, std::vector<Hop>{Hop{n.path.str, Relation::runs_program, 0, {}}, Hop{path, why, 0, {}}});
+    for (uint32_t node : runners) {
+      out.whole.emplace(node, std::vector<Hop>{Hop{graph.nodes[node].path.str, Relation::runs_program, 0, {}}, Hop{path, why, 0, {}}});
+    }
+  }
+}
+
+void select_reached_programs(const ImportGraph& graph, const ProjectFacts* facts, const std::map<uint32_t, std::vector<Hop>>& reached,
+                             const ReverseWalk& files, Selection& out) {
+  if (reached.empty()) return;
+  std::vector<bool> reaches_tests(graph.nodes.size(), false);
+  for (uint32_t node : files.order()) {
+    if (graph.nodes[node].test && !graph.nodes[node].ghost) reaches_tests[files.seed_of(node)] = true;
+  }
+  std::vector<uint32_t> runners;
+  bool asked = false;
+  for (const auto& [program, chain] : reached) {
+    if (reaches_tests[program] || graph.nodes[program].test) continue;
+    if (!asked) runners = program_runners(graph, facts);
+    asked = true;
+    for (uint32_t node : runners) {
+      std::vector<Hop> hops{Hop{graph.nodes[node].path.str, Relation::runs_program, 0, {}}};
+      hops.insert(hops.end(), chain.begin(), chain.end());
+      out.whole.emplace(node, std::move(hops));
     }
   }
 }

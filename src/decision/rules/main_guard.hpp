@@ -4,10 +4,12 @@
 // test code may start a process (decision/processes.hpp), or names runpy, exec or a loader that
 // names the module it makes (every test file when test code other than a test module does).
 #include "decision/decide_parts.hpp"
+#include "decision/walk.hpp"
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 #include "impact/python/project_facts.hpp"
 
+#include <map>
 #include <vector>
 
 namespace impact::decision::rules {
@@ -17,5 +19,12 @@ namespace impact::decision::rules {
 // every test file may.
 void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
                             const std::vector<FileVerdict>& files, Selection& out);
+
+// Selects the same test files for each file of `reached` (a file whose module-level code the symbol
+// walk reached, with the chain that reached it) that no test file loads (`files`, the reverse walk
+// seeded with them, reaches no test from it): `pkg/__main__.py` calling a changed function runs only
+// as a program.
+void select_reached_programs(const ImportGraph& graph, const ProjectFacts* facts, const std::map<uint32_t, std::vector<Hop>>& reached,
+                             const ReverseWalk& files, Selection& out);
 
 } // namespace impact::decision::rules
