@@ -20,9 +20,11 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
   Frame& f = *ctx.frame;
   if (s == k.break_statement || s == k.continue_statement) {
     if (!ctx.loop) problem(SyntaxIssue::outside_loop, n);
+    else if (ctx.star_break) problem(SyntaxIssue::invalid_clause, n); // it would leave an except* block
     else if (s == k.continue_statement && ctx.finally) needs(8, n);
   } else if (s == k.return_statement) {
     if (f.kind != Frame::function) problem(SyntaxIssue::outside_function, n);
+    else if (ctx.star_return) problem(SyntaxIssue::invalid_clause, n); // in an except* block
     else if (ts_node_named_child_count(n) > 0 && f.return_line == 0) f.return_line = line_of(ts_node_start_point(n));
     starred_value(n);
   } else if (s == k.yield) {
@@ -74,8 +76,16 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
   } else if (s == k.future_import_statement) {
     if (f.kind != Frame::module || ts_node_symbol(ts_node_parent(n)) != k.module) problem(SyntaxIssue::misplaced_future, n);
     future_names(n);
-  } else if (s == k.import_from_statement) {
-    if (f.kind != Frame::module && has_child(n, k.wildcard_import)) problem(SyntaxIssue::invalid_scope, n);
+  } else if (s == k.import_from_statement || s == k.import_statement) {
+    if (s == k.import_from_statement && f.kind != Frame::module && has_child(n, k.wildcard_import)) problem(SyntaxIssue::invalid_scope, n);
+    // `import os as __debug__` binds the one name no code may bind.
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (ts_node_symbol(c) != k.aliased_import) continue;
+      TSNode alias = ts_node_child_by_field_id(c, k.f_alias);
+      if (!ts_node_is_null(alias) && text(alias) == "__debug__") problem(SyntaxIssue::reserved_name, c);
+    }
   } else if (s == k.global_statement || s == k.nonlocal_statement) {
     scope_statement(n, s, f);
   } else if (s == k.decorator) {
@@ -395,6 +405,11 @@ void TreeChecker::scope_statement(TSNode n, TSSymbol s, const Frame& f) {
     TSNode c = ts_node_named_child(n, i);
     if (ts_node_symbol(c) != m_k.identifier) continue;
     if (std::find(f.params.begin(), f.params.end(), text(c)) != f.params.end()) problem(SyntaxIssue::invalid_scope, n);
+    // "annotated name 'g' can't be global" (or nonlocal), wherever the annotation is in the function
+    // (at module level `global g` is allowed beside `g: int`).
+    if (f.kind == Frame::function && !ts_node_is_null(f.body) && annotates(f.body, text(c), 0)) {
+      problem(SyntaxIssue::invalid_scope, n);
+    }
     // "name 'x' is used prior to global declaration": impact does not model every scope, so it widens.
     if ((f.kind == Frame::function || f.kind == Frame::module) && !ts_node_is_null(f.body) &&
         named_before(f.body, text(c), ts_node_start_byte(n), 0))
@@ -436,6 +451,21 @@ bool TreeChecker::binds(TSNode n, std::string_view name, unsigned depth) const {
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; ++i) {
     if (binds(ts_node_named_child(n, i), name, depth + 1)) return true;
+  }
+  return false;
+}
+
+bool TreeChecker::annotates(TSNode n, std::string_view name, unsigned depth) const {
+  if (depth > 200) return false;
+  TSSymbol s = ts_node_symbol(n);
+  if (s == m_k.assignment && !ts_node_is_null(ts_node_child_by_field_id(n, m_k.f_type))) {
+    TSNode left = ts_node_child_by_field_id(n, m_k.f_left);
+    if (!ts_node_is_null(left) && ts_node_symbol(left) == m_k.identifier && text(left) == name) return true;
+  }
+  if (depth > 0 && (s == m_k.function_definition || s == m_k.class_definition || s == m_k.lambda)) return false;
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (annotates(ts_node_named_child(n, i), name, depth + 1)) return true;
   }
   return false;
 }

@@ -323,6 +323,7 @@ void TreeChecker::loop(TSNode n, const Ctx& ctx, unsigned depth) {
   Ctx body = ctx;
   body.loop = true;
   body.finally = false;
+  body.star_break = false; // a loop inside an except* block may break out of itself
   blocks(n, body, 1);
   uint32_t count = ts_node_child_count(n);
   for (uint32_t i = 0; i < count; ++i) {
@@ -342,6 +343,7 @@ void TreeChecker::try_(TSNode n, const Ctx& ctx, unsigned depth) {
     Ctx inner = ctx;
     if (s == m_k.block) blocks(c, inner, has_finally ? 2 : 1);
     else if (s == m_k.except_clause || s == m_k.except_group_clause) blocks(c, inner, 2);
+    if (s == m_k.except_group_clause) inner.star_break = inner.star_return = true;
     else if (s == m_k.finally_clause) {
       blocks(c, inner, 1);
       inner.finally = ctx.loop;

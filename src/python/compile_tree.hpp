@@ -48,6 +48,8 @@ struct Ctx {
   Frame* frame = nullptr;
   bool loop = false;    // break / continue allowed
   bool finally = false; // inside a finally clause inside the innermost loop
+  // Inside an except* block: a break or continue that would leave it, and any return, are refused.
+  bool star_break = false, star_return = false;
   int blocks = 0;       // statically nested blocks (CPython allows 20)
 };
 
@@ -97,6 +99,8 @@ private:
   void expression_list(TSNode n);
   void scope_statement(TSNode n, TSSymbol s, const Frame& f);
   bool binds(TSNode n, std::string_view name, unsigned depth) const;
+  // Whether an annotated assignment to `name` (`name: T = ...`) is in `n`'s own scope.
+  bool annotates(TSNode n, std::string_view name, unsigned depth) const;
   bool named_before(TSNode n, std::string_view name, uint32_t before, unsigned depth) const;
   void decorator(TSNode n);
   void cases(TSNode n);

@@ -119,6 +119,28 @@ TEST_CASE("compile check: the misses the differential check found", "[compile]")
   CHECK(issue_of("def f(*a: *Ts) -> tuple[*Ts]:\n    return a\n") == SyntaxIssue::none);
 }
 
+TEST_CASE("compile check: the misses the second probing round found", "[compile]") {
+  // 'break', 'continue' and 'return' cannot appear in an except* block (a loop inside it may break).
+  CHECK(issue_of("for x in y:\n    try:\n        pass\n    except* E:\n        break\n") == SyntaxIssue::invalid_clause);
+  CHECK(issue_of("for x in y:\n    try:\n        pass\n    except* E:\n        if x:\n            continue\n") ==
+        SyntaxIssue::invalid_clause);
+  CHECK(issue_of("def f():\n    try:\n        pass\n    except* E:\n        return 1\n") == SyntaxIssue::invalid_clause);
+  CHECK(issue_of("def f():\n    try:\n        pass\n    except* E:\n        for x in y:\n            break\n") ==
+        SyntaxIssue::none);
+  CHECK(issue_of("def f():\n    try:\n        pass\n    except* E:\n        def g():\n            return 1\n") ==
+        SyntaxIssue::none);
+  CHECK(issue_of("def f():\n    try:\n        pass\n    except E:\n        return 1\n") == SyntaxIssue::none);
+  // __debug__ cannot be bound by an import either.
+  CHECK(issue_of("import os as __debug__\n") == SyntaxIssue::reserved_name);
+  CHECK(issue_of("from os import path as __debug__\n") == SyntaxIssue::reserved_name);
+  CHECK(issue_of("import os as debug\n") == SyntaxIssue::none);
+  // An annotated name cannot be global or nonlocal in a function; at module level it may.
+  CHECK(issue_of("def f():\n    global g\n    g: int = 1\n") == SyntaxIssue::invalid_scope);
+  CHECK(issue_of("def f():\n    x = 1\n    def g():\n        nonlocal x\n        x: int = 2\n") == SyntaxIssue::invalid_scope);
+  CHECK(issue_of("global g\ng: int = 1\n") == SyntaxIssue::none);
+  CHECK(issue_of("def f():\n    global g\n    g = 1\n    def h():\n        g: int = 2\n") == SyntaxIssue::none);
+}
+
 TEST_CASE("compile check: the bytes CPython's tokenizer refuses", "[compile]") {
   CHECK(issue_of(std::string_view("x = 1\0\n", 7)) == SyntaxIssue::null_byte);
   CHECK(issue_of("x = '\xe9'\n") == SyntaxIssue::invalid_utf8);
