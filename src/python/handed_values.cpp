@@ -111,21 +111,41 @@ struct Open {
   bool lambda = false;      // in the parameters of a lambda: its commas split no argument
 };
 
-// The innermost function or method whose body holds byte `at`, or -1.
-int32_t function_at(const FileFacts& facts, uint32_t at) {
-  int32_t best = -1;
-  for (size_t k = 0; k < facts.symbols.size(); ++k) {
-    const Symbol& s = facts.symbols[k];
-    if (s.kind == SymbolKind::class_ || at < s.body_begin || at >= s.body_end) continue;
-    if (best < 0 || s.body_begin >= facts.symbols[static_cast<size_t>(best)].body_begin) best = static_cast<int32_t>(k);
+// The innermost function or method whose body holds a byte: the symbol whose body starts last before
+// it, then up its parents (bodies nest, so every body holding the byte is one of those).
+class FunctionAt {
+public:
+  explicit FunctionAt(const FileFacts& facts) : m_facts(facts) {
+    m_by_begin.reserve(facts.symbols.size());
+    for (size_t k = 0; k < facts.symbols.size(); ++k) m_by_begin.push_back(static_cast<int32_t>(k));
+    std::sort(m_by_begin.begin(), m_by_begin.end(), [&](int32_t a, int32_t b) {
+      return body(a).body_begin != body(b).body_begin ? body(a).body_begin < body(b).body_begin : a < b;
+    });
   }
-  return best;
-}
+
+  // Its index in FileFacts::symbols, or -1 at module level or in a class body outside any function.
+  int32_t operator()(uint32_t at) const {
+    auto it = std::upper_bound(m_by_begin.begin(), m_by_begin.end(), at,
+                               [&](uint32_t byte, int32_t k) { return byte < body(k).body_begin; });
+    if (it == m_by_begin.begin()) return -1;
+    for (int32_t k = *std::prev(it), steps = 0; k >= 0 && steps < 256; k = body(k).parent, ++steps) {
+      const Symbol& s = body(k);
+      if (s.kind != SymbolKind::class_ && at >= s.body_begin && at < s.body_end) return k;
+    }
+    return -1;
+  }
+
+private:
+  const Symbol& body(int32_t k) const { return m_facts.symbols[static_cast<size_t>(k)]; }
+  const FileFacts& m_facts;
+  std::vector<int32_t> m_by_begin;
+};
 
 } // namespace
 
 std::vector<std::string> handed_names(std::string_view source, const std::vector<Token>& tokens, const FileFacts& facts) {
   Reader r(source, tokens);
+  FunctionAt function_at(facts);
   // Every parameter name of the file: a chain whose root is one is looked up among the enclosing
   // function's parameters.
   std::vector<std::string_view> params;
@@ -137,7 +157,7 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
     std::string_view root = chain.substr(0, chain.find('.'));
     std::string value;
     if (root == "self" || root == "cls" || std::binary_search(params.begin(), params.end(), root)) {
-      int32_t f = function_at(facts, at);
+      int32_t f = function_at(at);
       const Symbol* fn = f < 0 ? nullptr : &facts.symbols[static_cast<size_t>(f)];
       if (fn != nullptr && chain == root && (root == "self" || root == "cls") && !fn->params.empty() &&
           fn->params.front() == root && fn->parent >= 0 &&
@@ -174,7 +194,7 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
       size_t end = i + 1;
       while (end < r.size() && !r.is(end, Tok::newline)) ++end;
       value = r.value(i + 1, end);
-      int32_t f = value.empty() ? -1 : function_at(facts, r.at(i).begin);
+      int32_t f = value.empty() ? -1 : function_at(r.at(i).begin);
       if (f >= 0) record(value, returned.assign(1, '^').append(facts.symbols[static_cast<size_t>(f)].name()), r.at(i).begin);
       continue;
     }
@@ -185,7 +205,7 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
     value = r.value(c + 1, end);
     if (value.empty()) continue;
     // Stored as it is, not called, in a module or class namespace (a function's local is its own).
-    if (r.chain(c + 1, value) == end && function_at(facts, r.at(i).begin) < 0) record(value, "", r.at(i).begin);
+    if (r.chain(c + 1, value) == end && function_at(r.at(i).begin) < 0) record(value, "", r.at(i).begin);
     bound.emplace(target, value);
   }
 
@@ -194,7 +214,7 @@ std::vector<std::string> handed_names(std::string_view source, const std::vector
     Frame kind = frame.kind;
     // A display outside any call holds its elements for the code around it; in a module or class
     // namespace (a registry), for anyone.
-    if (kind == Frame::display && !frame.in_call && function_at(facts, r.at(b < e ? b : e).begin) >= 0) return;
+    if (kind == Frame::display && !frame.in_call && function_at(r.at(b < e ? b : e).begin) >= 0) return;
     if (b < e && r.is(b, Tok::other) && (r.text(b) == "*" || r.text(b) == "**")) ++b;
     if (kind == Frame::call && r.plain_name(b) && r.is(b + 1, Tok::assign)) {
       b += 2; // a keyword argument
