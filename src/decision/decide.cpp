@@ -190,11 +190,7 @@ private:
   // program (rule `main-guard`). The shared walk answers for most; the rest are asked as
   // --changed-strict asks.
   void unloaded_files() {
-    std::vector<bool> reaches_tests(m_in.graph.nodes.size(), false);
-    for (uint32_t node : m_walk.order()) {
-      const GraphNode& n = m_in.graph.nodes[node];
-      if (n.test && !n.ghost) reaches_tests[m_walk.seed_of(node)] = true;
-    }
+    std::vector<bool> reaches_tests = m_walk.seeds_reaching_tests();
     std::vector<decision::rules::StrictCandidate> candidates;
     for (const auto& py : m_python) {
       if (std::none_of(py.nodes.begin(), py.nodes.end(), [&](uint32_t n) { return reaches_tests[n]; })) {

@@ -37,6 +37,14 @@ std::vector<Hop> ReverseWalk::chain(uint32_t node) const {
   return hops;
 }
 
+std::vector<bool> ReverseWalk::seeds_reaching_tests() const {
+  std::vector<bool> out(m_graph.nodes.size(), false);
+  for (uint32_t node : m_order) {
+    if (m_graph.nodes[node].test && !m_graph.nodes[node].ghost) out[seed_of(node)] = true;
+  }
+  return out;
+}
+
 uint32_t ReverseWalk::seed_of(uint32_t node) const {
   for (size_t guard = 0; guard <= m_graph.nodes.size() && m_via[node].state == State::edge; ++guard) {
     node = m_via[node].towards;

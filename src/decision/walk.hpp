@@ -26,6 +26,8 @@ public:
   std::vector<Hop> chain(uint32_t node) const;
   // The seed that reached `node` (reached).
   uint32_t seed_of(uint32_t node) const;
+  // Per node of the graph: whether it is a seed from which the walk reached a test file.
+  std::vector<bool> seeds_reaching_tests() const;
 
 private:
   enum class State : uint8_t { unreached, seed, edge };

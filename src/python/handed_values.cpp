@@ -2,21 +2,14 @@
 // call and each element of a display as it closes.
 #include "python/handed_values.hpp"
 
+#include "python/names.hpp"
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
 
 namespace impact::python {
 namespace {
-
-bool is_keyword(std::string_view word) {
-  static constexpr std::array<std::string_view, 33> k_words = {
-      "False", "None",   "True",  "and",    "as",       "assert", "async", "await", "break",
-      "class", "continue", "def", "del",    "elif",     "else",   "except", "finally", "for",
-      "from",  "global", "if",    "import", "in",       "is",     "lambda", "nonlocal", "not",
-      "or",    "pass",   "raise", "return", "try",      "while",  /* with, yield below */};
-  return std::find(k_words.begin(), k_words.end(), word) != k_words.end() || word == "with" || word == "yield";
-}
 
 // Callees that only look at a value: handing them a class runs none of its named methods.
 bool only_inspects(std::string_view callee) {

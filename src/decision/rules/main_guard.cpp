@@ -63,10 +63,7 @@ void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts,
 void select_reached_programs(const ImportGraph& graph, const ProjectFacts* facts, const std::map<uint32_t, std::vector<Hop>>& reached,
                              const ReverseWalk& files, Selection& out) {
   if (reached.empty()) return;
-  std::vector<bool> reaches_tests(graph.nodes.size(), false);
-  for (uint32_t node : files.order()) {
-    if (graph.nodes[node].test && !graph.nodes[node].ghost) reaches_tests[files.seed_of(node)] = true;
-  }
+  std::vector<bool> reaches_tests = files.seeds_reaching_tests();
   std::vector<uint32_t> runners;
   bool asked = false;
   for (const auto& [program, chain] : reached) {
