@@ -30,6 +30,7 @@ std::string_view to_string(SyntaxIssue issue) {
   case SyntaxIssue::reserved_name: return "reserved word used as a name";
   case SyntaxIssue::invalid_clause: return "invalid except, else or case clause";
   case SyntaxIssue::invalid_starred: return "starred expression where none is allowed";
+  case SyntaxIssue::invalid_pattern: return "match pattern CPython refuses";
   case SyntaxIssue::invalid_character: return "invalid character";
   case SyntaxIssue::null_byte: return "null byte";
   case SyntaxIssue::invalid_utf8: return "invalid UTF-8 without a coding declaration";

@@ -93,6 +93,8 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
   } else if (s == k.match_statement) {
     needs(10, n);
     cases(n);
+  } else if (s == k.case_clause) {
+    case_clause(n);
   } else if (s == k.except_group_clause) {
     needs(11, n);
     except_clause(n);
@@ -406,8 +408,8 @@ void TreeChecker::scope_statement(TSNode n, TSSymbol s, const Frame& f) {
     if (ts_node_symbol(c) != m_k.identifier) continue;
     if (std::find(f.params.begin(), f.params.end(), text(c)) != f.params.end()) problem(SyntaxIssue::invalid_scope, n);
     // "annotated name 'g' can't be global" (or nonlocal), wherever the annotation is in the function
-    // (at module level `global g` is allowed beside `g: int`).
-    if (f.kind == Frame::function && !ts_node_is_null(f.body) && annotates(f.body, text(c), 0)) {
+    // or class body (at module level `global g` is allowed beside `g: int`).
+    if ((f.kind == Frame::function || f.kind == Frame::class_) && !ts_node_is_null(f.body) && annotates(f.body, text(c), 0)) {
       problem(SyntaxIssue::invalid_scope, n);
     }
     // "name 'x' is used prior to global declaration": impact does not model every scope, so it widens.
@@ -479,7 +481,7 @@ void TreeChecker::decorator(TSNode n) {
   if (ts_node_is_null(e) || ts_node_symbol(e) != m_k.identifier) needs(9, n);
 }
 
-// A case that matches anything (a bare name or _, no guard) must be the last one.
+// A case that matches anything (a capture, _, a group or `as` around one; no guard) must be the last one.
 void TreeChecker::cases(TSNode n) {
   TSNode body = ts_node_child_by_field_id(n, m_k.f_body);
   if (ts_node_is_null(body)) return;
@@ -488,12 +490,7 @@ void TreeChecker::cases(TSNode n) {
     TSNode c = ts_node_named_child(body, i);
     if (ts_node_symbol(c) != m_k.case_clause) continue;
     if (!ts_node_is_null(ts_node_child_by_field_id(c, m_k.f_guard)) || ts_node_named_child_count(c) < 2) continue;
-    TSNode pattern = ts_node_named_child(c, 0);
-    if (ts_node_symbol(pattern) != m_k.case_pattern) continue;
-    std::string_view t = text(pattern);
-    bool capture = !t.empty() && !(t[0] >= '0' && t[0] <= '9') && t != "None" && t != "True" && t != "False" &&
-                   t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string_view::npos;
-    if (capture && has_later_case(body, i)) problem(SyntaxIssue::invalid_clause, c);
+    if (irrefutable_case(c) && has_later_case(body, i)) problem(SyntaxIssue::invalid_clause, c);
   }
 }
 

@@ -120,6 +120,18 @@ Kinds make_kinds() {
   k.assert_statement = sym("assert_statement");
   k.import_statement = sym("import_statement");
   k.pass_statement = sym("pass_statement");
+  k.union_pattern = sym("union_pattern");
+  k.class_pattern = sym("class_pattern");
+  k.dict_pattern = sym("dict_pattern");
+  k.keyword_pattern = sym("keyword_pattern");
+  k.splat_pattern = sym("splat_pattern");
+  k.complex_pattern = sym("complex_pattern");
+  k.true_ = sym("true");
+  k.false_ = sym("false");
+  k.none = sym("none");
+  k.string_start = sym("string_start");
+  k.string_content = sym("string_content");
+  k.interpolation = sym("interpolation");
   k.f_left = fld("left");
   k.f_right = fld("right");
   k.f_name = fld("name");
@@ -274,6 +286,7 @@ void TreeChecker::class_(TSNode n, const Ctx& ctx, unsigned depth) {
   Frame frame;
   frame.kind = Frame::class_;
   frame.parent = ctx.frame;
+  frame.body = ts_node_child_by_field_id(n, m_k.f_body);
   if (!ts_node_is_null(ts_node_child_by_field_id(n, m_k.f_type_parameters))) needs(12, n); // class C[T]
   Ctx inner{&frame};
   uint32_t count = ts_node_child_count(n);

@@ -4,6 +4,8 @@
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,7 +27,8 @@ struct Kinds {
       parenthesized_expression, typed_parameter, default_parameter, typed_default_parameter, keyword_separator,
       positional_separator, expression_statement, dotted_name, aliased_import, call, block, case_pattern,
       dictionary, pair, line_continuation, raise_statement, assert_statement, import_statement,
-      pass_statement, type_, constrained_type, splat_type;
+      pass_statement, type_, constrained_type, splat_type, union_pattern, class_pattern, dict_pattern,
+      keyword_pattern, splat_pattern, complex_pattern, true_, false_, none, string_start, string_content, interpolation;
   TSFieldId f_left, f_right, f_name, f_body, f_parameters, f_type, f_value, f_alias, f_guard, f_superclasses,
       f_definition, f_function, f_arguments, f_return_type, f_type_parameters, f_alternative;
   static const Kinds& get();
@@ -40,7 +43,7 @@ struct Frame {
   uint32_t return_line = 0; // the first `return <value>`
   const Frame* parent = nullptr;
   std::vector<std::string_view> params;
-  TSNode body{}; // a function's body (the module for the module): where a nonlocal name must be bound
+  TSNode body{}; // a function's or class's body (the module for the module): where a nonlocal name must be bound
 };
 
 // Where the walk is inside a frame.
@@ -107,6 +110,19 @@ private:
   void except_clause(TSNode n);
   void try_clauses(TSNode n);
   bool has_later_case(TSNode body, uint32_t i) const;
+
+  // compile_patterns.cpp: match statements' patterns
+  void case_clause(TSNode n);
+  bool irrefutable_case(TSNode clause);
+  bool pattern(TSNode n, std::vector<std::string_view>& names, bool star_allowed);
+  void sequence(const std::vector<TSNode>& elements, std::vector<std::string_view>& names, TSNode at);
+  bool alternatives(TSNode n, std::vector<std::string_view>& names);
+  void class_arguments(TSNode n, std::vector<std::string_view>& names);
+  void mapping(TSNode n, std::vector<std::string_view>& names);
+  std::optional<std::string> mapping_key(TSNode n, uint32_t from, uint32_t to);
+  std::optional<std::string> literal_string(TSNode n);
+  std::optional<std::string> complex(TSNode n);
+  void bind(TSNode at, std::string_view name, std::vector<std::string_view>& names);
 
   std::string_view m_src;
   const std::vector<uint32_t>& m_starts;

@@ -123,6 +123,63 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return b"\n".join(lines)
 
 
+NAMES = ["a", "b", "c", "_", "__debug__"]
+LITERALS = ["1", "-1", "1.0", "0x1", "1_0", "True", "False", "None", "'a'", '"a"', "b'a'", "f'a'", "rb'a'", "1j",
+            "-1j", "1+2j", "1-2j", "-1+0j", "1j+1", "1+1", "'a' 'b'", "'ab'", "'\\x61'", "r'a'", "2**64", "18446744073709551616"]
+
+
+def random_pattern(rng: random.Random, depth: int = 0) -> str:
+    """One random match pattern from a grammar close to CPython's, valid or not: captures, literals,
+    value patterns, sequences with stars, groups, or-patterns, `as`, class and mapping patterns."""
+    kind = rng.randrange(10) if depth < 3 else rng.randrange(3)
+    if kind == 0:
+        return rng.choice(NAMES)
+    if kind == 1:
+        return rng.choice(LITERALS)
+    if kind == 2:
+        return rng.choice(["x.y", "m.C.k", "x.y"])
+    if kind == 3 or kind == 4:
+        items = []
+        for _ in range(rng.randrange(4)):
+            items.append(rng.choice(["*a", "*_", "*b", "**a"]) if rng.random() < 0.25 else random_pattern(rng, depth + 1))
+        body = ", ".join(items) + ("," if items and rng.random() < 0.3 else "")
+        return f"[{body}]" if kind == 3 else f"({body})"
+    if kind == 5:
+        return f"({random_pattern(rng, depth + 1)})"
+    if kind == 6:
+        return " | ".join(random_pattern(rng, depth + 1) for _ in range(rng.randint(2, 3)))
+    if kind == 7:
+        return f"{random_pattern(rng, depth + 1)} as {rng.choice(NAMES)}"
+    if kind == 8:
+        args = []
+        for _ in range(rng.randrange(4)):
+            if rng.random() < 0.5:
+                args.append(f"{rng.choice(['k', 'j', 'k'])}={random_pattern(rng, depth + 1)}")
+            else:
+                args.append(random_pattern(rng, depth + 1))
+        return f"C({', '.join(args)})"
+    items = []
+    for _ in range(rng.randrange(4)):
+        if rng.random() < 0.15:
+            items.append(rng.choice(["**r", "**_", "**s"]))
+        else:
+            key = rng.choice(LITERALS + ["x.y", "x.y", "a", "_"])
+            items.append(f"{key}: {random_pattern(rng, depth + 1)}")
+    return "{" + ", ".join(items) + "}"
+
+
+def random_match(rng: random.Random) -> bytes:
+    cases = []
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.2:
+            head = ", ".join(rng.choice([random_pattern(rng, 1), "*a", "*_"]) for _ in range(rng.randint(1, 3))) + ","
+        else:
+            head = random_pattern(rng)
+        guard = " if y" if rng.random() < 0.2 else ""
+        cases.append(f"    case {head}{guard}:\n        pass\n")
+    return ("match x:\n" + "".join(cases)).encode()
+
+
 def run_checker(checker: str, paths: list[Path]) -> dict[str, tuple[str, str, int, int, int]]:
     out = subprocess.run([checker], input="\n".join(str(p) for p in paths) + "\n", capture_output=True, text=True,
                          check=True, errors="surrogateescape")
@@ -139,12 +196,14 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="200 files and 200 mutants (ctest)")
     parser.add_argument("--files", type=int, default=0, help="sample this many corpus files (0: all)")
     parser.add_argument("--mutants", type=int, default=3000, help="invalid variants to generate")
+    parser.add_argument("--patterns", type=int, default=1500, help="random match statements to generate")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--keep", help="copy every miss here, to reproduce it")
     parser.add_argument("--show", type=int, default=20, help="misses to print")
+    parser.add_argument("--show-widened", type=int, default=0, help="widened cases to print")
     args = parser.parse_args()
     if args.quick:
-        args.files, args.mutants = args.files or 200, min(args.mutants, 200)
+        args.files, args.mutants, args.patterns = args.files or 200, min(args.mutants, 200), min(args.patterns, 300)
     rng = random.Random(args.seed)
     minor = sys.version_info.minor
     started = time.monotonic()
@@ -161,9 +220,15 @@ def main() -> int:
             path = Path(tmp) / f"m{k}.py"
             path.write_bytes(mutant)
             cases.append((path, mutant, f"mutant {k} of {name}"))
+        for k in range(args.patterns):
+            data = random_match(rng)
+            path = Path(tmp) / f"p{k}.py"
+            path.write_bytes(data)
+            cases.append((path, data, f"pattern {k}: {data.decode()!r}"))
         verdicts = run_checker(args.checker, [c[0] for c in cases])
         counts = {"agree_compiles": 0, "agree_fails": 0, "over": 0, "miss": 0}
         misses = []
+        widened_cases = []
         widened: dict[str, int] = {}
         for path, data, origin in cases:
             verdict, issue, line, needs, needs_line = verdicts[str(path)]
@@ -177,6 +242,7 @@ def main() -> int:
                 counts["over"] += 1
                 why = issue if verdict != "compiles" else f"needs 3.{needs}"
                 widened[why] = widened.get(why, 0) + 1
+                widened_cases.append((origin, why))
             else:
                 counts["miss"] += 1
                 misses.append((origin, error, path, data))
@@ -186,12 +252,14 @@ def main() -> int:
                 Path(args.keep, f"miss{k}.py").write_bytes(data)
     total = sum(counts.values())
     agree = counts["agree_compiles"] + counts["agree_fails"]
-    print(f"python 3.{minor}: {len(files)} files, {args.mutants} mutants, {total} cases in {time.monotonic() - started:.1f} s")
+    print(f"python 3.{minor}: {len(files)} files, {args.mutants} mutants, {args.patterns} match statements, {total} cases in {time.monotonic() - started:.1f} s")
     print(f"agreement {agree}/{total} = {100.0 * agree / max(total, 1):.2f}%: both compile {counts['agree_compiles']}, "
           f"both refuse {counts['agree_fails']}")
     print(f"impact widens (CPython compiles, impact says it may not): {counts['over']}")
     for why, n in sorted(widened.items(), key=lambda kv: -kv[1]):
         print(f"  {n:6d}  {why}")
+    for origin, why in widened_cases[: args.show_widened]:
+        print(f"  WIDENED {origin}: {why}")
     print(f"misses (impact says it compiles, CPython refuses): {counts['miss']}")
     for origin, error, path, data in misses[: args.show]:
         print(f"  MISS {origin}: {error}")

@@ -42,6 +42,7 @@ enum class SyntaxIssue : uint8_t {
   unexpected_indent,     // IndentationError: an indent no ':' opens, or a ':' with no indented block
   too_deep_indent,       // more than 100 levels of indentation
   too_many_parentheses,  // brackets nested past 200
+  invalid_pattern,       // a match pattern CPython refuses: a name bound twice, alternatives binding different names, ...
   // CPython may refuse these; impact cannot tell, so it widens:
   unsure_encoding,       // a coding declaration naming a codec impact does not know
   unsure_name_escape,    // \N{...}: impact has no Unicode name table

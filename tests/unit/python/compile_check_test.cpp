@@ -139,6 +139,80 @@ TEST_CASE("compile check: the misses the second probing round found", "[compile]
   CHECK(issue_of("def f():\n    x = 1\n    def g():\n        nonlocal x\n        x: int = 2\n") == SyntaxIssue::invalid_scope);
   CHECK(issue_of("global g\ng: int = 1\n") == SyntaxIssue::none);
   CHECK(issue_of("def f():\n    global g\n    g = 1\n    def h():\n        g: int = 2\n") == SyntaxIssue::none);
+  // ... nor in a class body.
+  CHECK(issue_of("class A:\n    global x\n    x: int = 1\n") == SyntaxIssue::invalid_scope);
+  CHECK(issue_of("class A:\n    global x\n    x = 1\n") == SyntaxIssue::none);
+}
+
+namespace {
+
+SyntaxIssue case_of(std::string_view pattern) {
+  return issue_of("match x:\n    case " + std::string(pattern) + ":\n        pass\n");
+}
+
+} // namespace
+
+TEST_CASE("compile check: match patterns CPython's compiler refuses", "[compile]") {
+  // Names: bound once per pattern; every alternative binds the same ones; `_` and __debug__ bind none.
+  CHECK(case_of("[a, a]") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("C(k=x, j=x)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("[a, b] as a") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("[_, _]") == SyntaxIssue::none);
+  CHECK(case_of("[a] | [b]") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("1 | a") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("(a, b) | (b, a)") == SyntaxIssue::none);
+  CHECK(case_of("{'a': x} | {'b': x}") == SyntaxIssue::none);
+  CHECK(case_of("x as _") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("x as __debug__") == SyntaxIssue::reserved_name);
+  CHECK(case_of("1 as b as c") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("(1 as b) as c") == SyntaxIssue::none);
+  // Only the last alternative may match anything.
+  CHECK(case_of("a | 1") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("_ | 1") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("(a | b)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("(a as b) | (b as a)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("1 | 2 | 3") == SyntaxIssue::none);
+  // Stars: one per sequence, `*` only in sequences, `**rest` only last in a mapping and named.
+  CHECK(case_of("[*a, *b]") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("[*_, *_]") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("*a") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("*a,") == SyntaxIssue::none);
+  CHECK(case_of("(*a)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("(*a,)") == SyntaxIssue::none);
+  CHECK(case_of("[**a]") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("C(*a)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{**rest, 'a': 1}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{'a': 1, **_}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{'a': 1, **rest}") == SyntaxIssue::none);
+  // Class patterns: positional first, no attribute twice (`k=p as a` included).
+  CHECK(case_of("C(k=1, 2)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("C(k=1, j=2, k=3)") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("C(1, k={} as c)") == SyntaxIssue::none);
+  CHECK(case_of("C(k={} as c, k=1)") == SyntaxIssue::invalid_pattern);
+  // Literals: a complex number is real + imaginary; no f-string.
+  CHECK(case_of("1 + 1") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("1j + 1") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("-1 - 2j") == SyntaxIssue::none);
+  CHECK(case_of("f'a'") == SyntaxIssue::invalid_pattern);
+  // Mapping keys: literals or attribute lookups, none twice (1 == 1.0 == True == 1+0j; "a" == 'a'; b"a" != "a").
+  CHECK(case_of("{a: 1}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{x.y: 1, x.y: 2}") == SyntaxIssue::none);
+  CHECK(case_of("{'a': 1, \"a\": 2}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{'a' 'b': 1, 'ab': 2}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{0x1: 1, 1.0: 2}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{1: 1, True: 2}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{1: 1, 1 + 0j: 2}") == SyntaxIssue::invalid_pattern);
+  CHECK(case_of("{-1: 1, 1: 2}") == SyntaxIssue::none);
+  CHECK(case_of("{b'a': 1, 'a': 2}") == SyntaxIssue::none);
+  CHECK(case_of("{None: 1, None: 2}") == SyntaxIssue::invalid_pattern);
+  // A key impact cannot evaluate beside another key of its kind: it widens.
+  CHECK(case_of("{'\\x61': 1, 'a': 2}") == SyntaxIssue::unsure_construct);
+  CHECK(case_of("{'\\x61': 1, 2: 2}") == SyntaxIssue::none);
+  // A case that matches anything must be the last: a capture, `_`, a group or `as` around one.
+  CHECK(issue_of("match x:\n    case (y):\n        pass\n    case 1:\n        pass\n") == SyntaxIssue::invalid_clause);
+  CHECK(issue_of("match x:\n    case _ as y:\n        pass\n    case 1:\n        pass\n") == SyntaxIssue::invalid_clause);
+  CHECK(issue_of("match x:\n    case 1 | y:\n        pass\n    case 1:\n        pass\n") == SyntaxIssue::invalid_clause);
+  CHECK(issue_of("match x:\n    case y if y:\n        pass\n    case 1:\n        pass\n") == SyntaxIssue::none);
 }
 
 TEST_CASE("compile check: the bytes CPython's tokenizer refuses", "[compile]") {
