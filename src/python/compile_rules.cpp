@@ -45,7 +45,7 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
     TSNode left = ts_node_child_by_field_id(n, k.f_left);
     if (!ts_node_is_null(left) && !single_target(left)) problem(SyntaxIssue::invalid_target, n);
   } else if (s == k.named_expression) {
-    named_expression(n);
+    named_expression(n, *ctx.frame);
   } else if (s == k.delete_statement) {
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
@@ -58,6 +58,8 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
     parameters(n);
   } else if (s == k.list_splat || s == k.parenthesized_list_splat || s == k.dictionary_splat) {
     starred(n, s);
+  } else if (s == k.as_pattern) {
+    as_expression(n);
   } else if (s == k.list_splat_pattern) {
     TSSymbol p = ts_node_symbol(ts_node_parent(n));
     if (p == k.assignment || p == k.for_statement || p == k.for_in_clause || p == k.augmented_assignment) {
@@ -195,13 +197,30 @@ void TreeChecker::assignment(TSNode n) {
 }
 
 // (x := 1): 3.8; a name only; never a bare statement; unparenthesized in a subscript or set: 3.10.
-void TreeChecker::named_expression(TSNode n) {
+void TreeChecker::named_expression(TSNode n, const Frame& f) {
   needs(8, n);
   TSNode name = ts_node_child_by_field_id(n, m_k.f_name);
   if (!ts_node_is_null(name) && reserved(text(name))) problem(SyntaxIssue::reserved_name, n);
   TSSymbol parent = ts_node_symbol(ts_node_parent(n));
   if (parent == m_k.expression_statement) problem(SyntaxIssue::syntax_error, n);
   if (parent == m_k.subscript || parent == m_k.set) needs(10, n);
+  // In comprehensions: "cannot rebind comprehension iteration variable" (any enclosing comprehension's,
+  // up to a lambda or def), "cannot be used in a class body" (comprehensions directly in one).
+  std::string_view target = ts_node_is_null(name) ? std::string_view{} : text(name);
+  const Frame* up = &f;
+  for (; up != nullptr && up->kind == Frame::comprehension; up = up->parent) {
+    if (std::find(up->params.begin(), up->params.end(), target) != up->params.end()) problem(SyntaxIssue::invalid_target, n);
+  }
+  if (up != &f && up != nullptr && up->kind == Frame::class_) problem(SyntaxIssue::invalid_target, n);
+  // "cannot be used in a comprehension iterable expression", even inside a lambda or comprehension there.
+  for (TSNode child = n, a = ts_node_parent(n); !ts_node_is_null(a); child = a, a = ts_node_parent(a)) {
+    TSSymbol s = ts_node_symbol(a);
+    if (s == m_k.block || s == m_k.module) break;
+    if (s == m_k.for_in_clause && ts_node_eq(child, ts_node_child_by_field_id(a, m_k.f_right))) {
+      problem(SyntaxIssue::invalid_target, n);
+      break;
+    }
+  }
 }
 
 // Whether `n` can be assigned to (or deleted): a name, an attribute, a subscript, or a tuple or list
@@ -345,6 +364,10 @@ void TreeChecker::parameters(TSNode n) {
 void TreeChecker::starred(TSNode n, TSSymbol s) {
   const Kinds& k = m_k;
   if (s == k.parenthesized_list_splat) return problem(SyntaxIssue::invalid_starred, n);
+  // *a := 1 and **a := 1: an assignment expression after a star needs parentheses.
+  if (ts_node_named_child_count(n) > 0 && ts_node_symbol(ts_node_named_child(n, 0)) == k.named_expression) {
+    return problem(SyntaxIssue::syntax_error, n);
+  }
   // tree-sitter reads *a.b() as (*a.b)(): the star applies to the whole postfix expression.
   TSNode top = n;
   for (TSNode up = ts_node_parent(top); !ts_node_is_null(up); up = ts_node_parent(top)) {
@@ -470,6 +493,19 @@ bool TreeChecker::annotates(TSNode n, std::string_view name, unsigned depth) con
     if (annotates(ts_node_named_child(n, i), name, depth + 1)) return true;
   }
   return false;
+}
+
+// `x as y` outside a pattern: a with item (parenthesized when it is the statement's only item), an
+// except clause. tree-sitter reads it anywhere an expression goes (`f(a as b)`, `x = a as b`).
+void TreeChecker::as_expression(TSNode n) {
+  TSNode up = ts_node_parent(n);
+  TSSymbol p = ts_node_symbol(up);
+  if (p == m_k.case_pattern || p == m_k.with_item || p == m_k.except_clause || p == m_k.except_group_clause) return;
+  if (p == m_k.parenthesized_expression || p == m_k.tuple) {
+    TSNode item = ts_node_parent(up);
+    if (ts_node_symbol(item) == m_k.with_item && ts_node_named_child_count(ts_node_parent(item)) == 1) return;
+  }
+  problem(SyntaxIssue::syntax_error, n);
 }
 
 // Before 3.9 a decorator is a dotted name, optionally called.

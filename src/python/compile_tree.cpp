@@ -312,10 +312,23 @@ void TreeChecker::comprehension(TSNode n, const Ctx& ctx, unsigned depth) {
     if (has_token(c, ",")) problem(SyntaxIssue::syntax_error, c); // [x for x in 1, 2]
     TSNode left = ts_node_child_by_field_id(c, m_k.f_left);
     if (!ts_node_is_null(left) && !target(left, true, false)) problem(SyntaxIssue::invalid_target, c);
+    if (!ts_node_is_null(left)) names_in(left, frame.params, 0);
   }
   Ctx inner{&frame};
   inner.blocks = ctx.blocks;
   children(n, inner, depth + 1);
+}
+
+// Every identifier in `n`, attributes' objects and subscripts' included (CPython's symbol table counts
+// `i` in `for i.a in x` as an iteration variable too).
+void TreeChecker::names_in(TSNode n, std::vector<std::string_view>& out, unsigned depth) const {
+  if (depth > k_max_depth) return;
+  if (ts_node_symbol(n) == m_k.identifier) {
+    out.push_back(text(n));
+    return;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) names_in(ts_node_named_child(n, i), out, depth + 1);
 }
 
 void TreeChecker::blocks(TSNode n, Ctx& inner, int added) {

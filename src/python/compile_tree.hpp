@@ -42,7 +42,7 @@ struct Frame {
   bool generator = false;  // holds a yield
   uint32_t return_line = 0; // the first `return <value>`
   const Frame* parent = nullptr;
-  std::vector<std::string_view> params;
+  std::vector<std::string_view> params; // a comprehension's: every name in its `for` targets
   TSNode body{}; // a function's or class's body (the module for the module): where a nonlocal name must be bound
 };
 
@@ -92,7 +92,8 @@ private:
   void future_names(TSNode n);
   void concatenated(TSNode n);
   void assignment(TSNode n);
-  void named_expression(TSNode n);
+  void named_expression(TSNode n, const Frame& f);
+  void names_in(TSNode n, std::vector<std::string_view>& out, unsigned depth) const;
   bool target(TSNode n, bool star_allowed, bool del);
   bool single_target(TSNode n);
   void arguments(TSNode n);
@@ -105,6 +106,7 @@ private:
   // Whether an annotated assignment to `name` (`name: T = ...`) is in `n`'s own scope.
   bool annotates(TSNode n, std::string_view name, unsigned depth) const;
   bool named_before(TSNode n, std::string_view name, uint32_t before, unsigned depth) const;
+  void as_expression(TSNode n);
   void decorator(TSNode n);
   void cases(TSNode n);
   void except_clause(TSNode n);

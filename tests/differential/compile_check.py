@@ -39,6 +39,7 @@ INSERTIONS = [
     "*a = b\n", "raise E, 'm'\n", "except E, e:\n", "10L", "0x", "1__0", "ur''", "b'\u00e9'", "'\\x1'",
     "f'{}'", "f'}'", "global x\n", "import *\n", "try:\n    pass\n", "match x:\n    case y: pass\n    case z: pass\n",
     "with (a as b): pass\n", "def f[T](): pass\n", "type X = int\n", "except* E:\n", "case _:\n",
+    "[y := 0 for y in z]\n", "[x for x in (y := z)]\n", "[(w := x) for x in z]\n",
 ]
 
 

@@ -152,6 +152,45 @@ SyntaxIssue case_of(std::string_view pattern) {
 
 } // namespace
 
+TEST_CASE("compile check: assignment expressions in comprehensions", "[compile]") {
+  // No rebinding of an iteration variable of any enclosing comprehension (a lambda starts a new scope).
+  CHECK(issue_of("[(i := 0) for i in x]\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("[[(i := 0) for j in y] for i in x]\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("{(k := 1): v for k, v in z}\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("[x for x in z if (x := 2)]\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("[lambda: (i := 1) for i in x]\n") == SyntaxIssue::none);
+  CHECK(issue_of("[(y := 1) for x in z if (w := 2)]\n") == SyntaxIssue::none);
+  // None in an iterable expression, even inside a lambda or another comprehension there.
+  CHECK(issue_of("[x for x in (y := [])]\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("[x for z in w for x in (y := [])]\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("[x for x in (lambda: (y := 1))()]\n") == SyntaxIssue::invalid_target);
+  // None in a comprehension directly in a class body; a method's is fine.
+  CHECK(issue_of("class A:\n    [(y := 1) for x in z]\n") == SyntaxIssue::invalid_target);
+  CHECK(issue_of("class A:\n    [lambda: (y := 1) for x in z]\n") == SyntaxIssue::none);
+  CHECK(issue_of("class A:\n    def f(self):\n        [(y := 1) for x in z]\n") == SyntaxIssue::none);
+  CHECK(issue_of("class A:\n    x = (y := 1)\n") == SyntaxIssue::none);
+}
+
+TEST_CASE("compile check: `as` outside with, except and patterns; a star before :=", "[compile]") {
+  // Found by the differential check (seed 3): `importue as _unused` and `f(*argsx := 1, **kw)`.
+  CHECK(issue_of("a as b\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("x = a as b\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("f(a as b)\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("for x in a as b:\n    pass\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("with ((a as b)):\n    pass\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("with (a as b), c as d:\n    pass\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("try:\n    pass\nexcept (E as e):\n    pass\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("with a as b, c as d:\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("with (a as b):\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("with (a as b, c as d):\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("with (a as b,):\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("try:\n    pass\nexcept E as e:\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("f(*a := 1)\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("f(**a := 1)\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("x = [*a := 1]\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("f(*(a := 1))\n") == SyntaxIssue::none);
+}
+
 TEST_CASE("compile check: match patterns CPython's compiler refuses", "[compile]") {
   // Names: bound once per pattern; every alternative binds the same ones; `_` and __debug__ bind none.
   CHECK(case_of("[a, a]") == SyntaxIssue::invalid_pattern);
