@@ -332,14 +332,22 @@ public:
     }
   }
 
-  // `from pkg import *` also imports the submodules its __all__ names.
+  // `from pkg import *` also imports the submodules its __all__ names; a computed __all__
+  // (`sorted(p.stem for p in Path(__file__).parent.glob("*.py"))`) may name any of them.
   void star_submodules(uint32_t package, uint32_t line) {
-    if (package >= m_facts.size() || m_graph.nodes[package].path.filename() != "__init__.py" ||
-        !m_facts.header(package).has_all) {
-      return;
-    }
-    FileFacts facts = m_facts.full(package);
+    if (package >= m_facts.size() || m_graph.nodes[package].path.filename() != "__init__.py") return;
     std::string dir(parent_of(m_graph.nodes[package].path.view()));
+    if (m_facts.header(package).all_dynamic) {
+      std::string prefix = dir.empty() ? std::string() : dir + "/";
+      for (const auto& [path, node] : m_graph.by_path) {
+        if (!path.starts_with(prefix) || !path.ends_with(".py") || node == package) continue;
+        std::string_view rest = std::string_view(path).substr(prefix.size());
+        size_t slash = rest.find('/');
+        if (slash == std::string_view::npos || rest.substr(slash + 1) == "__init__.py") edge(node, EdgeKind::star_import, line);
+      }
+    }
+    if (!m_facts.header(package).has_all) return;
+    FileFacts facts = m_facts.full(package);
     for (const auto& name : facts.all_names.value_or(std::vector<std::string>{})) {
       link_under(dir, name, EdgeKind::star_import, line);
     }
