@@ -236,6 +236,7 @@ public:
     if (imp.kind == ImportKind::string_ref) return string_ref(imp, scratch);
     if (imp.level > 0) return resolve_relative(imp, scratch, kind);
     if (link_absolute(imp.module, kind, imp.line)) {
+      if (m_index.find(imp.module).empty()) unresolved_submodule(imp, scratch);
       if (imp.kind == ImportKind::from) {
         for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
           m_name.assign(imp.module).append(".").append(scratch.names[k]);
@@ -265,6 +266,25 @@ public:
       if (!link_under(parent, imp.module, EdgeKind::name_match, imp.line)) continue;
       std::string module_dir(parent);
       append_dotted_as_path(module_dir, imp.module);
+      follow_names(imp, scratch, module_dir, EdgeKind::name_match);
+    }
+  }
+
+  // `import pkg.extras` where pkg is the project's and no file is pkg.extras: the package extends its
+  // __path__ (`__path__.append(...)`, pkgutil.extend_path), or code registers the module in
+  // sys.modules. A module of that name anywhere in the repository may be the one loaded.
+  void unresolved_submodule(const ImportView& imp, const ImportScratch& scratch) {
+    std::string_view name = imp.module;
+    size_t dot = name.rfind('.');
+    while (dot != std::string_view::npos && dot > 0 && m_index.find(name.substr(0, dot)).empty()) dot = name.rfind('.', dot - 1);
+    if (dot == std::string_view::npos || dot == 0) return;
+    std::string_view rest = name.substr(dot + 1);
+    auto found = m_by_name.find(rest.substr(0, rest.find('.')));
+    if (found == m_by_name.end()) return;
+    for (std::string_view parent : found->second) {
+      if (!link_under(parent, rest, EdgeKind::name_match, imp.line)) continue;
+      std::string module_dir(parent);
+      append_dotted_as_path(module_dir, rest);
       follow_names(imp, scratch, module_dir, EdgeKind::name_match);
     }
   }
