@@ -237,6 +237,7 @@ public:
     if (imp.level > 0) return resolve_relative(imp, scratch, kind);
     if (link_absolute(imp.module, kind, imp.line)) {
       if (m_index.find(imp.module).empty()) unresolved_submodule(imp, scratch);
+      else shadowed_by_name(imp, scratch);
       if (imp.kind == ImportKind::from) {
         for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
           m_name.assign(imp.module).append(".").append(scratch.names[k]);
@@ -262,6 +263,21 @@ public:
     // a name found nowhere is third-party.
     auto found = m_by_name.find(first);
     if (found == m_by_name.end()) return;
+    for (std::string_view parent : found->second) {
+      if (!link_under(parent, imp.module, EdgeKind::name_match, imp.line)) continue;
+      std::string module_dir(parent);
+      append_dotted_as_path(module_dir, imp.module);
+      follow_names(imp, scratch, module_dir, EdgeKind::name_match);
+    }
+  }
+
+  // `import helpers` that an import root resolves may still load another `helpers` first: a conftest.py
+  // that puts tests/support at the front of sys.path. Every module of that name in the repository is
+  // linked by name too (the ones under the roots are linked already).
+  void shadowed_by_name(const ImportView& imp, const ImportScratch& scratch) {
+    std::string_view first = imp.module.substr(0, imp.module.find('.'));
+    auto found = m_by_name.find(first);
+    if (found == m_by_name.end() || found->second.size() < 2) return;
     for (std::string_view parent : found->second) {
       if (!link_under(parent, imp.module, EdgeKind::name_match, imp.line)) continue;
       std::string module_dir(parent);

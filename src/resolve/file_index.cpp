@@ -65,10 +65,13 @@ FileIndex::~FileIndex() {
 }
 
 void FileIndex::name_matched(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const {
-  // No import root resolves the import: the modules the graph matched by name for it (a folder a
-  // conftest.py puts on sys.path, a module registered in sys.modules), as the file level links it.
+  // The modules the graph matched by name for the import (a folder a conftest.py puts on sys.path,
+  // ahead of an import root's module of that name or where no root has one; a folder a package adds to
+  // its __path__), as the file level links them.
   for (const Edge& e : m_graph.out[importer]) {
-    if (e.kind == EdgeKind::name_match && e.line == imp.line) out.push_back(e.target);
+    if (e.kind == EdgeKind::name_match && e.line == imp.line && std::find(out.begin(), out.end(), e.target) == out.end()) {
+      out.push_back(e.target);
+    }
   }
 }
 
@@ -86,7 +89,7 @@ void FileIndex::resolve_module(uint32_t importer, const ImportView& imp, std::ve
   if (imp.level == 0) {
     const auto& nodes = m_graph.modules_named(imp.module);
     out.insert(out.end(), nodes.begin(), nodes.end());
-    if (nodes.empty()) name_matched(importer, imp, out);
+    name_matched(importer, imp, out);
     return;
   }
   std::string base(parent_of(m_graph.nodes[importer].path.view()));
@@ -194,7 +197,7 @@ Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& 
     if (b.kind == Binding::module && imp.level == 0) {
       const auto& nodes = m_graph.modules_named(b.name); // `import a.b` binds a; `import a.b as c` binds a.b
       modules.assign(nodes.begin(), nodes.end());
-      if (modules.empty()) name_matched(h, imp, modules);
+      name_matched(h, imp, modules);
     } else {
       resolve_module(h, imp, modules);
     }
