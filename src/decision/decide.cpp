@@ -157,6 +157,11 @@ private:
         }
       }
     }
+    // Code that reads the file as text (rule `source-readers`): its test files run whole.
+    for (const RepoPath* side : sides) {
+      auto seeds = m_non_python.source_readers(*side, change.status);
+      m_reader_seeds.insert(m_reader_seeds.end(), seeds.begin(), seeds.end());
+    }
     m_python.push_back(py_change);
     m_decision.files.push_back(std::move(verdict));
   }

@@ -116,6 +116,25 @@ bool could_name(std::string_view literal, const RepoPath& path) {
   return false;
 }
 
+bool could_name_source(std::string_view literal, const RepoPath& path, bool scans, bool lists) {
+  std::string lit = lower(literal);
+  std::replace(lit.begin(), lit.end(), '\\', '/');
+  std::string name = lower(path.filename());
+  size_t at = lit.find(name);
+  if (at != std::string::npos && (at == 0 || lit[at - 1] == '/' || lit[at - 1] == '.')) {
+    bool common = name.starts_with("__") || name == "conftest.py" || name == "setup.py";
+    if (!common) return true;
+    std::string folder = lower(path.parent());
+    folder = folder.substr(folder.rfind('/') == std::string::npos ? 0 : folder.rfind('/') + 1);
+    if (!folder.empty() && at > folder.size() && std::string_view(lit).substr(at - folder.size() - 1, folder.size()) == folder) return true;
+  }
+  if (!scans) return false;
+  if (lit == ".py") return lists;
+  std::string_view last = std::string_view(lit).substr(lit.rfind('/') == std::string::npos ? 0 : lit.rfind('/') + 1);
+  return last.find_first_of("*?[") != std::string_view::npos && last.find(".py") != std::string_view::npos &&
+         util::fnmatch(last, name);
+}
+
 bool collects_documentation(std::string_view pytest_arg) {
   std::string arg = lower(pytest_arg);
   // pytest's own doctest options read modules' docstrings, and --doctest-glob names the text files it

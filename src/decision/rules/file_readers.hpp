@@ -26,6 +26,16 @@ std::optional<QuietKind> quiet_kind(const RepoPath& path);
 // code a reader.
 bool could_name(std::string_view literal, const RepoPath& path);
 
+// True when `literal` could name the Python source file `path`, read as text (a test that scans the
+// sources, code that exec()s a file): it holds the file's name with its extension ("defaults.py",
+// "golden/model_ab.py"; for the names every package repeats, `__init__.py`, `conftest.py`,
+// `setup.py`, `__main__.py`, only with the folder above it), or, when `scans` (the literal is in test
+// code), it is a wildcard pattern for Python files its name matches ("*.py"), or the extension ".py"
+// in a file that also `lists` a folder (`os.walk` and `name.endswith(".py")`). Stricter than
+// could_name: every Python file is a module already, folder names are everywhere, and pytester's
+// `makefile(".py", ...)` writes files of its own.
+bool could_name_source(std::string_view literal, const RepoPath& path, bool scans, bool lists);
+
 // True for pytest arguments that turn on a plugin which reads documentation as tests (text doctests,
 // Markdown or reStructuredText code blocks): with one, documentation is never quiet.
 bool collects_documentation(std::string_view pytest_arg);

@@ -194,6 +194,24 @@ NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides
   return out;
 }
 
+std::vector<ReaderSeed> NonPythonRules::source_readers(const RepoPath& path, FileStatus status) {
+  std::vector<ReaderSeed> out;
+  if (facts() == nullptr) return out;
+  auto changed = m_in.graph.find(path.str);
+  for (const auto& r : tables().reads) {
+    if (changed && r.node == *changed) continue;
+    const GraphNode& n = m_in.graph.nodes[r.node];
+    bool scans = n.test || n.conftest;
+    auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
+                            [&](const auto& s) { return could_name_source(s.first, path, scans, r.paths.listing_line != 0); });
+    if (hit == r.paths.strings.end()) continue;
+    ReaderSeed seed{Reader{r.node, Relation::reads_file, hit->second, {}}, {}};
+    seed.tail.push_back(Hop{path.str, relation_of(status), 0, {}});
+    out.push_back(std::move(seed));
+  }
+  return out;
+}
+
 NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
   if (sectioned_config(path)) return config_file(path);
   if (pin_file_kind(path) != PinFile::none) {

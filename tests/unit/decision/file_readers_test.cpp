@@ -56,6 +56,28 @@ TEST_CASE("could_name: names, wildcards, extensions, stems and folders") {
   CHECK_FALSE(could_name("..", page));
 }
 
+TEST_CASE("could_name_source: a Python file named with .py, or scanned by test code") {
+  RepoPath defaults("src/pkg/defaults.py");
+  CHECK(could_name_source("defaults.py", defaults, false, false));
+  CHECK(could_name_source("src/pkg/defaults.py", defaults, false, false));
+  CHECK_FALSE(could_name_source("mydefaults.py", defaults, false, false)); // another file's name
+  CHECK_FALSE(could_name_source("defaults", defaults, true, true));        // a stem is no file name here
+  CHECK_FALSE(could_name_source("pkg", defaults, true, true));             // nor is a folder
+  // The names every package repeats count only with the folder above them.
+  RepoPath init("src/pkg/__init__.py");
+  CHECK_FALSE(could_name_source("__init__.py", init, true, true));
+  CHECK(could_name_source("pkg/__init__.py", init, false, false));
+  CHECK_FALSE(could_name_source("other/__init__.py", init, false, false));
+  // Wildcards for Python files and ".py" only in test code; ".py" only with a folder listing.
+  CHECK(could_name_source("*.py", defaults, true, false));
+  CHECK(could_name_source("**/*.py", defaults, true, false));
+  CHECK_FALSE(could_name_source("*.py", defaults, false, false));
+  CHECK_FALSE(could_name_source("test_*.py", defaults, true, false));
+  CHECK_FALSE(could_name_source("*", defaults, true, false));
+  CHECK(could_name_source(".py", defaults, true, true));
+  CHECK_FALSE(could_name_source(".py", defaults, true, false));
+}
+
 TEST_CASE("pytest arguments that make documentation or lint configuration part of the session") {
   CHECK(collects_documentation("--doctest-rst"));
   CHECK(collects_documentation("--markdown-docs"));
