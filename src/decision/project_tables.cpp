@@ -129,6 +129,7 @@ const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const Fi
       if (ref.modules.empty()) continue;
       ref.owner = info.symbol_at(imp.line);
       ref.held = (imp.flags & k_import_held) != 0;
+      ref.code = (imp.flags & k_import_code) != 0;
       out.push_back(std::move(ref));
     }
     return out;

@@ -45,6 +45,7 @@ struct StringRef {
   uint32_t line = 0;
   int32_t owner = -1;
   bool held = false; // a module-level value holds it (k_import_held): see ReferenceRules::string_refs
+  bool code = false; // an import inside a string of code (k_import_code): it may read any name of the module
   std::vector<std::pair<uint32_t, std::optional<std::string>>> modules;
 };
 

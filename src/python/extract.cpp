@@ -13,6 +13,7 @@
 #include "python/lazy_modules.hpp"
 #include "python/literals.hpp"
 #include "python/namespace_stores.hpp"
+#include "python/code_strings.hpp"
 #include "python/path_literals.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
@@ -536,6 +537,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::find_constant_names(root, source, m_impl->references.tokens, facts);
   python::mark_wrapping_decorators(root, source, facts);
   python::read_paths(source, m_impl->references.tokens, facts.paths);
+  python::scan_code_strings(source, m_impl->references.tokens, facts);
   facts.has_doctest = source.find(">>> ") != std::string_view::npos;
   if (facts.has_doctest) facts.doctest_modules = python::example_imports(source);
   facts.handed = python::handed_names(source, m_impl->references.tokens, facts);

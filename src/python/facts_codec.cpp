@@ -128,6 +128,7 @@ util::Writer name_table(const FileFacts& facts) {
   for (const auto& h : facts.handed) hashes.push_back(name_hash(handed_name(std::string_view(h).substr(0, h.find('\t')))));
   for (const auto& i : facts.imports) {
     if (i.kind == ImportKind::string_ref) add_components(i.module);
+    if (i.kind == ImportKind::string_ref && (i.flags & k_import_code) != 0) hashes.push_back(name_hash(k_code_string_name));
     for (const auto& n : i.names) add_components(n);
   }
   std::sort(hashes.begin(), hashes.end());

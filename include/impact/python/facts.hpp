@@ -35,7 +35,12 @@ enum ImportFlag : uint8_t {
   k_import_guarded = 4,       // inside try/except (optional dependency)
   k_import_conditional = 8,   // inside if/else or another compound statement
   k_import_held = 16,         // a string reference that a module-level value holds (python/stored_values.hpp)
+  k_import_code = 32,         // a string reference made by an import inside a string of code (python/code_strings.hpp)
 };
+
+// How a file with imports inside strings of code (k_import_code) stands among its names
+// (ProjectFacts::mentions): that code may read any name of the modules it imports.
+inline constexpr std::string_view k_code_string_name = "*code";
 
 // One import of a module. For `from` imports, `names` holds the imported names and `aliases` the local
 // names they are bound to (equal when there is no `as`).

@@ -41,6 +41,7 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
     for (const auto& n : search.names) hashes.push_back(ProjectFacts::mention_hash(n));
   }
   static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
+  static const uint32_t k_code_hash = ProjectFacts::mention_hash(k_code_string_name);
   for (uint32_t h : files) {
     if (h >= m_facts.size()) continue;
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
@@ -51,7 +52,9 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
       // come from that table already.)
       bool mentioned = false;
       for (uint32_t hash : hashes) mentioned = mentioned || m_facts.mentions_hash(h, hash);
-      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions_hash(h, k_dict_hash)) continue;
+      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions_hash(h, k_dict_hash) && !m_facts.mentions_hash(h, k_code_hash)) {
+        continue;
+      }
     }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
@@ -276,7 +279,9 @@ void ReferenceRules::string_refs(const Search& search, uint32_t h, const FileInf
     bool names_module = false;
     for (const auto& [module, next] : ref.modules) {
       // The string names the module itself, or a name in it that could be the symbol.
-      if (module == key.node && (!next || *next == top || *next == search.name)) names_module = true;
+      // Code in a string that imports the module (`"-c", "from pkg import core; core.add(1, 2)"`) may read
+      // any of its names.
+      if (module == key.node && (!next || *next == top || *next == search.name || ref.code)) names_module = true;
     }
     if (!names_module || h == key.node) continue; // a module naming itself (its docstring) is no user
     if (ref.owner == -1 && ref.held && held_by_value(search, h, info, ref.line)) continue;
