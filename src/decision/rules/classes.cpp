@@ -426,9 +426,10 @@ bool ClassRules::project_defines(std::string_view name) {
 }
 
 bool ClassRules::is_protocol_method(std::string_view name) {
-  static constexpr std::array<std::string_view, 27> k_names = {
-      // mappings (dict(obj), **obj) and files (print(file=), json.dump / json.load)
-      "keys", "read", "readline", "readlines", "readinto", "write", "writelines", "flush", "close", "fileno",
+  static constexpr std::array<std::string_view, 28> k_names = {
+      // mappings (dict(obj), **obj; json.dumps, copy and pickle call a dict subclass's items()) and files
+      // (print(file=), json.dump / json.load)
+      "keys", "items", "read", "readline", "readlines", "readinto", "write", "writelines", "flush", "close", "fileno",
       "seek", "tell", "isatty", "readable", "writable", "seekable", "truncate",
       // logging filters (Filterer calls filter(record) on any object), import hooks (sys.meta_path)
       "filter", "find_spec", "find_module", "create_module", "exec_module", "load_module", "get_source",

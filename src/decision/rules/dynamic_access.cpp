@@ -150,6 +150,11 @@ void DynamicAccessRules::for_each_read(std::span<const std::string_view> names,
       const FileInfo* info = m_index.get(h);
       if (info == nullptr) continue;
       for (const Read& r : m_index.reads(h, id, name)) fn(h, *info, r.symbol);
+      // `from copy import deepcopy as snapshot_of`: the alias is read in its place.
+      for (const auto& [local, b] : info->names) {
+        if (b.kind != resolve::Binding::from_import || b.name != name || local == name) continue;
+        for (const Read& r : m_index.reads(h, m_index.intern(local), local)) fn(h, *info, r.symbol);
+      }
     }
   }
 }
@@ -421,9 +426,11 @@ void DynamicAccessRules::literal_lookups(const std::vector<uint32_t>& modules,
 }
 
 bool DynamicAccessRules::is_serialization_method(std::string_view name) {
-  static constexpr std::array<std::string_view, 8> k_names = {"__reduce__",   "__reduce_ex__",  "__getstate__",
-                                                              "__setstate__", "__getnewargs__", "__getnewargs_ex__",
-                                                              "__copy__",     "__deepcopy__"};
+  // simplejson's dumps calls _asdict() on any object that has one (namedtuple_as_object) and for_json()
+  // with for_json=True.
+  static constexpr std::array<std::string_view, 10> k_names = {
+      "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__",
+      "__copy__",   "__deepcopy__",  "_asdict",      "for_json"};
   return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
 }
 
@@ -444,9 +451,10 @@ void DynamicAccessRules::serialization_method(const Key& key, std::string_view o
     return covered(m_walk.subwalk({SymbolSeed{key.node, std::string(owner), Relation::special_method, line}}));
   });
   const Covered& serializers = m_serializer_callers.get([&] {
-    static constexpr std::array<std::string_view, 14> k_serializers = {
+    // dataclasses.asdict and astuple deep-copy every field's value.
+    static constexpr std::array<std::string_view, 16> k_serializers = {
         "pickle", "dumps", "dump", "copy", "deepcopy", "cloudpickle", "dill", "shelve", "multiprocessing",
-        "Pool", "Process", "ProcessPoolExecutor", "joblib", "copyreg"};
+        "Pool", "Process", "ProcessPoolExecutor", "joblib", "copyreg", "asdict", "astuple"};
     return callers_of(k_serializers, Relation::references);
   });
   select_both(users, serializers, self);
