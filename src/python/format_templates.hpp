@@ -76,15 +76,20 @@ private:
 // name), as (name, the literal's source text). Where a held template is
 // formatted, each literal the name was given is read (a name given a template in one scope and used
 // in another reads more fields, never fewer).
+// With `module_names`, only the templates module-level code binds to a plain name (`BADGE = "[{0.name}]"`),
+// in any file: another module may import the name and format it.
 inline std::vector<std::pair<std::string_view, std::string_view>> held_templates(const std::vector<Token>& tokens,
-                                                                                  std::string_view src) {
+                                                                                  std::string_view src,
+                                                                                  bool module_names = false) {
   std::vector<std::pair<std::string_view, std::string_view>> out;
-  if (src.find("format") == std::string_view::npos) return out; // most files: nothing is formatted
+  if (!module_names && src.find("format") == std::string_view::npos) return out; // most files: nothing is formatted
+  if (module_names && src.find('{') == std::string_view::npos) return out;
   for (size_t i = 0; i + 3 < tokens.size(); ++i) {
-    bool starts = i == 0 || tokens[i - 1].kind == Tok::newline || tokens[i - 1].kind == Tok::colon;
+    bool starts = i == 0 || tokens[i - 1].kind == Tok::newline || (!module_names && tokens[i - 1].kind == Tok::colon);
     if (!starts || tokens[i].kind != Tok::name) continue;
+    if (module_names && (tokens[i].depth != 0 || (i > 0 && src[tokens[i].begin - 1] != '\n'))) continue; // indented: in a block
     size_t target = i; // the last name of the target chain
-    while (target + 2 < tokens.size() && tokens[target + 1].kind == Tok::dot && tokens[target + 2].kind == Tok::name) target += 2;
+    while (!module_names && target + 2 < tokens.size() && tokens[target + 1].kind == Tok::dot && tokens[target + 2].kind == Tok::name) target += 2;
     if (target + 3 >= tokens.size() || tokens[target + 1].kind != Tok::assign) continue;
     bool paren = tokens[target + 2].kind == Tok::lparen;
     size_t first = target + 2 + (paren ? 1 : 0), j = first;

@@ -41,6 +41,19 @@ public:
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
     m_held_templates = held_templates(tokens, m_src);
+    // A template a module binds to a name (`BADGE = "[{0.display_name}]"`) and does not format itself
+    // is there for another module to import and format: the module level reads its fields'
+    // attributes, as its importers do.
+    for (const auto& [name, text] : held_templates(tokens, m_src, true)) {
+      std::string formatted(name);
+      formatted.append(".format");
+      if (m_src.find(formatted) != std::string_view::npos) continue;
+      for (std::string_view attr : format_attributes(text)) {
+        std::string chain(1, '.');
+        chain.append(attr);
+        read(state(-1), chain, false);
+      }
+    }
     for (const Token& t : tokens) token(t);
     if (m_namespace.stage != 0) state(m_namespace.owner).dynamic = true;
     if (m_lookup.active()) {

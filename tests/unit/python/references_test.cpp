@@ -357,6 +357,12 @@ TEST_CASE("a literal str.format template's replacement fields read attributes", 
                            "    def render(self, user):\n        return self.template.format(user) + self.footer.format(user)\n");
   CHECK(reads(symbol(attribute, "Card.render"), ".name"));
   CHECK(reads(symbol(attribute, "Card.render"), ".email"));
+  // A module-level template its own file never formats is there for an importer: the module level
+  // reads its fields (`held` formats TEMPLATE itself: its module level reads nothing).
+  auto exported = extract("TAG = '#{0.name}'\nPLAIN = '{0}'\n\ndef f():\n    INNER = '{0.size}'\n    return INNER\n");
+  CHECK(std::find(exported.module_refs.begin(), exported.module_refs.end(), ".name") != exported.module_refs.end());
+  CHECK(std::find(exported.module_refs.begin(), exported.module_refs.end(), ".size") == exported.module_refs.end());
+  CHECK(std::find(held.module_refs.begin(), held.module_refs.end(), ".name") == held.module_refs.end());
 }
 
 TEST_CASE("lookup functions imported under another name are read as themselves", "[references]") {
