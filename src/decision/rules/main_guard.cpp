@@ -13,8 +13,38 @@ namespace impact::decision::rules {
 
 namespace {
 
+// Project code (not test code) that runs a Python program: it names the interpreter (`sys.executable`)
+// and a way to start a process, or runpy's runners (`launcher.run_worker(n)` running
+// `[sys.executable, "-m", "pkg.worker", ...]`). Every file that loads it, directly or not, may run one.
+std::vector<bool> loads_a_launcher(const ImportGraph& graph, const ProjectFacts& facts, const TestCode& tests) {
+  std::vector<bool> out(graph.nodes.size(), false);
+  std::vector<uint32_t> stack;
+  for (uint32_t node = 0; node < graph.nodes.size() && node < facts.size(); ++node) {
+    const GraphNode& n = graph.nodes[node];
+    if (n.ghost || n.test || n.conftest || tests.holds(node)) continue;
+    bool python = facts.mentions(node, "executable") &&
+                  (facts.mentions(node, "subprocess") || facts.mentions(node, "Popen") || facts.mentions(node, "check_output") ||
+                   facts.mentions(node, "check_call") || facts.mentions(node, "create_subprocess_exec"));
+    if (python || facts.mentions(node, "run_module") || facts.mentions(node, "run_path")) {
+      out[node] = true;
+      stack.push_back(node);
+    }
+  }
+  while (!stack.empty()) {
+    uint32_t n = stack.back();
+    stack.pop_back();
+    for (const auto& [from, edge] : graph.in[n]) {
+      if (out[from]) continue;
+      out[from] = true;
+      stack.push_back(from);
+    }
+  }
+  return out;
+}
+
 // The test files that may run a module as a program: those whose test code may start a process, or
-// names runpy, exec or a loader (every test file when a conftest.py or helper does, or without facts).
+// names runpy, exec or a loader (every test file when a conftest.py or helper does, or without facts),
+// or that load project code that runs a Python program.
 std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts) {
   ProcessStarters starters(graph, facts);
   TestCode tests(graph);
@@ -31,10 +61,12 @@ std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFac
     // A conftest.py or helper that runs code this way may do it for any test.
     if (names_runner[node] && !n.test) every = true;
   }
+  std::vector<bool> launches = every ? std::vector<bool>() : loads_a_launcher(graph, *facts, tests);
   std::vector<uint32_t> out;
   for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
     const GraphNode& n = graph.nodes[node];
-    if (n.test && !n.ghost && (every || names_runner[node] || starters.starts(node))) out.push_back(node);
+    bool launcher = node < launches.size() && launches[node];
+    if (n.test && !n.ghost && (every || names_runner[node] || launcher || starters.starts(node))) out.push_back(node);
   }
   return out;
 }
