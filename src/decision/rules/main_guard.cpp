@@ -5,6 +5,7 @@
 #include "decision/relation.hpp"
 #include "decision/test_code.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <string_view>
@@ -71,16 +72,58 @@ std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFac
   return out;
 }
 
+// The test files that load, directly or not, code that makes objects of classes its data names, and so
+// imports their modules by a name no file spells: unpickling (`pickle.load(s)`, `Unpickler`, shelve,
+// dill, cloudpickle, joblib), YAML's object tags (`yaml.load`, `unsafe_load`, `full_load`), jsonpickle,
+// logging's `fileConfig` (`class=pkg.handlers.ListHandler`), `pydoc.locate`.
+std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts) {
+  auto loads = [&](uint32_t n) {
+    auto m = [&](std::string_view name) { return facts.mentions(n, name); };
+    return (m("pickle") && (m("load") || m("loads") || m("Unpickler"))) || m("shelve") || m("dill") ||
+           m("cloudpickle") || (m("joblib") && m("load")) ||
+           (m("yaml") && (m("load") || m("unsafe_load") || m("full_load") || m("load_all"))) || m("jsonpickle") ||
+           m("fileConfig") || (m("pydoc") && m("locate"));
+  };
+  std::vector<bool> seen(graph.nodes.size(), false);
+  std::vector<uint32_t> stack;
+  for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
+    if (!graph.nodes[n].ghost && loads(n)) {
+      seen[n] = true;
+      stack.push_back(n);
+    }
+  }
+  std::vector<uint32_t> out;
+  while (!stack.empty()) {
+    uint32_t n = stack.back();
+    stack.pop_back();
+    if (graph.nodes[n].test) out.push_back(n);
+    for (const auto& [from, edge] : graph.in[n]) {
+      if (seen[from]) continue;
+      seen[from] = true;
+      stack.push_back(from);
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
                             const std::vector<FileVerdict>& files, Selection& out) {
   std::vector<std::pair<std::string, Relation>> programs;
+  std::optional<std::vector<uint32_t>> loaders;
   for (const PythonChange* py : changes) {
     if (py->semantics != nullptr && py->semantics->runs_as_program) {
       programs.emplace_back(files[py->verdict].path.str, Relation::main_block);
     } else if (py->unloaded && facts != nullptr) { // `python -m pkg` (pkg/__main__.py), `python scripts/tool.py`
       programs.emplace_back(files[py->verdict].path.str, relation_of(py->status));
+      // A file no import leads to may still be imported by name from data: a pickle's class.
+      if (!loaders) loaders = data_loaders(graph, *facts);
+      const std::string& path = files[py->verdict].path.str;
+      for (uint32_t node : *loaders) {
+        out.whole.emplace(node, std::vector<Hop>{Hop{graph.nodes[node].path.str, Relation::dynamic_import_may_load, 0, {}},
+                                                 Hop{path, relation_of(py->status), 0, {}}});
+      }
     }
   }
   if (programs.empty()) return;
