@@ -261,12 +261,18 @@ public:
     }
     // Else a module of that name anywhere in the repository (code that extends sys.path at run time);
     // a name found nowhere is third-party.
-    auto found = m_by_name.find(first);
-    if (found == m_by_name.end()) return;
+    link_by_name(imp, scratch, imp.module, 1);
+  }
+
+  // Every module `dotted` names under a folder holding its first part, as `name_match` (and the names a
+  // from-import takes from it), when at least `least` folders hold that first part.
+  void link_by_name(const ImportView& imp, const ImportScratch& scratch, std::string_view dotted, size_t least) {
+    auto found = m_by_name.find(dotted.substr(0, dotted.find('.')));
+    if (found == m_by_name.end() || found->second.size() < least) return;
     for (std::string_view parent : found->second) {
-      if (!link_under(parent, imp.module, EdgeKind::name_match, imp.line)) continue;
+      if (!link_under(parent, dotted, EdgeKind::name_match, imp.line)) continue;
       std::string module_dir(parent);
-      append_dotted_as_path(module_dir, imp.module);
+      append_dotted_as_path(module_dir, dotted);
       follow_names(imp, scratch, module_dir, EdgeKind::name_match);
     }
   }
@@ -274,17 +280,7 @@ public:
   // `import helpers` that an import root resolves may still load another `helpers` first: a conftest.py
   // that puts tests/support at the front of sys.path. Every module of that name in the repository is
   // linked by name too (the ones under the roots are linked already).
-  void shadowed_by_name(const ImportView& imp, const ImportScratch& scratch) {
-    std::string_view first = imp.module.substr(0, imp.module.find('.'));
-    auto found = m_by_name.find(first);
-    if (found == m_by_name.end() || found->second.size() < 2) return;
-    for (std::string_view parent : found->second) {
-      if (!link_under(parent, imp.module, EdgeKind::name_match, imp.line)) continue;
-      std::string module_dir(parent);
-      append_dotted_as_path(module_dir, imp.module);
-      follow_names(imp, scratch, module_dir, EdgeKind::name_match);
-    }
-  }
+  void shadowed_by_name(const ImportView& imp, const ImportScratch& scratch) { link_by_name(imp, scratch, imp.module, 2); }
 
   // `import pkg.extras` where pkg is the project's and no file is pkg.extras: the package extends its
   // __path__ (`__path__.append(...)`, pkgutil.extend_path), or code registers the module in
@@ -294,15 +290,7 @@ public:
     size_t dot = name.rfind('.');
     while (dot != std::string_view::npos && dot > 0 && m_index.find(name.substr(0, dot)).empty()) dot = name.rfind('.', dot - 1);
     if (dot == std::string_view::npos || dot == 0) return;
-    std::string_view rest = name.substr(dot + 1);
-    auto found = m_by_name.find(rest.substr(0, rest.find('.')));
-    if (found == m_by_name.end()) return;
-    for (std::string_view parent : found->second) {
-      if (!link_under(parent, rest, EdgeKind::name_match, imp.line)) continue;
-      std::string module_dir(parent);
-      append_dotted_as_path(module_dir, rest);
-      follow_names(imp, scratch, module_dir, EdgeKind::name_match);
-    }
+    link_by_name(imp, scratch, name.substr(dot + 1), 1);
   }
 
   // A literal dynamic import of a name that no import statement could spell (a dash, a space, a
