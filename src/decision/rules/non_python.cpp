@@ -92,7 +92,7 @@ struct NonPythonRules::Tables {
     PathStrings paths;
   };
   std::vector<FileReads> reads;
-  std::string collect_hook; // the first file that defines pytest_collect_file, or ""
+  std::optional<std::string> collect_hook; // the first file that defines pytest_collect_file, or "" (read on first use)
   bool linters = false;
   bool documentation = false;
   std::optional<bool> django; // some file imports django (read on first use)
@@ -140,18 +140,32 @@ NonPythonRules::Tables& NonPythonRules::tables() {
   const ProjectFacts* all = facts();
   if (all == nullptr) return t;
   const ProjectFacts& facts = *all;
-  FactsView view;
   for (size_t i = 0; i < facts.size(); ++i) {
     const SourceFile& file = facts.files[i];
     if (auto node = m_in.graph.find(file.path.str)) t.reads.push_back({*node, facts.paths(i)});
-    if (!t.collect_hook.empty()) continue;
-    facts.view(i, view);
+  }
+  return t;
+}
+
+// Decodes every file's symbols until one defines the hook: asked only for a changed file that is not
+// Python (a Python change asks tables() for the readers of its source).
+const std::string& NonPythonRules::collect_hook() {
+  Tables& t = tables();
+  if (t.collect_hook) return *t.collect_hook;
+  t.collect_hook.emplace();
+  const ProjectFacts* all = facts();
+  FactsView view;
+  for (size_t i = 0; all != nullptr && i < all->size(); ++i) {
+    all->view(i, view);
     bool hook = std::find(view.module_names.begin(), view.module_names.end(), "pytest_collect_file") !=
                 view.module_names.end();
     for (const auto& s : view.symbols) hook = hook || (s.parent < 0 && s.qualname == "pytest_collect_file");
-    if (hook) t.collect_hook = file.path.str;
+    if (hook) {
+      *t.collect_hook = all->files[i].path.str;
+      break;
+    }
   }
-  return t;
+  return *t.collect_hook;
 }
 
 NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
@@ -323,8 +337,8 @@ NonPythonEffect NonPythonRules::importers(const RepoPath& path, PinAnswer answer
 // What makes any reader of a quiet or data file beside the point: pytest itself collects or reads it.
 std::optional<std::string> NonPythonRules::unbounded_reason(const RepoPath& path, FileKind kind) {
   Tables& t = tables();
-  if (!t.collect_hook.empty()) {
-    return fmt::format("{} defines pytest_collect_file, which may collect it as a test", t.collect_hook);
+  if (const std::string& hook = collect_hook(); !hook.empty()) {
+    return fmt::format("{} defines pytest_collect_file, which may collect it as a test", hook);
   }
   if (kind == FileKind::lint && t.linters) return std::string("pytest runs a linter that reads it");
   if (kind != FileKind::tooling && kind != FileKind::lint && t.documentation) {

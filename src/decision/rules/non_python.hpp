@@ -84,6 +84,7 @@ private:
   const DecisionInput& m_in;
   std::unique_ptr<Tables> m_tables; // what every file's facts say, read on first use
   Tables& tables();
+  const std::string& collect_hook();
   const ProjectFacts* facts() const; // the decision's, or, at file level, the ones read for these rules
   NonPythonEffect config_file(const RepoPath& path);
   NonPythonEffect pin_file(const RepoPath& path, const PinChange* change);
