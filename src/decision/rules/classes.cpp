@@ -100,6 +100,12 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   std::string_view called = last_part(key.qualname);
   if (external.any || std::find(external.names.begin(), external.names.end(), called) != external.names.end()) {
     m_walk.reach(key.node, std::string(parent.qualname), self, Relation::overrides_external_base, parent.def_line);
+    // A test class's hook that only its external base calls, for every test (tornado's AsyncHTTPTestCase
+    // calls get_app in setUp): pytest makes the instances and no code names the class or the hook, so
+    // its file's tests run. A test, or a helper the file calls by name, is followed as before.
+    if (m_graph.nodes[key.node].test && !m_layout.is_test_name(called) && !m_facts.mentions(key.node, called)) {
+      m_walk.whole_file(key.node, self, Relation::overrides_external_base);
+    }
   } else if (!is_dunder(called) && !m_layout.is_test_name(called) && handed(parent.name())) {
     // The class (or an instance) is handed to other code as a value, which may call the method by a
     // name the project never spells (sqlite3 calls an aggregate's step, logging a handler's emit):
