@@ -295,6 +295,22 @@ private:
 
   // `"{0.name}".format(user)` (or format_map) reads `user.name` (python/format_templates.hpp).
   void template_token(const Token& t) {
+    // A template literal inside a function reads the attributes its fields name wherever it goes:
+    // `string.Formatter().format("Hi {u.full}", u=u)`, `logging.Formatter("{req.route}", style="{")`,
+    // a template handed to a function that formats it. Not a statement of its own (a docstring).
+    if (t.kind == Tok::string && m_template_prev != Tok::newline) {
+      int32_t owner = m_spans.owner_of(t.begin);
+      std::string_view literal = text(t);
+      bool function = owner != -1 && m_facts.symbols[static_cast<size_t>(owner)].kind != SymbolKind::class_;
+      if (function && literal.find('{') != std::string_view::npos) {
+        for (std::string_view attr : format_attributes(literal)) {
+          std::string chain(1, '.');
+          chain.append(attr);
+          read(state(owner), chain, false);
+        }
+      }
+    }
+    m_template_prev = t.kind;
     FormatTemplate tpl = m_templates.next(t, m_src);
     if (tpl.empty()) return;
     Owner& o = state(m_spans.owner_of(t.begin));
@@ -569,6 +585,7 @@ private:
   bool m_prev_text_star = false;
   int m_super_stage = 0;           // how much of `super().` was just read (see token())
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
+  Tok m_template_prev = Tok::newline; // the same, for template_token()
   bool m_pending_dynamic = false; // the last name reads anything if it is called
   FormatTemplates m_templates;
   struct NamespaceCall {
