@@ -2,8 +2,10 @@
 // `"{0.name}".format(user)` reads `user.name`: the replacement fields of a literal template given to
 // str.format or format_map read attributes of the arguments (docs/selection.md `dynamic-access`).
 #include "python/lexer.hpp"
+#include "python/literals.hpp"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -103,5 +105,53 @@ inline std::vector<std::pair<std::string_view, std::string_view>> held_templates
   }
   return out;
 }
+
+// The attributes the templates of one file read, token by token (python/references.cpp): a template
+// formatted where written or held (`"{0.name}".format(user)`, `TEMPLATE.format(user)`), and a
+// template literal inside a function wherever it goes (`string.Formatter().format("Hi {u.name}", ...)`,
+// `logging.Formatter("{req.route}", style="{")`, a template handed to a function that formats it).
+class TemplateFields {
+public:
+  // Before the first token. A template a module binds to a name and does not format itself
+  // (`BADGE = "[{0.display_name}]"`) is there for another module to import and format: `module_read`
+  // gets its fields' attributes, which the module level reads as its importers do.
+  template <class Read>
+  void start(const std::vector<Token>& tokens, std::string_view src, Read&& module_read) {
+    m_src = src;
+    m_held = held_templates(tokens, src);
+    for (const auto& [name, text] : held_templates(tokens, src, true)) {
+      std::string formatted(name);
+      formatted.append(".format");
+      if (src.find(formatted) != std::string_view::npos) continue;
+      for (std::string_view attr : format_attributes(text)) module_read(attr);
+    }
+  }
+
+  // Token `t`: `read` gets each attribute its template reads. `in_function()` tells whether the token
+  // is in a function's code (asked only of a string that may be a template).
+  template <class InFunction, class Read>
+  void token(const Token& t, InFunction&& in_function, Read&& read) {
+    if (t.kind == Tok::string && m_prev != Tok::newline) { // not a statement of its own (a docstring)
+      std::string_view literal = m_src.substr(t.begin, t.end - t.begin);
+      if (literal.find('{') != std::string_view::npos && in_function()) {
+        for (std::string_view attr : format_attributes(literal)) read(attr);
+      }
+    }
+    m_prev = t.kind;
+    FormatTemplate tpl = m_templates.next(t, m_src);
+    if (tpl.empty()) return;
+    for (std::string_view attr : format_attributes(tpl.text)) read(attr);
+    for (const auto& [name, text] : m_held) {
+      if (name != tpl.held) continue;
+      for (std::string_view attr : format_attributes(text)) read(attr);
+    }
+  }
+
+private:
+  std::string_view m_src;
+  std::vector<std::pair<std::string_view, std::string_view>> m_held; // NAME = "{0.x}" (held_templates)
+  FormatTemplates m_templates;
+  Tok m_prev = Tok::newline;
+};
 
 } // namespace impact::python

@@ -40,20 +40,7 @@ public:
     module_bindings(); // a builtin name the module rebinds is known before the first call reads it
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
-    m_held_templates = held_templates(tokens, m_src);
-    // A template a module binds to a name (`BADGE = "[{0.display_name}]"`) and does not format itself
-    // is there for another module to import and format: the module level reads its fields'
-    // attributes, as its importers do.
-    for (const auto& [name, text] : held_templates(tokens, m_src, true)) {
-      std::string formatted(name);
-      formatted.append(".format");
-      if (m_src.find(formatted) != std::string_view::npos) continue;
-      for (std::string_view attr : format_attributes(text)) {
-        std::string chain(1, '.');
-        chain.append(attr);
-        read(state(-1), chain, false);
-      }
-    }
+    m_template_fields.start(tokens, m_src, [&](std::string_view attr) { read_field(state(-1), attr); });
     for (const Token& t : tokens) token(t);
     if (m_namespace.stage != 0) state(m_namespace.owner).dynamic = true;
     if (m_lookup.active()) {
@@ -295,36 +282,17 @@ private:
 
   // `"{0.name}".format(user)` (or format_map) reads `user.name` (python/format_templates.hpp).
   void template_token(const Token& t) {
-    // A template literal inside a function reads the attributes its fields name wherever it goes:
-    // `string.Formatter().format("Hi {u.full}", u=u)`, `logging.Formatter("{req.route}", style="{")`,
-    // a template handed to a function that formats it. Not a statement of its own (a docstring).
-    if (t.kind == Tok::string && m_template_prev != Tok::newline) {
+    auto in_function = [&] {
       int32_t owner = m_spans.owner_of(t.begin);
-      std::string_view literal = text(t);
-      bool function = owner != -1 && m_facts.symbols[static_cast<size_t>(owner)].kind != SymbolKind::class_;
-      if (function && literal.find('{') != std::string_view::npos) {
-        for (std::string_view attr : format_attributes(literal)) {
-          std::string chain(1, '.');
-          chain.append(attr);
-          read(state(owner), chain, false);
-        }
-      }
-    }
-    m_template_prev = t.kind;
-    FormatTemplate tpl = m_templates.next(t, m_src);
-    if (tpl.empty()) return;
-    Owner& o = state(m_spans.owner_of(t.begin));
-    auto fields = [&](std::string_view text) {
-      for (std::string_view attr : format_attributes(text)) {
-        std::string chain(1, '.');
-        chain.append(attr);
-        read(o, chain, false);
-      }
+      return owner != -1 && m_facts.symbols[static_cast<size_t>(owner)].kind != SymbolKind::class_;
     };
-    fields(tpl.text);
-    for (const auto& [name, text] : m_held_templates) {
-      if (name == tpl.held) fields(text);
-    }
+    m_template_fields.token(t, in_function, [&](std::string_view attr) { read_field(state(m_spans.owner_of(t.begin)), attr); });
+  }
+
+  void read_field(Owner& o, std::string_view attr) {
+    std::string chain(1, '.');
+    chain.append(attr);
+    read(o, chain, false);
   }
 
   // The tokens after `globals(`: whether the namespace is only stored into (docs/selection.md
@@ -585,9 +553,7 @@ private:
   bool m_prev_text_star = false;
   int m_super_stage = 0;           // how much of `super().` was just read (see token())
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
-  Tok m_template_prev = Tok::newline; // the same, for template_token()
   bool m_pending_dynamic = false; // the last name reads anything if it is called
-  FormatTemplates m_templates;
   struct NamespaceCall {
     int stage = 0;      // 0: none; see namespace_call()
     int32_t owner = -1; // whose code called globals()
@@ -599,7 +565,7 @@ private:
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
   const std::vector<NameChoices>& m_choices;         // getattr(obj, TABLE[key]) names (collect_references)
   NamedCalls m_named;                                // what the arguments of getattr(...) and its siblings read
-  std::vector<std::pair<std::string_view, std::string_view>> m_held_templates; // NAME = "{0.x}" (held_templates)
+  TemplateFields m_template_fields;
   LookupAliases m_lookup_aliases;                    // `from builtins import getattr as ga`
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
 };
