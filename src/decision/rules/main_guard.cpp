@@ -18,28 +18,18 @@ namespace {
 // and a way to start a process, or runpy's runners (`launcher.run_worker(n)` running
 // `[sys.executable, "-m", "pkg.worker", ...]`). Every file that loads it, directly or not, may run one.
 std::vector<bool> loads_a_launcher(const ImportGraph& graph, const ProjectFacts& facts, const TestCode& tests) {
-  std::vector<bool> out(graph.nodes.size(), false);
-  std::vector<uint32_t> stack;
+  ReverseWalk walk(graph);
   for (uint32_t node = 0; node < graph.nodes.size() && node < facts.size(); ++node) {
     const GraphNode& n = graph.nodes[node];
     if (n.ghost || n.test || n.conftest || tests.holds(node)) continue;
     bool python = facts.mentions(node, "executable") &&
                   (facts.mentions(node, "subprocess") || facts.mentions(node, "Popen") || facts.mentions(node, "check_output") ||
                    facts.mentions(node, "check_call") || facts.mentions(node, "create_subprocess_exec"));
-    if (python || facts.mentions(node, "run_module") || facts.mentions(node, "run_path")) {
-      out[node] = true;
-      stack.push_back(node);
-    }
+    if (python || facts.mentions(node, "run_module") || facts.mentions(node, "run_path")) walk.seed(node, Relation::runs_program);
   }
-  while (!stack.empty()) {
-    uint32_t n = stack.back();
-    stack.pop_back();
-    for (const auto& [from, edge] : graph.in[n]) {
-      if (out[from]) continue;
-      out[from] = true;
-      stack.push_back(from);
-    }
-  }
+  walk.run();
+  std::vector<bool> out(graph.nodes.size(), false);
+  for (uint32_t node : walk.order()) out[node] = true;
   return out;
 }
 
@@ -84,24 +74,14 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
            (m("yaml") && (m("load") || m("unsafe_load") || m("full_load") || m("load_all"))) || m("jsonpickle") ||
            m("fileConfig") || (m("pydoc") && m("locate"));
   };
-  std::vector<bool> seen(graph.nodes.size(), false);
-  std::vector<uint32_t> stack;
+  ReverseWalk walk(graph);
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
-    if (!graph.nodes[n].ghost && loads(n)) {
-      seen[n] = true;
-      stack.push_back(n);
-    }
+    if (!graph.nodes[n].ghost && loads(n)) walk.seed(n, Relation::dynamic_import_may_load);
   }
+  walk.run();
   std::vector<uint32_t> out;
-  while (!stack.empty()) {
-    uint32_t n = stack.back();
-    stack.pop_back();
+  for (uint32_t n : walk.order()) {
     if (graph.nodes[n].test) out.push_back(n);
-    for (const auto& [from, edge] : graph.in[n]) {
-      if (seen[from]) continue;
-      seen[from] = true;
-      stack.push_back(from);
-    }
   }
   return out;
 }
