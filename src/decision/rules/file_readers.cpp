@@ -62,6 +62,30 @@ bool tooling_name(std::string_view name) {
                        ".cursorrules"});
 }
 
+// What test, coverage, packaging and type-check tools write into the working tree when they run (a
+// project that does not git-ignore them sees them as untracked files after every local run): state of
+// a run, not input to one. Folders at the root; names and `*.egg-info` folders anywhere.
+bool tool_output_folder(std::string_view top) {
+  return one_of(top, {".tox", ".nox", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".pytype",
+                      ".pyre", "htmlcov", ".eggs", ".benchmarks"});
+}
+
+bool tool_output_name(std::string_view name) {
+  return one_of(name, {".coverage", "coverage.xml", "coverage.json", "nosetests.xml", ".ds_store", "thumbs.db",
+                       ".dmypy.json"}) ||
+         name.starts_with(".coverage."); // parallel-mode data files
+}
+
+bool in_egg_info(std::string_view path) {
+  for (size_t begin = 0; begin < path.size();) {
+    size_t end = path.find('/', begin);
+    if (end == std::string_view::npos) return false; // the last component is the file's own name
+    if (path.substr(begin, end - begin).ends_with(".egg-info")) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
 bool lint_name(std::string_view name) {
   return one_of(name, {".flake8", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini", ".isort.cfg", "ruff.toml",
                        ".ruff.toml", ".pydocstyle", ".pydocstylerc", ".bandit", ".pep8", ".pycodestyle",
@@ -79,6 +103,8 @@ std::optional<QuietKind> quiet_kind(const RepoPath& path) {
   if (lint_name(name)) return QuietKind::lint;
   if (tooling_name(name)) return QuietKind::tooling;
   if (!at_root && tooling_folder(top)) return QuietKind::tooling;
+  if ((!at_root && tool_output_folder(top)) || tool_output_name(name) || in_egg_info(lower(path.view())))
+    return QuietKind::tooling;
   if (!at_root && documentation_folder(top)) return QuietKind::documentation;
   if (at_root && (documentation_stem(stem_of(name)) || documentation_stem(name))) {
     std::string_view ext = extension_of(name);

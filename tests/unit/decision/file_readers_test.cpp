@@ -35,6 +35,24 @@ TEST_CASE("quiet files: tooling and lint configuration") {
   CHECK_FALSE(kind_of(".github")); // a file named like the folder, at the root
 }
 
+TEST_CASE("quiet files: what test, coverage and packaging tools write when they run") {
+  CHECK(kind_of(".coverage") == QuietKind::tooling);
+  CHECK(kind_of(".coverage.host.1234.XyZ") == QuietKind::tooling); // parallel-mode data
+  CHECK(kind_of("coverage.xml") == QuietKind::tooling);
+  CHECK(kind_of("htmlcov/index.html") == QuietKind::tooling);
+  CHECK(kind_of(".hypothesis/examples/0a1b/2c3d") == QuietKind::tooling);
+  CHECK(kind_of(".tox/py311/log/1-commands[0].log") == QuietKind::tooling);
+  CHECK(kind_of("src/pkg.egg-info/PKG-INFO") == QuietKind::tooling);
+  CHECK(kind_of("pkg.egg-info/entry_points.txt") == QuietKind::tooling);
+  CHECK(kind_of("src/pkg/.DS_Store") == QuietKind::tooling);
+  // Not tool output: a folder of that name below the root, a file named like the folder, a data file
+  // whose name only starts like coverage's.
+  CHECK_FALSE(kind_of("tests/htmlcov/index.html"));
+  CHECK_FALSE(kind_of("pkg.egg-info"));
+  CHECK_FALSE(kind_of("tests/data/coverage_report.json"));
+  CHECK_FALSE(kind_of(".coveragerc"));
+}
+
 TEST_CASE("could_name: names, wildcards, extensions, stems and folders") {
   RepoPath changes("CHANGES.rst");
   CHECK(could_name("CHANGES.rst", changes));
