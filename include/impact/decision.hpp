@@ -185,6 +185,15 @@ struct FileMention {
 
 // What the rules for files that are not Python read besides the facts (docs/selection.md, rules
 // config-sections, dependency-pins, quiet-files, file-readers, data-files).
+// A text file that is not Python, named by a string of a Python file that runs code it is given (exec,
+// eval): the file's import statements may run in that file (docs/selection.md, `executed-text`).
+struct ExecutedText {
+  RepoPath reader;      // the Python file with the string and the exec
+  uint32_t line = 0;    // the string's first line
+  RepoPath text;        // the file it names
+  std::vector<std::pair<std::string, uint32_t>> modules; // what the text imports (dotted name, line)
+};
+
 struct NonPythonInput {
   std::vector<ConfigSections> sections;
   std::vector<PinChange> pins;            // changed pin files and dependency lists
@@ -195,6 +204,7 @@ struct NonPythonInput {
   // For the changed data files: the files that name them, and the files that name those, and so on.
   std::vector<FileMention> mentions;
   std::string mentions_unknown; // why the files could not all be searched ("" when they were): no data file is bounded
+  std::vector<ExecutedText> executed; // text files that code which execs may run, with imports
 };
 
 struct DecisionInput {

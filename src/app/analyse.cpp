@@ -3,6 +3,7 @@
 #include "app/shard_plan.hpp"
 
 #include "app/non_python_input.hpp"
+#include "app/executed_texts.hpp"
 #include "app/pytest_command.hpp"
 #include "app/stage_clock.hpp"
 #include "impact/environment.hpp"
@@ -353,6 +354,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   input.text_doctests = text_doctests(repo, layout, pytest, inventory);
   input.non_python = non_python_input(repo, out.changes, inventory, pytest, config, env, environment);
+  if (needs_graph(out.changes)) input.non_python.executed = executed_texts(repo, facts, inventory);
   if (!drift.empty()) {
     input.environment_drift = std::move(drift);
     input.non_python.environment = &*environment;

@@ -161,6 +161,8 @@ private:
     for (const RepoPath* side : sides) {
       auto seeds = m_non_python.source_readers(*side, change.status);
       m_reader_seeds.insert(m_reader_seeds.end(), seeds.begin(), seeds.end());
+      auto executed = m_non_python.executed_text_readers(*side, change.status); // rule `executed-text`
+      m_reader_seeds.insert(m_reader_seeds.end(), executed.begin(), executed.end());
     }
     m_python.push_back(py_change);
     m_decision.files.push_back(std::move(verdict));

@@ -13,8 +13,9 @@ namespace impact::python {
 
 namespace {
 
-// The prompts' code, one statement per line (`a; import b` is split), and the file line of each.
-void prompt_code(std::string_view raw, std::string& code, std::vector<uint32_t>& lines) {
+// The prompts' code, one statement per line (`a; import b` is split), and the file line of each; with
+// `every_line`, every line is code (a prompt on it is dropped).
+void prompt_code(std::string_view raw, std::string& code, std::vector<uint32_t>& lines, bool every_line = false) {
   // pytest reads the file with universal newlines, and the prompts' code is compiled: CPython's view.
   std::string text_buffer;
   std::string_view text = cpython_source(raw, text_buffer);
@@ -25,8 +26,8 @@ void prompt_code(std::string_view raw, std::string& code, std::vector<uint32_t>&
     std::string_view line = text.substr(0, nl);
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
-    if (!line.starts_with(">>>") && !line.starts_with("...")) continue;
-    line.remove_prefix(3);
+    if (line.starts_with(">>>") || line.starts_with("...")) line.remove_prefix(3);
+    else if (!every_line) continue;
     for (;;) {
       auto semi = line.find(';');
       code.append(line.substr(0, semi)).push_back('\n');
@@ -39,10 +40,12 @@ void prompt_code(std::string_view raw, std::string& code, std::vector<uint32_t>&
 
 } // namespace
 
-std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view raw) {
+namespace {
+
+std::vector<std::pair<std::string, uint32_t>> imports_of_lines(std::string_view raw, bool every_line) {
   std::string code, code_buffer;
   std::vector<uint32_t> lines;
-  prompt_code(raw, code, lines);
+  prompt_code(raw, code, lines, every_line);
   FileFacts facts;
   scan_import_lines(cpython_source(code, code_buffer), facts);
   std::vector<std::pair<std::string, uint32_t>> out;
@@ -54,6 +57,16 @@ std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view r
     for (const auto& name : imp.names) out.emplace_back(imp.module + "." + name, line);
   }
   return out;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view raw) {
+  return imports_of_lines(raw, false);
+}
+
+std::vector<std::pair<std::string, uint32_t>> code_text_imports(std::string_view raw) {
+  return imports_of_lines(raw, true);
 }
 
 std::vector<std::string> example_imports(std::string_view source) {

@@ -39,6 +39,11 @@ std::vector<std::string> example_imports(std::string_view source);
 // "a" and "a.b"), with their 1-based lines.
 std::vector<std::pair<std::string, uint32_t>> doctest_imports(std::string_view text);
 
+// The modules the import statements of a text file that some code may run as Python (`exec` of a
+// rules file, of a README's code blocks) import, as doctest_imports() reads them, from every line
+// (a `>>>` or `...` prompt on it dropped): the lines around them need not be Python.
+std::vector<std::pair<std::string, uint32_t>> code_text_imports(std::string_view text);
+
 // Every word (identifier) the >>> examples of a text doctest file spell, in code or in strings,
 // sorted and unique; `dynamic` when they may reach code by a name they do not spell (getattr, eval,
 // exec, dir, vars, an import by computed name, ...): docs/selection.md `collection`.

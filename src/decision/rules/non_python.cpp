@@ -226,6 +226,39 @@ std::vector<ReaderSeed> NonPythonRules::source_readers(const RepoPath& path, Fil
   return out;
 }
 
+std::vector<ReaderSeed> NonPythonRules::executed_text_readers(const RepoPath& path, FileStatus status) {
+  std::vector<ReaderSeed> out;
+  auto changed = m_in.graph.find(path.str);
+  if (!changed || m_in.non_python.executed.empty()) return out;
+  // What loading the text's imports may load: every file the changed one is loaded through.
+  ReverseWalk walk(m_in.graph);
+  walk.seed(*changed, relation_of(status));
+  walk.run();
+  for (const auto& e : m_in.non_python.executed) {
+    auto reader = m_in.graph.find(e.reader.str);
+    if (!reader || *reader == *changed) continue;
+    std::optional<std::pair<uint32_t, uint32_t>> hit; // (module node, text line)
+    for (const auto& [module, line] : e.modules) {
+      // `import a.b` runs a/__init__.py too: every dotted prefix of what the text imports is loaded.
+      for (std::string_view name = module; !name.empty() && !hit;) {
+        for (uint32_t node : m_in.graph.modules_named(name)) {
+          if (walk.reached(node)) hit.emplace(node, line);
+        }
+        auto dot = name.rfind('.');
+        name = dot == std::string_view::npos ? std::string_view() : name.substr(0, dot);
+      }
+      if (hit) break;
+    }
+    if (!hit) continue;
+    ReaderSeed seed{Reader{*reader, Relation::reads_file, e.line, {}}, {}};
+    seed.tail.push_back(Hop{e.text.str, Relation::executed_import, hit->second, {}});
+    auto chain = walk.chain(hit->first); // from the imported module to the changed file
+    seed.tail.insert(seed.tail.end(), chain.begin(), chain.end());
+    out.push_back(std::move(seed));
+  }
+  return out;
+}
+
 NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
   if (sectioned_config(path)) return config_file(path);
   if (pin_file_kind(path) != PinFile::none) {

@@ -79,6 +79,10 @@ public:
   // test files run whole, whatever the change (a comment too).
   std::vector<ReaderSeed> source_readers(const RepoPath& path, FileStatus status);
 
+  // The code that execs a text file importing the changed Python file `path` (rule `executed-text`):
+  // seeds whose test files run whole.
+  std::vector<ReaderSeed> executed_text_readers(const RepoPath& path, FileStatus status);
+
 private:
   struct Tables;
   const DecisionInput& m_in;

@@ -64,3 +64,20 @@ TEST_CASE("the examples in a module's strings import what they name, a docstring
   CHECK(impact::python::example_imports(source) == std::vector<std::string>{"pkg.b", "pkg.b.f", "pkg.c"});
   CHECK(impact::python::example_imports("import os\n").empty());
 }
+
+TEST_CASE("code_text_imports reads the import lines of a text run as code, prompts or not", "[doctest]") {
+  std::string_view text = "# Pricing rules\n"
+                          "\n"
+                          "```python\n"
+                          "from pkg.money import vat\n"
+                          "    import pkg.rates as rates, os\n"
+                          ">>> from pkg import tax\n"
+                          "RESULT = vat(PRICE); import pkg.late\n"
+                          "from . import local\n"
+                          "```\n";
+  Imports got = python::code_text_imports(text);
+  Imports want{{"pkg.money", 4}, {"pkg.money.vat", 4}, {"pkg.rates", 5}, {"os", 5},
+               {"pkg", 6},       {"pkg.tax", 6},       {"pkg.late", 7}};
+  CHECK(got == want);
+  CHECK(python::code_text_imports("Plain prose: nothing is imported here.\n").empty());
+}

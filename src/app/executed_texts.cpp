@@ -1,0 +1,97 @@
+#include "app/executed_texts.hpp"
+
+#include "impact/python/text_reads.hpp"
+#include "util/glob.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace impact::app {
+
+namespace {
+
+// A text file run as code is small: past these, a file is data, and the search stops reading.
+constexpr size_t k_max_file_bytes = size_t{1} << 20;
+constexpr size_t k_max_total_bytes = size_t{32} << 20;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+struct Candidate {
+  const SourceFile* file;
+  std::string name; // lower-cased file name
+  std::string ext;  // lower-cased extension with its dot (".rules"), "" when none
+  std::string stem;
+};
+
+// Whether `lit` (lower-cased) could name the file: it holds the name, is its extension or stem, or its
+// last component is a wildcard the name matches. No folder match: a folder holds many files, and an
+// exec'ing file that lists one is rare enough to be left to the data-files rule's listing readers.
+bool names(std::string_view lit, const Candidate& c) {
+  if (lit.find(c.name) != std::string_view::npos) return true;
+  if (!c.ext.empty() && (lit == c.ext || lit == std::string_view(c.ext).substr(1))) return true;
+  if (!c.stem.empty() && lit == c.stem) return true;
+  auto slash = lit.rfind('/');
+  std::string_view last = slash == std::string_view::npos ? lit : lit.substr(slash + 1);
+  return last.find_first_of("*?[") != std::string_view::npos && util::fnmatch(last, c.name);
+}
+
+} // namespace
+
+std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& facts,
+                                         const std::vector<SourceFile>& inventory) {
+  std::vector<ExecutedText> out;
+  std::vector<size_t> executors;
+  for (size_t i = 0; i < facts.size(); ++i) {
+    if (facts.header(i).has_dynamic_access) executors.push_back(i);
+  }
+  if (executors.empty()) return out;
+  std::vector<Candidate> candidates;
+  for (const auto& f : inventory) {
+    if (f.path.ends_with(".py") || f.not_checked_out) continue;
+    Candidate c{&f, lower(f.path.filename()), {}, {}};
+    if (auto dot = c.name.rfind('.'); dot != std::string::npos && dot != 0) {
+      c.ext = c.name.substr(dot);
+      c.stem = c.name.substr(0, dot);
+    }
+    candidates.push_back(std::move(c));
+  }
+  // Each file is read once, whichever readers name it: its imports, or none.
+  std::vector<std::optional<std::vector<std::pair<std::string, uint32_t>>>> imports(candidates.size());
+  size_t read_bytes = 0;
+  auto imports_of = [&](size_t k) -> const std::vector<std::pair<std::string, uint32_t>>& {
+    if (!imports[k]) {
+      imports[k].emplace();
+      if (read_bytes > k_max_total_bytes) return *imports[k];
+      FileRead text = repo.read_current(*candidates[k].file);
+      if (!text.has_content() || text.text.size() > k_max_file_bytes) return *imports[k];
+      read_bytes += text.text.size();
+      if (std::string_view(text.text).substr(0, 8000).find('\0') != std::string_view::npos) return *imports[k]; // binary
+      *imports[k] = python::code_text_imports(text.text);
+    }
+    return *imports[k];
+  };
+  for (size_t i : executors) {
+    PathStrings paths = facts.paths(i);
+    std::vector<bool> taken(candidates.size());
+    for (const auto& [literal, line] : paths.strings) {
+      std::string lit = lower(literal);
+      std::replace(lit.begin(), lit.end(), '\\', '/');
+      for (size_t k = 0; k < candidates.size(); ++k) {
+        if (taken[k] || !names(lit, candidates[k])) continue;
+        taken[k] = true;
+        const auto& modules = imports_of(k);
+        if (!modules.empty()) out.push_back(ExecutedText{facts.files[i].path, line, candidates[k].file->path, modules});
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace impact::app
