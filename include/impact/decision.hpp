@@ -194,6 +194,15 @@ struct ExecutedText {
   std::vector<std::pair<std::string, uint32_t>> modules; // what the text imports (dotted name, line)
 };
 
+// A template file that is not Python whose field reads an attribute a changed method or property has
+// the name of (`{user.display_name}`, `{{ user.full }}`): docs/selection.md, `data-templates`.
+struct TemplateRead {
+  RepoPath text;    // the template
+  uint32_t line = 0; // the field's line
+  RepoPath changed; // the changed Python file that defines a symbol of that name
+  std::string name; // the attribute's name
+};
+
 struct NonPythonInput {
   std::vector<ConfigSections> sections;
   std::vector<PinChange> pins;            // changed pin files and dependency lists
@@ -205,6 +214,7 @@ struct NonPythonInput {
   std::vector<FileMention> mentions;
   std::string mentions_unknown; // why the files could not all be searched ("" when they were): no data file is bounded
   std::vector<ExecutedText> executed; // text files that code which execs may run, with imports
+  std::vector<TemplateRead> template_reads; // templates whose fields name a changed method or property
 };
 
 struct DecisionInput {

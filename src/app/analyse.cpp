@@ -4,6 +4,7 @@
 
 #include "app/non_python_input.hpp"
 #include "app/executed_texts.hpp"
+#include "app/template_reads.hpp"
 #include "app/pytest_command.hpp"
 #include "app/stage_clock.hpp"
 #include "impact/environment.hpp"
@@ -354,7 +355,10 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   }
   input.text_doctests = text_doctests(repo, layout, pytest, inventory);
   input.non_python = non_python_input(repo, out.changes, inventory, pytest, config, env, environment);
-  if (needs_graph(out.changes)) input.non_python.executed = executed_texts(repo, facts, inventory);
+  if (needs_graph(out.changes)) {
+    input.non_python.executed = executed_texts(repo, facts, inventory);
+    input.non_python.template_reads = template_reads(repo, inventory, semantics);
+  }
   if (!drift.empty()) {
     input.environment_drift = std::move(drift);
     input.non_python.environment = &*environment;

@@ -163,6 +163,8 @@ private:
       m_reader_seeds.insert(m_reader_seeds.end(), seeds.begin(), seeds.end());
       auto executed = m_non_python.executed_text_readers(*side, change.status); // rule `executed-text`
       m_reader_seeds.insert(m_reader_seeds.end(), executed.begin(), executed.end());
+      auto templates = m_non_python.template_readers(*side, change.status); // rule `data-templates`
+      m_reader_seeds.insert(m_reader_seeds.end(), templates.begin(), templates.end());
     }
     m_python.push_back(py_change);
     m_decision.files.push_back(std::move(verdict));

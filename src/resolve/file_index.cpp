@@ -228,13 +228,17 @@ Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& 
 }
 
 // `def run(): ...` then `from ._speedups import *`: the star import may rebind the name (the
-// accelerated version wins), so the definition is not proof of what the name denotes.
+// accelerated version wins), so the definition is not proof of what the name denotes. So does one
+// after an import of the name (`from .a import helper` then `from .b import *`).
 bool FileIndex::star_may_rebind(const FileInfo& info, const Binding& b, std::string_view name) {
-  if (!info.star_imports || (b.kind != Binding::definition && b.kind != Binding::assignment)) return false;
+  if (!info.star_imports || b.kind == Binding::conflict) return false;
   uint32_t defined_at = 0; // 0: not known (an assignment), so any star import may come after it
   if (b.kind == Binding::definition) {
     int32_t index = info.symbol(b.name);
     if (index >= 0) defined_at = info.at(index).def_line;
+  } else if ((b.kind == Binding::module || b.kind == Binding::from_import) && b.import >= 0 &&
+             static_cast<size_t>(b.import) < info.imports.imports.size()) {
+    defined_at = info.imports.imports[static_cast<size_t>(b.import)].line;
   }
   for (const ImportView& imp : info.imports.imports) {
     if (imp.kind != ImportKind::star || (defined_at != 0 && imp.line < defined_at)) continue;

@@ -259,6 +259,24 @@ std::vector<ReaderSeed> NonPythonRules::executed_text_readers(const RepoPath& pa
   return out;
 }
 
+std::vector<ReaderSeed> NonPythonRules::template_readers(const RepoPath& path, FileStatus status) {
+  std::vector<ReaderSeed> out;
+  if (facts() == nullptr) return out;
+  for (const auto& t : m_in.non_python.template_reads) {
+    if (t.changed != path) continue;
+    for (const auto& r : tables().reads) {
+      auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
+                              [&](const auto& s) { return could_name_data(s.first, t.text); });
+      if (hit == r.paths.strings.end()) continue;
+      ReaderSeed seed{Reader{r.node, Relation::reads_file, hit->second, {}}, {}};
+      seed.tail.push_back(Hop{t.text.str, Relation::template_field, t.line, {}});
+      seed.tail.push_back(Hop{path.str, relation_of(status), 0, {}});
+      out.push_back(std::move(seed));
+    }
+  }
+  return out;
+}
+
 NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
   if (sectioned_config(path)) return config_file(path);
   if (pin_file_kind(path) != PinFile::none) {

@@ -83,6 +83,10 @@ public:
   // seeds whose test files run whole.
   std::vector<ReaderSeed> executed_text_readers(const RepoPath& path, FileStatus status);
 
+  // The code that reads a template whose fields name a method or property changed in `path` (rule
+  // `data-templates`): seeds whose test files run whole.
+  std::vector<ReaderSeed> template_readers(const RepoPath& path, FileStatus status);
+
 private:
   struct Tables;
   const DecisionInput& m_in;
