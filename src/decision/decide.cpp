@@ -451,6 +451,15 @@ private:
         result.file_level.emplace(node, m_walk.chain(node));
       }
     }
+    // With --doctest-modules the examples in a test module's docstrings are tests too, which no test
+    // function's code reads: a test module with examples that the change reaches runs whole.
+    if (m_in.layout->config().doctest_modules) {
+      for (uint32_t node : m_walk.order()) {
+        if (node < m_in.facts->size() && m_in.graph.nodes[node].test_pattern && m_in.facts->header(node).has_doctest) {
+          result.whole_files.emplace(node, m_walk.chain(node));
+        }
+      }
+    }
     for (auto& w : result.warnings) {
       // The second walk over a spent budget says so again: once is enough.
       auto& all = m_decision.warnings;

@@ -108,6 +108,7 @@ util::StringMap<std::vector<std::string>> renamed_imports(const ProjectFacts& fa
 
 // A module collected for its doctests (--doctest-modules) runs its examples, which may import what
 // the module itself does not (`>>> from pkg.b import f`): selected whole when the change reaches one.
+// A test module too: the examples of its docstrings and `__test__` are tests beside its functions.
 void module_doctest_imports(const DecisionInput& in, const ReverseWalk& walk, Selection& out,
                             const std::function<void(Selection&, uint32_t, std::vector<Hop>)>& select_file) {
   const ProjectFacts* facts = facts_read(in);
@@ -115,7 +116,7 @@ void module_doctest_imports(const DecisionInput& in, const ReverseWalk& walk, Se
   FactsView view;
   for (uint32_t node = 0; node < in.graph.nodes.size() && node < facts->size(); ++node) {
     const GraphNode& n = in.graph.nodes[node];
-    if (!n.test || n.test_pattern || n.ghost || walk.reached(node)) continue;
+    if (!n.test || n.ghost || (walk.reached(node) && !n.test_pattern)) continue;
     facts->view(node, view);
     for (std::string_view module : view.doctest_modules) {
       const auto& nodes = in.graph.modules_named(module);
