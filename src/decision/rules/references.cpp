@@ -32,6 +32,17 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
   search.markers = m_walk.dynamic_access().markers(key, search.member);
   std::vector<uint32_t> files = candidates(key, search.member, search.markers, search.names);
   if (!search.member) search.names = aliases(key.node, files, name);
+  // A string naming the module (`loadTestsFromName("pkg.selftest")`, `pyclbr.readmodule("pkg.api")`)
+  // hands it whole to code that may read any of its names, which its file need not spell.
+  std::vector<uint32_t> by_string;
+  for (const auto& [h, edge] : m_graph.in[key.node]) {
+    if (edge.kind == EdgeKind::string_ref) by_string.push_back(h);
+  }
+  std::sort(by_string.begin(), by_string.end());
+  by_string.erase(std::unique(by_string.begin(), by_string.end()), by_string.end());
+  for (uint32_t h : by_string) {
+    if (std::find(files.begin(), files.end(), h) == files.end()) files.push_back(h);
+  }
   for (const auto& n : search.names) search.ids.push_back(m_index.intern(n));
   for (std::string_view m : search.markers) search.marker_ids.push_back(m_index.intern(m));
   bool test_like = !search.member && (m_layout.is_test_name(name) || m_layout.is_test_class_name(name));
@@ -47,7 +58,7 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
       m_walk.whole_file(h, search.self, Relation::imports_test); // `from test_a import *` collects test_a's tests here too
     }
-    if (!search.member) {
+    if (!search.member && !std::binary_search(by_string.begin(), by_string.end(), h)) {
       // Most importers never read the name: a look at the name table skips them. (A member's candidates
       // come from that table already.)
       bool mentioned = false;
