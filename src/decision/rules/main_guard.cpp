@@ -65,14 +65,16 @@ std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFac
 // The test files that load, directly or not, code that makes objects of classes its data names, and so
 // imports their modules by a name no file spells: unpickling (`pickle.load(s)`, `Unpickler`, shelve,
 // dill, cloudpickle, joblib), YAML's object tags (`yaml.load`, `unsafe_load`, `full_load`), jsonpickle,
-// logging's `fileConfig` (`class=pkg.handlers.ListHandler`), `pydoc.locate`.
+// logging's `fileConfig` (`class=pkg.handlers.ListHandler`), `pydoc.locate`, and entry points, which
+// load the module a distribution's metadata names.
 std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts) {
   auto loads = [&](uint32_t n) {
     auto m = [&](std::string_view name) { return facts.mentions(n, name); };
     return (m("pickle") && (m("load") || m("loads") || m("Unpickler"))) || m("shelve") || m("dill") ||
            m("cloudpickle") || (m("joblib") && m("load")) ||
            (m("yaml") && (m("load") || m("unsafe_load") || m("full_load") || m("load_all"))) || m("jsonpickle") ||
-           m("fileConfig") || (m("pydoc") && m("locate"));
+           m("fileConfig") || (m("pydoc") && m("locate")) || m("entry_points") || m("iter_entry_points") ||
+           m("load_entry_point") || m("EntryPoint") || m("stevedore");
   };
   ReverseWalk walk(graph);
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
