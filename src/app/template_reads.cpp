@@ -10,8 +10,8 @@ namespace impact::app {
 
 namespace {
 
-constexpr size_t k_max_file_bytes = size_t{1} << 20; // larger files are data, not templates
-constexpr size_t k_max_total_bytes = size_t{64} << 20;
+constexpr size_t k_max_file_bytes = size_t{256} << 10; // larger files are data, not templates
+constexpr size_t k_max_total_bytes = size_t{16} << 20; // read on every run with a changed method: kept small
 
 bool template_like(const RepoPath& path) {
   static constexpr std::array<std::string_view, 16> k_exts = {
