@@ -72,6 +72,22 @@ std::optional<ChangeKind> compare(const SymbolShape& a, const SymbolShape& b) {
   return std::nullopt;
 }
 
+// Whether the symbols both sides define appear in another order (each side's symbols are in the order
+// of their source).
+bool reordered(const FileShape& before, const FileShape& after) {
+  auto old_keys = by_key(before), new_keys = by_key(after);
+  auto common = [](const FileShape& side, const std::map<Key, const SymbolShape*>& other) {
+    std::vector<Key> out;
+    std::map<std::string, int> seen;
+    for (const auto& s : side.symbols) {
+      Key key{s.qualname, seen[s.qualname]++};
+      if (other.contains(key)) out.push_back(std::move(key));
+    }
+    return out;
+  };
+  return common(before, new_keys) != common(after, old_keys);
+}
+
 // Adding or removing a definition runs code at import when its definition does: decorators, default
 // values, a class body.
 bool defines_at_import(const SymbolShape& s) { return s.kind == SymbolKind::class_ || s.at_definition != k_empty_hash; }
@@ -216,6 +232,14 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
     sc.runs_at_import = defines_at_import(*a);
     out.runs_at_import |= sc.runs_at_import;
     out.symbols.push_back(std::move(sc));
+  }
+  // Definitions that moved: the same text in another order. Order is behaviour at import (a def moved
+  // below its first use raises NameError, a registry's last entry wins, the first matching route
+  // answers), so a change of order, or a change the parts above cannot see (only a move is left), is
+  // one of the module's code: its importers are reached whole.
+  if (reordered(before, after) || (out.symbols.empty() && !out.runs_at_import && out.kind == ChangeKind::implementation)) {
+    if (out.kind == ChangeKind::implementation) out.kind = ChangeKind::module_code;
+    out.runs_at_import = true;
   }
   std::stable_sort(out.symbols.begin(), out.symbols.end(), [](const SymbolChange& x, const SymbolChange& y) {
     uint32_t a = x.new_lines.first != 0 ? x.new_lines.first : 0xffffffffU;

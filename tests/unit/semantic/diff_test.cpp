@@ -249,3 +249,31 @@ TEST_CASE("diff_semantics tells the body of a module-level main guard from code 
     CHECK(diff(in_try, in_try_changed).runs_at_import);
   }
 }
+
+TEST_CASE("diff_semantics takes definitions that only moved as module code", "[semantic]") {
+  SECTION("two functions swapped") {
+    auto s = diff("def a():\n    return 1\n\n\ndef b():\n    return 2\n", "def b():\n    return 2\n\n\ndef a():\n    return 1\n");
+    CHECK(s.kind == ChangeKind::module_code);
+    CHECK(s.runs_at_import);
+    CHECK(s.symbols.empty());
+  }
+  SECTION("methods reordered in a class") {
+    auto s = diff("class C:\n    def a(self):\n        pass\n\n    def b(self):\n        pass\n",
+                  "class C:\n    def b(self):\n        pass\n\n    def a(self):\n        pass\n");
+    CHECK(s.runs_at_import);
+  }
+  SECTION("a function moved above the statement that calls it") {
+    auto s = diff("def build():\n    return 1\n\n\nX = build()\n", "X = build()\n\n\ndef build():\n    return 1\n");
+    CHECK(s.kind == ChangeKind::module_code);
+    CHECK(s.runs_at_import);
+  }
+  SECTION("a swap beside an edit of a body still counts") {
+    auto s = diff("def a():\n    return 1\n\n\ndef b():\n    return 2\n", "def b():\n    return 3\n\n\ndef a():\n    return 1\n");
+    CHECK(s.runs_at_import);
+    CHECK(only_symbol(s).qualname == "b");
+  }
+  SECTION("an added function keeps the others' order: no import-time change") {
+    auto s = diff("def a():\n    return 1\n", "def a():\n    return 1\n\n\ndef b():\n    return 2\n");
+    CHECK_FALSE(s.runs_at_import);
+  }
+}
