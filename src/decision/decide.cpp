@@ -157,15 +157,9 @@ private:
         }
       }
     }
-    // Code that reads the file as text (rule `source-readers`): its test files run whole.
-    for (const RepoPath* side : sides) {
-      auto seeds = m_non_python.source_readers(*side, change.status);
-      m_reader_seeds.insert(m_reader_seeds.end(), seeds.begin(), seeds.end());
-      auto executed = m_non_python.executed_text_readers(*side, change.status); // rule `executed-text`
-      m_reader_seeds.insert(m_reader_seeds.end(), executed.begin(), executed.end());
-      auto templates = m_non_python.template_readers(*side, change.status); // rule `data-templates`
-      m_reader_seeds.insert(m_reader_seeds.end(), templates.begin(), templates.end());
-    }
+    // Code that reads the file as text, execs a text importing it, or fills a template reading its
+    // methods (rules `source-readers`, `executed-text`, `data-templates`): its test files run whole.
+    for (const RepoPath* side : sides) m_non_python.python_readers(*side, change.status, m_reader_seeds);
     m_python.push_back(py_change);
     m_decision.files.push_back(std::move(verdict));
   }
@@ -451,15 +445,7 @@ private:
         result.file_level.emplace(node, m_walk.chain(node));
       }
     }
-    // With --doctest-modules the examples in a test module's docstrings are tests too, which no test
-    // function's code reads: a test module with examples that the change reaches runs whole.
-    if (m_in.layout->config().doctest_modules) {
-      for (uint32_t node : m_walk.order()) {
-        if (node < m_in.facts->size() && m_in.graph.nodes[node].test_pattern && m_in.facts->header(node).has_doctest) {
-          result.whole_files.emplace(node, m_walk.chain(node));
-        }
-      }
-    }
+    decision::test_module_examples(m_in, m_walk, result.whole_files); // `collection`
     for (auto& w : result.warnings) {
       // The second walk over a spent budget says so again: once is enough.
       auto& all = m_decision.warnings;

@@ -215,4 +215,15 @@ void select_doctests(const DecisionInput& in, const ReverseWalk& walk, Selection
   }
 }
 
+void test_module_examples(const DecisionInput& in, const ReverseWalk& walk,
+                          std::unordered_map<uint32_t, std::vector<Hop>>& whole) {
+  const ProjectFacts* facts = facts_read(in);
+  if (facts == nullptr || in.layout == nullptr || !in.layout->config().doctest_modules) return;
+  for (uint32_t node : walk.order()) {
+    if (node < facts->size() && in.graph.nodes[node].test_pattern && facts->header(node).has_doctest) {
+      whole.emplace(node, walk.chain(node));
+    }
+  }
+}
+
 } // namespace impact::decision

@@ -45,4 +45,10 @@ void select_doctests(const DecisionInput& in, const ReverseWalk& walk, Selection
                      const std::function<void(Selection&, uint32_t, std::vector<Hop>)>& select_file,
                      const PageFilter* pages = nullptr);
 
+// With --doctest-modules the examples in a test module's docstrings are tests too, which no test
+// function's code reads: each test module with examples that `walk` reached goes to `whole` (at symbol
+// level, where its functions are otherwise narrowed one by one).
+void test_module_examples(const DecisionInput& in, const ReverseWalk& walk,
+                          std::unordered_map<uint32_t, std::vector<Hop>>& whole);
+
 } // namespace impact::decision

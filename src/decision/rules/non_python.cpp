@@ -208,6 +208,12 @@ NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides
   return out;
 }
 
+void NonPythonRules::python_readers(const RepoPath& path, FileStatus status, std::vector<ReaderSeed>& out) {
+  for (auto&& seeds : {source_readers(path, status), executed_text_readers(path, status), template_readers(path, status)}) {
+    out.insert(out.end(), seeds.begin(), seeds.end());
+  }
+}
+
 std::vector<ReaderSeed> NonPythonRules::source_readers(const RepoPath& path, FileStatus status) {
   std::vector<ReaderSeed> out;
   if (facts() == nullptr) return out;

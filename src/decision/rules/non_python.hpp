@@ -75,6 +75,9 @@ public:
   NonPythonVerdict judge(const std::vector<const RepoPath*>& sides, bool mixed, const RepoPath& path,
                          FileStatus status);
 
+  // The three below, appended to `out`.
+  void python_readers(const RepoPath& path, FileStatus status, std::vector<ReaderSeed>& out);
+
   // The code that may read the changed Python file `path` as text (rule `source-readers`): seeds whose
   // test files run whole, whatever the change (a comment too).
   std::vector<ReaderSeed> source_readers(const RepoPath& path, FileStatus status);
