@@ -1,10 +1,10 @@
 #include "app/executed_texts.hpp"
 
 #include "impact/python/text_reads.hpp"
+#include "util/ascii.hpp"
 #include "util/glob.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,12 +16,6 @@ namespace {
 // A text file run as code is small: past these, a file is data, and the search stops reading.
 constexpr size_t k_max_file_bytes = size_t{1} << 20;
 constexpr size_t k_max_total_bytes = size_t{32} << 20;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 struct Candidate {
   const SourceFile* file;
@@ -55,7 +49,7 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
   std::vector<Candidate> candidates;
   for (const auto& f : inventory) {
     if (f.path.ends_with(".py") || f.not_checked_out) continue;
-    Candidate c{&f, lower(f.path.filename()), {}, {}};
+    Candidate c{&f, ascii_lower(f.path.filename()), {}, {}};
     if (auto dot = c.name.rfind('.'); dot != std::string::npos && dot != 0) {
       c.ext = c.name.substr(dot);
       c.stem = c.name.substr(0, dot);
@@ -81,7 +75,7 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
     PathStrings paths = facts.paths(i);
     std::vector<bool> taken(candidates.size());
     for (const auto& [literal, line] : paths.strings) {
-      std::string lit = lower(literal);
+      std::string lit = ascii_lower(literal);
       std::replace(lit.begin(), lit.end(), '\\', '/');
       for (size_t k = 0; k < candidates.size(); ++k) {
         if (taken[k] || !names(lit, candidates[k])) continue;

@@ -1,11 +1,11 @@
 #include "app/file_mentions.hpp"
 #include "impact/config_sections.hpp"
+#include "util/ascii.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string_view>
 
 namespace impact::app {
@@ -17,12 +17,6 @@ constexpr size_t k_max_files = 20000;
 constexpr size_t k_max_bytes = size_t{256} << 20;
 constexpr size_t k_max_file_bytes = size_t{4} << 20; // larger files are data blobs, not lists of names
 constexpr size_t k_max_targets = 500;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // Formats whose bytes are compressed or encoded: a name inside them is not text a search can find,
 // and none of them lists files for a reader to follow.
@@ -90,7 +84,7 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
   std::vector<Text> texts;
   size_t bytes = 0;
   for (const auto& file : inventory) {
-    if (file.path.ends_with(".py") || file.not_checked_out || binary_format(lower(file.path.filename()))) continue;
+    if (file.path.ends_with(".py") || file.not_checked_out || binary_format(ascii_lower(file.path.filename()))) continue;
     if (texts.size() >= k_max_files) {
       out.unknown = fmt::format("the repository has more than {} files to search for its name", k_max_files);
       return out;
@@ -108,14 +102,14 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
       out.unknown = fmt::format("the repository has more than {} MiB of text to search for its name", k_max_bytes >> 20);
       return out;
     }
-    texts.push_back(Text{&file, lower(*content), sectioned_config(file.path) ? *content : std::string()});
+    texts.push_back(Text{&file, ascii_lower(*content), sectioned_config(file.path) ? *content : std::string()});
   }
   for (size_t t = 0; t < targets.size(); ++t) {
     if (t >= k_max_targets) {
       out.unknown = fmt::format("more than {} files name one another", k_max_targets);
       return out;
     }
-    std::string name = lower(targets[t].filename());
+    std::string name = ascii_lower(targets[t].filename());
     for (const auto& text : texts) {
       if (text.file->path == targets[t]) continue;
       size_t at = text.lowered.find(name);

@@ -1,4 +1,5 @@
 #include "app/template_reads.hpp"
+#include "util/ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,8 +18,7 @@ bool template_like(const RepoPath& path) {
   static constexpr std::array<std::string_view, 16> k_exts = {
       ".html", ".htm", ".txt", ".j2", ".jinja", ".jinja2", ".tmpl", ".tpl", ".template", ".mustache",
       ".hbs", ".handlebars", ".eml", ".xml", ".svg", ".mako"};
-  std::string name(path.filename());
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string name = ascii_lower(path.filename());
   if (std::any_of(k_exts.begin(), k_exts.end(), [&](std::string_view e) { return name.ends_with(e); })) return true;
   std::string_view p = path.view();
   return p.starts_with("templates/") || p.find("/templates/") != std::string_view::npos;

@@ -12,12 +12,12 @@
 #include "coverage/blocks.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
+#include "util/ascii.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <deque>
 #include <map>
@@ -394,8 +394,7 @@ private:
       for (const auto& symbol : view.symbols) {
         if (symbol.qualname != change.qualname) continue;
         for (auto d = view.begin(symbol.decorators); d != view.end(symbol.decorators); ++d) {
-          std::string lower(*d);
-          std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+          std::string lower = ascii_lower(*d);
           if (lower.find("cache") != std::string::npos || lower.find("memo") != std::string::npos) {
             return std::pair{change.qualname, std::string(*d)};
           }

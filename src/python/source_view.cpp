@@ -4,6 +4,7 @@
 
 #include "python/identifier.hpp"
 #include "python/lexer.hpp"
+#include "util/ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -109,9 +110,7 @@ std::string coding_declaration(std::string_view text) {
       size_t name = k;
       while (k < l.size() && (std::isalnum(static_cast<unsigned char>(l[k])) || l[k] == '-' || l[k] == '_' || l[k] == '.')) ++k;
       if (k == name) continue;
-      std::string out(l.substr(name, k - name));
-      for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return out;
+      return ascii_lower(l.substr(name, k - name));
     }
   }
   return {};

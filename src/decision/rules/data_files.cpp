@@ -14,7 +14,7 @@ namespace impact {
 namespace {
 
 using path_words::extension_of;
-using path_words::lower;
+using path_words::ascii_lower;
 using path_words::one_of;
 
 // Sources a build compiles into an importable extension, and the compiled forms the interpreter
@@ -41,7 +41,7 @@ bool conventional_name(std::string_view name) {
 } // namespace
 
 std::optional<std::string> unbounded_data(const RepoPath& path) {
-  std::string name = lower(path.filename());
+  std::string name = ascii_lower(path.filename());
   std::string_view ext = extension_of(name);
   if (build_input(ext)) return fmt::format("a .{} file is built into or read as code, which no string names", ext);
   if (conventional_name(name) || name.starts_with("dockerfile") || name.starts_with("makefile")) {
@@ -60,12 +60,12 @@ std::optional<std::string> unbounded_data(const RepoPath& path) {
 
 bool could_name_data(std::string_view literal, const RepoPath& path) {
   if (could_name(literal, path)) return true;
-  std::string lit = lower(literal);
+  std::string lit = ascii_lower(literal);
   std::replace(lit.begin(), lit.end(), '\\', '/');
   auto slash = lit.rfind('/');
   std::string_view last = slash == std::string::npos ? std::string_view(lit) : std::string_view(lit).substr(slash + 1);
   if (last.size() < 2) return false;
-  std::string name = lower(path.filename());
+  std::string name = ascii_lower(path.filename());
   return name.starts_with(last) || name.ends_with(last);
 }
 
@@ -74,7 +74,7 @@ bool django_convention_folder(const RepoPath& path) {
   for (size_t begin = 0; begin < folders.size();) {
     size_t end = folders.find('/', begin);
     if (end == std::string_view::npos) end = folders.size();
-    std::string part = lower(folders.substr(begin, end - begin));
+    std::string part = ascii_lower(folders.substr(begin, end - begin));
     if (one_of(part, {"templates", "static", "fixtures", "locale", "jinja2", "templatetags"})) return true;
     begin = end + 1;
   }

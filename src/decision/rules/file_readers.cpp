@@ -13,7 +13,7 @@ namespace impact {
 namespace {
 
 using path_words::extension_of;
-using path_words::lower;
+using path_words::ascii_lower;
 using path_words::one_of;
 
 std::string_view first_component(std::string_view path) { return path.substr(0, path.find('/')); }
@@ -97,13 +97,13 @@ bool contains(std::string_view hay, std::string_view needle) { return hay.find(n
 } // namespace
 
 std::optional<QuietKind> quiet_kind(const RepoPath& path) {
-  std::string name = lower(path.filename());
-  std::string top = lower(first_component(path.view()));
+  std::string name = ascii_lower(path.filename());
+  std::string top = ascii_lower(first_component(path.view()));
   bool at_root = path.parent().empty();
   if (lint_name(name)) return QuietKind::lint;
   if (tooling_name(name)) return QuietKind::tooling;
   if (!at_root && tooling_folder(top)) return QuietKind::tooling;
-  if ((!at_root && tool_output_folder(top)) || tool_output_name(name) || in_egg_info(lower(path.view())))
+  if ((!at_root && tool_output_folder(top)) || tool_output_name(name) || in_egg_info(ascii_lower(path.view())))
     return QuietKind::tooling;
   if (!at_root && documentation_folder(top)) return QuietKind::documentation;
   if (at_root && (documentation_stem(stem_of(name)) || documentation_stem(name))) {
@@ -114,9 +114,9 @@ std::optional<QuietKind> quiet_kind(const RepoPath& path) {
 }
 
 bool could_name(std::string_view literal, const RepoPath& path) {
-  std::string lit = lower(literal);
+  std::string lit = ascii_lower(literal);
   std::replace(lit.begin(), lit.end(), '\\', '/');
-  std::string name = lower(path.filename());
+  std::string name = ascii_lower(path.filename());
   if (contains(lit, name)) return true;
   std::string_view last = std::string_view(lit).substr(lit.rfind('/') == std::string::npos ? 0 : lit.rfind('/') + 1);
   if (last.find_first_of("*?[") != std::string_view::npos && util::fnmatch(last, name)) return true;
@@ -124,7 +124,7 @@ bool could_name(std::string_view literal, const RepoPath& path) {
   if (!ext.empty() && (lit == ext || (lit.size() == ext.size() + 1 && lit[0] == '.' && lit.ends_with(ext)))) return true;
   if (lit == stem_of(name)) return true;
   // A folder above the file, named as a component of the literal: "docs", "../docs/", "/.github/".
-  std::string folders = lower(path.parent());
+  std::string folders = ascii_lower(path.parent());
   for (size_t begin = 0; begin < lit.size();) {
     size_t end = lit.find('/', begin);
     if (end == std::string::npos) end = lit.size();
@@ -143,14 +143,14 @@ bool could_name(std::string_view literal, const RepoPath& path) {
 }
 
 bool could_name_source(std::string_view literal, const RepoPath& path, bool scans, bool lists) {
-  std::string lit = lower(literal);
+  std::string lit = ascii_lower(literal);
   std::replace(lit.begin(), lit.end(), '\\', '/');
-  std::string name = lower(path.filename());
+  std::string name = ascii_lower(path.filename());
   size_t at = lit.find(name);
   if (at != std::string::npos && (at == 0 || lit[at - 1] == '/' || lit[at - 1] == '.')) {
     bool common = name.starts_with("__") || name == "conftest.py" || name == "setup.py";
     if (!common) return true;
-    std::string folder = lower(path.parent());
+    std::string folder = ascii_lower(path.parent());
     folder = folder.substr(folder.rfind('/') == std::string::npos ? 0 : folder.rfind('/') + 1);
     if (!folder.empty() && at > folder.size() && std::string_view(lit).substr(at - folder.size() - 1, folder.size()) == folder) return true;
   }
@@ -162,7 +162,7 @@ bool could_name_source(std::string_view literal, const RepoPath& path, bool scan
 }
 
 bool collects_documentation(std::string_view pytest_arg) {
-  std::string arg = lower(pytest_arg);
+  std::string arg = ascii_lower(pytest_arg);
   // pytest's own doctest options read modules' docstrings, and --doctest-glob names the text files it
   // collects (they are tests of their own, rule `doctest-glob`): none makes other documentation a test.
   for (std::string_view own : {"--doctest-modules", "--doctest-continue-on-failure", "--doctest-report",
@@ -183,7 +183,7 @@ bool collects_documentation(std::string_view pytest_arg) {
 }
 
 bool runs_linters(std::string_view pytest_arg) {
-  std::string arg = lower(pytest_arg);
+  std::string arg = ascii_lower(pytest_arg);
   for (std::string_view tool : {"mypy", "flake8", "pylint", "ruff", "black", "isort", "codestyle", "docstyle", "pep8",
                                 "lint", "pyright", "bandit", "pyflakes", "mccabe"}) {
     if (contains(arg, tool)) return true;

@@ -1,19 +1,16 @@
 #pragma once
 // Small word tests on file names shared by the rules for files that are not Python (file_readers.cpp,
 // data_files.cpp).
+#include "util/ascii.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 
 namespace impact::path_words {
 
-inline std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+using impact::ascii_lower;
 
 inline bool one_of(std::string_view s, std::initializer_list<std::string_view> list) {
   return std::find(list.begin(), list.end(), s) != list.end();
