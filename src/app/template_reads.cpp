@@ -69,7 +69,13 @@ std::vector<TemplateRead> template_reads(Repository& repo, const std::vector<Sou
     if (!text.has_content() || text.text.size() > k_max_file_bytes) continue;
     read_bytes += text.text.size();
     if (text.text.find('{') == std::string::npos) continue;
+    // One entry per (template, changed file), naming the first field found: the readers it seeds are
+    // the same whichever name matched.
+    size_t first = out.size();
     for (const auto& [name, changed] : names) {
+      bool known = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                               [&](const TemplateRead& t) { return t.changed == *changed; });
+      if (known) continue;
       if (uint32_t line = field_line(text.text, name)) out.push_back(TemplateRead{f.path, line, *changed, name});
     }
   }
