@@ -252,7 +252,7 @@ std::string encode(const FileFacts& facts) {
   refs.u64(facts.stored_values.size());
   for (const auto& v : facts.stored_values) {
     refs.str(v.name);
-    refs.u64(v.line);
+    refs.u64((static_cast<uint64_t>(v.line) << 1) | (v.parametrize ? 1u : 0u));
     refs.strings(v.refs);
     refs.strings(v.wrappers);
   }
@@ -389,7 +389,9 @@ bool decode_view(std::string_view blob, FactsView& view) {
   view.stored_values.resize(values);
   for (auto& v : view.stored_values) {
     v.name = refs.raw(static_cast<size_t>(refs.u64()));
-    v.line = refs.u32();
+    uint64_t line = refs.u64();
+    v.line = static_cast<uint32_t>(line >> 1);
+    v.parametrize = (line & 1) != 0;
     v.refs = range(refs);
     v.wrappers = range(refs);
     if (v.refs.end - v.refs.begin != v.wrappers.end - v.wrappers.begin) return false;
@@ -483,7 +485,9 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   facts.stored_values.resize(refs.count());
   for (auto& v : facts.stored_values) {
     v.name = refs.str();
-    v.line = refs.u32();
+    uint64_t line = refs.u64();
+    v.line = static_cast<uint32_t>(line >> 1);
+    v.parametrize = (line & 1) != 0;
     v.refs = refs.strings();
     v.wrappers = refs.strings();
     if (v.refs.size() != v.wrappers.size()) return false;

@@ -27,6 +27,57 @@ public:
     };
     if (bound_here("partial")) m_partial = false;
     if (bound_here("functools")) m_functools = false;
+    // pytest's marks by the spellings `import pytest` and `from pytest import mark, param` give.
+    for (const auto& imp : facts.imports) {
+      if (imp.kind == ImportKind::plain && imp.module == "pytest" && !imp.aliases.empty() && imp.aliases[0].empty()) {
+        m_pytest = true;
+      }
+      if (imp.kind == ImportKind::from && imp.module == "pytest" && imp.level == 0) {
+        for (size_t k = 0; k < imp.names.size() && k < imp.aliases.size(); ++k) {
+          if (imp.names[k] == "mark" && imp.aliases[k] == "mark") m_mark = true;
+          if (imp.names[k] == "param" && imp.aliases[k] == "param") m_param = true;
+        }
+      }
+    }
+    if (bound_here("pytest")) m_pytest = false;
+    if (bound_here("mark")) m_mark = false;
+    if (bound_here("param")) m_param = false;
+  }
+
+  // `@pytest.mark.parametrize(names, [f, (g, 1), pytest.param(h)])` on the module-level function
+  // `stmt` defines: pytest hands the argvalues to that function as arguments (or to its fixtures, with
+  // `indirect`) and calls none of them; the ids it makes of a function or class read `__name__`. The
+  // argument names, `ids=`, `indirect=` and a `pytest.param`'s keywords (`marks=`, `id=`) stay
+  // module-level code: they run at import or at collection.
+  void parametrized(TSNode stmt, FileFacts& facts) {
+    if (!m_pytest && !m_mark) return;
+    if (type_of(stmt) != "decorated_definition") return;
+    TSNode def = ts_node_child_by_field_name(stmt, "definition", 10);
+    if (ts_node_is_null(def) || type_of(def) != "function_definition") return;
+    TSNode name = ts_node_child_by_field_name(def, "name", 4);
+    if (ts_node_is_null(name)) return;
+    uint32_t count = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode d = ts_node_named_child(stmt, i);
+      if (type_of(d) != "decorator" || ts_node_named_child_count(d) == 0) continue;
+      TSNode call = ts_node_named_child(d, 0);
+      if (type_of(call) != "call") continue;
+      TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+      TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+      if (ts_node_is_null(fn) || ts_node_is_null(args) || type_of(args) != "argument_list") continue;
+      std::string_view callee = node_text(fn, m_src);
+      if (!((callee == "pytest.mark.parametrize" && m_pytest) || (callee == "mark.parametrize" && m_mark))) continue;
+      TSNode values = argvalues(args);
+      if (ts_node_is_null(values)) continue;
+      StoredValue value;
+      value.name = std::string(node_text(name, m_src));
+      value.line = line_of(ts_node_start_point(d));
+      value.parametrize = true;
+      m_value = &value;
+      stored(values, {});
+      m_value = nullptr;
+      if (!value.refs.empty()) facts.stored_values.push_back(std::move(value));
+    }
   }
 
   void statement(TSNode stmt, FileFacts& facts) {
@@ -122,7 +173,52 @@ private:
       }
       return;
     }
-    if (t == "call" && wrapper.empty()) call(n);
+    if (t == "call" && wrapper.empty()) {
+      if (m_value->parametrize && pytest_param(n)) {
+        param_values(n);
+      } else {
+        call(n);
+      }
+    }
+  }
+
+  // The second positional argument of parametrize's call, or its `argvalues=`.
+  TSNode argvalues(TSNode args) const {
+    uint32_t count = ts_node_named_child_count(args);
+    uint32_t positional = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      std::string_view at = type_of(a);
+      if (at == "comment") continue;
+      if (at == "keyword_argument") {
+        TSNode key = ts_node_child_by_field_name(a, "name", 4);
+        if (!ts_node_is_null(key) && node_text(key, m_src) == "argvalues") return ts_node_child_by_field_name(a, "value", 5);
+        continue;
+      }
+      if (at == "list_splat" || at == "dictionary_splat") return TSNode{};
+      if (positional++ == 1) return a;
+    }
+    return TSNode{};
+  }
+
+  bool pytest_param(TSNode call) const {
+    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    if (ts_node_is_null(fn)) return false;
+    std::string_view callee = node_text(fn, m_src);
+    return (callee == "pytest.param" && m_pytest) || (callee == "param" && m_param);
+  }
+
+  // pytest.param(f, g, marks=..., id=...): the positional values are handed to the test as the others.
+  void param_values(TSNode call) {
+    TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+    if (ts_node_is_null(args) || type_of(args) != "argument_list") return;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      std::string_view at = type_of(a);
+      if (at == "comment" || at == "keyword_argument" || at == "list_splat" || at == "dictionary_splat") continue;
+      stored(a, {});
+    }
   }
 
   void call(TSNode n) {
@@ -199,6 +295,7 @@ private:
 
   std::string_view m_src;
   bool m_partial = false, m_functools = false;
+  bool m_pytest = false, m_mark = false, m_param = false;
   StoredValue* m_value = nullptr;
   std::vector<uint32_t> m_held; // start bytes of the strings the statement's value holds
   StoredRanges m_ranges;
@@ -209,7 +306,10 @@ private:
 StoredRanges find_stored_values(TSNode root, std::string_view source, FileFacts& facts) {
   Finder finder(source, facts);
   uint32_t count = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < count; ++i) finder.statement(ts_node_named_child(root, i), facts);
+  for (uint32_t i = 0; i < count; ++i) {
+    finder.statement(ts_node_named_child(root, i), facts);
+    finder.parametrized(ts_node_named_child(root, i), facts);
+  }
   for (size_t c = 0; c < facts.symbols.size(); ++c) {
     if (facts.symbols[c].kind == SymbolKind::class_) finder.class_aliases(root, c, facts);
   }

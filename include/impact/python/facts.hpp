@@ -177,12 +177,15 @@ struct PathStrings {
 
 // A module-level `NAME = <value>` whose value holds what it names without running it
 // (python/stored_values.hpp): `refs` are the chains in stored positions, `wrappers[k]` the callee whose
-// first argument refs[k] is (`old = deprecated(f)`), "" when it is stored as it is.
+// first argument refs[k] is (`old = deprecated(f)`), "" when it is stored as it is. A `parametrize`
+// value is the argvalues of a `pytest.mark.parametrize` decorating the module-level function `name`:
+// pytest hands them to that function (or its fixtures) as arguments, and calls none of them.
 struct StoredValue {
   std::string name;
   uint32_t line = 0;
   std::vector<std::string> refs;
   std::vector<std::string> wrappers;
+  bool parametrize = false;
 };
 
 struct FileFacts {

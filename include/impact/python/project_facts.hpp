@@ -61,6 +61,7 @@ struct StoredValueView {
   std::string_view name;
   uint32_t line = 0;
   ViewRange refs, wrappers;
+  bool parametrize = false;
 };
 
 // Everything the symbol walk reads of one file, as views into the encoded facts: no string is copied.

@@ -153,11 +153,13 @@ void ReferenceRules::reach(uint32_t h, const SymbolView& s, WalkKey self) {
 // holding it is reached by its name; false (the module level, as any import-time code) when one cannot
 // be: safe mode, a member (`X = obj.prop` runs a property at import), an attribute of the symbol
 // (`X = cls.method` looks it up at import), a callee that is not the project's wrapping decorator, a
-// test module or conftest.py (pytest collects a test-like name bound there).
+// test module or conftest.py (pytest collects a test-like name bound there). The argvalues of a
+// `parametrize` mark are followed there too: they reach the function the mark decorates.
 bool ReferenceRules::stored_in(const Search& search, uint32_t h, const FileInfo& info) {
-  if (search.member || search.scan == Scan::gone || !values_followed(h)) return false;
+  if (search.member || search.scan == Scan::gone || m_walk.mode() == Mode::safe) return false;
+  bool values = values_followed(h);
   const FactsView& facts = info.facts;
-  std::vector<std::pair<std::string_view, uint32_t>> values; // reached once every read is known to be stored
+  std::vector<std::pair<std::string_view, uint32_t>> holders; // reached once every read is known to be stored
   for (const StoredValueView& v : facts.stored_values) {
     const std::string_view* wrapper = facts.begin(v.wrappers);
     for (auto ref = facts.begin(v.refs); ref != facts.end(v.refs); ++ref, ++wrapper) {
@@ -165,14 +167,15 @@ bool ReferenceRules::stored_in(const Search& search, uint32_t h, const FileInfo&
       for (size_t i = 0; i < parts.size(); ++i) {
         if (std::find(search.names.begin(), search.names.end(), parts[i]) == search.names.end()) continue;
         if (!m_index.may_refer(h, parts, i, search.key.node, search.key.qualname)) continue;
+        if (!values && !v.parametrize) return false;
         if (i + 1 != parts.size()) return false;
         if (!holds_only(h, *wrapper)) return false;
-        values.emplace_back(v.name, v.line);
+        holders.emplace_back(v.name, v.line);
       }
     }
   }
-  if (values.empty()) return false; // a read the values do not explain: the module level's
-  for (const auto& [name, line] : values) m_walk.reach(h, name, search.self, Relation::stored_in, line);
+  if (holders.empty()) return false; // a read the values do not explain: the module level's
+  for (const auto& [name, line] : holders) m_walk.reach(h, name, search.self, Relation::stored_in, line);
   return true;
 }
 

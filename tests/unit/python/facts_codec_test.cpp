@@ -185,6 +185,21 @@ TEST_CASE("encode then decode_full round-trips every field", "[facts_codec]") {
     REQUIRE(decode_full(encode(original), decoded));
     check_same(original, decoded);
   }
+  SECTION("stored values keep their line and whether a parametrize mark holds them") {
+    FileFacts original = testing::extract("import pytest\nfrom pkg import f, g\nALIAS = f\n\n"
+                                          "@pytest.mark.parametrize('fn', [g])\ndef test_a(fn):\n    pass\n");
+    REQUIRE(original.stored_values.size() == 2);
+    FileFacts decoded;
+    REQUIRE(decode_full(encode(original), decoded));
+    REQUIRE(decoded.stored_values.size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+      CHECK(decoded.stored_values[i].name == original.stored_values[i].name);
+      CHECK(decoded.stored_values[i].line == original.stored_values[i].line);
+      CHECK(decoded.stored_values[i].refs == original.stored_values[i].refs);
+      CHECK(decoded.stored_values[i].parametrize == original.stored_values[i].parametrize);
+    }
+    CHECK(decoded.stored_values[1].parametrize);
+  }
 }
 
 TEST_CASE("decode_header reads the flags without the rest", "[facts_codec]") {

@@ -147,3 +147,35 @@ TEST_CASE("a string a value's call hands on is held by the value, where its line
   CHECK_FALSE(held("pkg.cli.two"));   // another statement on the same line
   CHECK_FALSE(held("pkg.cli.look"));
 }
+
+TEST_CASE("a parametrize mark's argvalues are held by the function it decorates", "[extract][stored]") {
+  auto facts = extract("import pytest\nfrom pkg import casing, label\n\n"
+                       "@pytest.mark.parametrize(\"fn\", [casing.title, (casing.swap, 1), pytest.param(casing.upper, marks=casing.mark)],\n"
+                       "                         ids=label)\n"
+                       "def test_apply(fn):\n    pass\n\n"
+                       "@pytest.mark.parametrize(argvalues=[casing.lower(\"a\")], argnames=\"x\")\n"
+                       "def test_called(x):\n    pass\n");
+  auto [stored, module] = split(facts);
+  const StoredValue* held = value(facts, "test_apply");
+  REQUIRE(held != nullptr);
+  CHECK(held->parametrize);
+  CHECK(held->line == 4);
+  CHECK(held->refs == std::vector<std::string>{"casing.title", "casing.swap", "casing.upper"});
+  CHECK(has(stored, "casing.title"));
+  CHECK(has(stored, "casing.upper"));
+  // ids= runs at collection, marks= at import, a call in the values at import: module-level code.
+  CHECK(has(module, "label"));
+  CHECK(has(module, "casing.mark"));
+  CHECK(has(module, "casing.lower"));
+  CHECK(value(facts, "test_called") == nullptr);
+}
+
+TEST_CASE("parametrize is pytest's only by the spellings pytest's imports give", "[extract][stored]") {
+  auto mine = extract("from pkg import mark, f\n\n@mark.parametrize(\"fn\", [f])\ndef test_a(fn):\n    pass\n");
+  CHECK(value(mine, "test_a") == nullptr);
+  auto theirs = extract("from pytest import mark, param\nfrom pkg import f, g\n\n"
+                        "@mark.parametrize(\"fn\", [f, param(g)])\ndef test_a(fn):\n    pass\n");
+  const StoredValue* held = value(theirs, "test_a");
+  REQUIRE(held != nullptr);
+  CHECK(held->refs == std::vector<std::string>{"f", "g"});
+}
