@@ -367,6 +367,7 @@ ChangeSet GitRepository::changes(const ChangeRequest& request) {
     if (i >= dropped.size() || dropped[i] == 0) kept.push_back(std::move(set.files[i]));
   }
   set.files = std::move(kept);
+  if (request.mode == DiffMode::working_tree) add_hidden_edits(*index, *tree, set.files);
   std::sort(set.files.begin(), set.files.end(),
             [](const ChangedFile& a, const ChangedFile& b) { return a.path() < b.path(); });
   return set;

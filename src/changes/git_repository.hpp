@@ -36,6 +36,7 @@ private:
   RepoPath link_target_of(const SourceFile& link, DiffMode mode);
   void key_links_by_content(std::vector<SourceFile>& files);
   void mark_not_checked_out(std::vector<SourceFile>& files);
+  void add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files);
   void refuse_special_control_files() const;
   FileRead read_through_link(const SourceFile& link);
 

@@ -1,0 +1,66 @@
+// Edits git's own status does not show: a file marked skip-worktree (`git update-index
+// --skip-worktree`) or assume-unchanged (`--assume-unchanged`) that is on disk all the same. Both bits
+// tell git not to look at the file, and libgit2's diff honours them; Python imports the file on disk
+// whatever the index says, so a test runs the edited code (docs/selection.md, `hidden-edits`).
+#include "changes/git_repository.hpp"
+#include "changes/worktree_file.hpp"
+#include "impact/error.hpp"
+
+#include <algorithm>
+
+namespace impact {
+
+namespace {
+
+constexpr uint16_t k_assume_valid = 0x8000; // git's CE_VALID: `git update-index --assume-unchanged`
+
+bool hidden(const git_index_entry& entry) {
+  return GIT_INDEX_ENTRY_STAGE(&entry) == 0 &&
+         ((entry.flags & k_assume_valid) != 0 || (entry.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0) &&
+         (entry.mode == GIT_FILEMODE_BLOB || entry.mode == GIT_FILEMODE_BLOB_EXECUTABLE);
+}
+
+} // namespace
+
+void GitRepository::add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files) {
+  size_t count = git_index_entrycount(&index);
+  for (size_t i = 0; i < count; ++i) {
+    const git_index_entry* entry = git_index_get_byindex(&index, i);
+    if (entry == nullptr || !hidden(*entry)) continue;
+    std::filesystem::path disk = m_root / entry->path;
+    WorktreeFile current = read_worktree_file(disk);
+    if (current.symlink || current.status != util::ReadStatus::ok) continue; // absent (a sparse checkout) or unreadable
+    git_oid disk_id{};
+    if (git_repository_hashfile(&disk_id, m_repo.get(), disk.c_str(), GIT_OBJECT_BLOB, entry->path) != 0) continue;
+    if (git_oid_equal(&disk_id, &entry->id)) continue; // the index's content: the diff has it right
+    RepoPath path(entry->path);
+    git_oid base_id{};
+    bool in_base = false;
+    git_tree_entry* base_entry = nullptr;
+    if (git_tree_entry_bypath(&base_entry, &base_tree, entry->path) == 0) {
+      base_id = *git_tree_entry_id(base_entry);
+      in_base = true;
+      git_tree_entry_free(base_entry);
+    }
+    auto known = std::find_if(files.begin(), files.end(), [&](const ChangedFile& f) { return f.path() == path; });
+    if (in_base && git_oid_equal(&disk_id, &base_id)) {
+      if (known != files.end()) files.erase(known); // the index's change undone on disk
+      continue;
+    }
+    ChangedFile file;
+    file.status = in_base ? FileStatus::modified : FileStatus::added;
+    if (in_base) file.old_path = path;
+    file.new_path = path;
+    file.binary = current.content.find('\0') < 8000; // git's rule: a NUL byte in the first 8000
+    if (!file.binary) file.hunks = hunks_against(base_id, current.content);
+    file.new_oid = git::oid_hex(disk_id);
+    if (known != files.end()) {
+      file.mode_changed = known->mode_changed;
+      *known = std::move(file);
+    } else {
+      files.push_back(std::move(file));
+    }
+  }
+}
+
+} // namespace impact
