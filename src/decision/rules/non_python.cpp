@@ -294,8 +294,40 @@ NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
   return quiet_file(path);
 }
 
-// Rule `config-sections`: only lint sections, comments or dependency lists may have changed.
+// Rule `config-sections`, and `file-readers` for what it leaves: a section no tool of the test run reads
+// may still be read by the project's own code or tests (a fixture reading `[tool.ruff]`, a test of the
+// classifiers): those readers are selected as for any file they read.
 NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
+  NonPythonEffect e = config_sections(path);
+  if (e.what == NonPythonEffect::What::run_all || facts() == nullptr) return e;
+  std::vector<Reader> readers = text_readers(path);
+  if (readers.empty()) return e;
+  if (e.what == NonPythonEffect::What::quiet) {
+    e.what = NonPythonEffect::What::readers;
+    e.effect.clear();
+  }
+  e.readers.insert(e.readers.end(), readers.begin(), readers.end());
+  return e;
+}
+
+// The code files whose strings could name `path` (or that read files they cannot be shown not to).
+std::vector<Reader> NonPythonRules::text_readers(const RepoPath& path) {
+  std::vector<Reader> out;
+  for (const auto& r : tables().reads) {
+    if (r.paths.reads_anything) {
+      out.push_back(Reader{r.node, Relation::reads_file, 0, {}});
+      continue;
+    }
+    auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
+                            [&](const auto& s) { return could_name(s.first, path); });
+    if (hit != r.paths.strings.end()) out.push_back(Reader{r.node, Relation::reads_file, hit->second, {}});
+    else if (r.paths.listing_line != 0) out.push_back(Reader{r.node, Relation::lists_folder, r.paths.listing_line, {}});
+  }
+  return out;
+}
+
+// Rule `config-sections`: only lint sections, comments or dependency lists may have changed.
+NonPythonEffect NonPythonRules::config_sections(const RepoPath& path) {
   std::string changed = fmt::format("{} changed", path);
   if (m_in.mode == Mode::safe) return run_all(Reason::config_changed, FileKind::config, changed);
   const auto& all = m_in.non_python.sections;
@@ -425,16 +457,7 @@ NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
   NonPythonEffect e;
   e.what = NonPythonEffect::What::readers;
   e.kind = name;
-  for (const auto& r : tables().reads) {
-    if (r.paths.reads_anything) {
-      e.readers.push_back(Reader{r.node, Relation::reads_file, 0, {}});
-      continue;
-    }
-    auto hit = std::find_if(r.paths.strings.begin(), r.paths.strings.end(),
-                            [&](const auto& s) { return could_name(s.first, path); });
-    if (hit != r.paths.strings.end()) e.readers.push_back(Reader{r.node, Relation::reads_file, hit->second, {}});
-    else if (r.paths.listing_line != 0) e.readers.push_back(Reader{r.node, Relation::lists_folder, r.paths.listing_line, {}});
-  }
+  e.readers = text_readers(path);
   if (e.readers.empty()) return quiet(name, fmt::format("nothing: {} that no code reads", to_string(name)));
   return e;
 }

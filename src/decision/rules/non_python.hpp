@@ -98,6 +98,8 @@ private:
   const std::string& collect_hook();
   const ProjectFacts* facts() const; // the decision's, or, at file level, the ones read for these rules
   NonPythonEffect config_file(const RepoPath& path);
+  NonPythonEffect config_sections(const RepoPath& path);
+  std::vector<Reader> text_readers(const RepoPath& path);
   NonPythonEffect pin_file(const RepoPath& path, const PinChange* change);
   NonPythonEffect importers(const RepoPath& path, PinAnswer answer, bool unimported_runs_all);
   NonPythonEffect quiet_file(const RepoPath& path);
