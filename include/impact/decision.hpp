@@ -101,6 +101,7 @@ enum class Reason : uint8_t {
   triggered,                   // a [tool.impact] triggers rule with run = "all" matched a changed file (rule triggers)
   environment_changed,         // the installed environment moved since the coverage index recorded it (rule environment-drift)
   unconnected_change,          // --changed-strict, and no test file can load a changed file (rule changed-strict)
+  collect_hook,                // the change reaches a pytest_collect_file hook, whose items impact cannot list (rule collect-hook)
   no_changes,                  // nothing: no file changed
   no_tests_reached,            // nothing: no test file can load the changed files
   only_quiet_files,            // nothing: every changed file is one nothing reads (rules quiet-files, config-sections)

@@ -265,6 +265,7 @@ private:
         continue;
       }
       m_walk.link(u.node, m_seeds.front(), Relation::dynamic_import_may_load, u.line);
+      if (auto t = decision::rules::collect_hook_at(m_in, u.node)) m_triggers.push_back(std::move(*t)); // `collect-hook`
     }
     m_walk.run();
   }
@@ -364,23 +365,21 @@ private:
     if (changes.empty()) return out;
     if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection(changes, out);
     else file_selection(changes, out);
-    decision::rules::select_program_runners(m_in.graph, m_in.facts, changes, m_decision.files, out); // `main-guard`
+    decision::rules::select_program_runners(m_in.graph, m_in.facts, changes, m_decision.files, out, m_triggers); // `main-guard`
     decision::rules::select_name_clashes(m_in.graph, changes, m_decision.files, out); // `test-file-itself`
     return out;
   }
 
   // File level: every test file the given changed files reach.
   void file_selection(const std::vector<const PythonChange*>& changes, Selection& out) {
-    if (changes.size() == m_python.size()) {
-      for (uint32_t node : m_walk.order()) select_file(out, node, m_walk.chain(node));
-      return;
-    }
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
       for (uint32_t node : py->nodes) walk.seed(node, decision::relation_of(py->status));
     }
-    walk.run();
-    for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
+    if (changes.size() != m_python.size()) walk.run();
+    const decision::ReverseWalk& used = changes.size() == m_python.size() ? m_walk : walk;
+    for (uint32_t node : used.order()) select_file(out, node, used.chain(node));
+    if (auto t = decision::rules::collect_hook_trigger(m_in, used)) m_triggers.push_back(std::move(*t)); // `collect-hook`
   }
 
   // Symbol level: the changed symbols, walked to the tests; file-level seeds where the change runs at
@@ -462,6 +461,8 @@ private:
       symbol_chains.emplace(node, std::move(hops));
     }
     files.run();
+    if (auto t = decision::rules::collect_hook_trigger(m_in, files)) m_triggers.push_back(std::move(*t)); // `collect-hook`
+    if (auto h = result.collect_hook) m_triggers.push_back(decision::rules::collect_hook_trigger(m_in.graph, h->first, h->second));
     if (watch) m_pages = decision::doctest_filter(m_in, *watch, result, files);
     auto full_chain = [&](uint32_t node) {
       std::vector<Hop> hops = files.chain(node);
@@ -475,7 +476,7 @@ private:
     for (uint32_t node : files.order()) {
       if (m_walk.reached(node)) select_file(out, node, full_chain(node));
     }
-    decision::rules::select_reached_programs(m_in.graph, m_in.facts, symbol_chains, files, out); // `main-guard`
+    decision::rules::select_reached_programs(m_in.graph, m_in.facts, symbol_chains, files, out, m_triggers); // `main-guard`
     for (auto& [node, hops] : result.whole_files) {
       if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }

@@ -24,9 +24,14 @@ SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, cons
 
 SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)
     : m_graph(parent.m_graph), m_facts(parent.m_facts), m_layout(parent.m_layout), m_index(parent.m_index),
-      m_tables(parent.m_tables), m_budget(budget), m_mode(parent.m_mode), m_nested(true), m_watch(parent.m_watch),
+      m_tables(parent.m_tables), m_budget(budget), m_mode(parent.m_mode), m_nested(true), m_root(parent.m_root),
+      m_watch(parent.m_watch),
       m_fixtures(*this),
       m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {}
+
+void SymbolWalk::collect_hook_reached(uint32_t node, uint32_t line) {
+  if (!m_root->m_result.collect_hook) m_root->m_result.collect_hook.emplace(node, line);
+}
 
 WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
   auto it = m_qualname_ids.find(qualname);

@@ -18,6 +18,8 @@
 #include "util/string_set.hpp"
 
 #include <chrono>
+#include <optional>
+#include <utility>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -62,6 +64,8 @@ struct SymbolResult {
   std::unordered_map<uint32_t, std::vector<Hop>> file_level;          // every importer affected
   std::vector<std::string> warnings;
   bool budget_exceeded = false;
+  // A pytest_collect_file hook this walk (or one nested in it) reached: its file and line.
+  std::optional<std::pair<uint32_t, uint32_t>> collect_hook;
 };
 
 class SymbolWalk {
@@ -112,6 +116,8 @@ public:
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
   // `from`), without queueing it: the class itself can still be reached.
   void searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line);
+  // A pytest_collect_file hook (in `node`, on `line`) is reached: noted on the outermost walk's result.
+  void collect_hook_reached(uint32_t node, uint32_t line);
 
 private:
   struct Via {
@@ -142,6 +148,7 @@ private:
   Budget m_budget;
   Mode m_mode;
   bool m_nested;
+  SymbolWalk* m_root = this; // the outermost walk
   NameWatch* m_watch = nullptr;
   std::deque<std::string> m_qualnames; // interned qualified names, by id (Key::qualname views them)
   std::unordered_map<std::string_view, uint32_t> m_qualname_ids;

@@ -95,6 +95,7 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
   // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
   if (last_part(key.qualname).starts_with("pytest_")) {
     m_walk.file_level(key.node, self, Relation::pytest_hook, sym.def_line);
+    if (key.qualname == "pytest_collect_file") m_walk.collect_hook_reached(key.node, sym.def_line); // `collect-hook`
     // A hook pytest calls for the whole session (pytest_collection_modifyitems, pytest_configure)
     // from every plugin and conftest.py it loaded, wherever that is: every test file.
     if (session_hook(sym)) {

@@ -2,24 +2,87 @@
 
 #include "decision/rules/registration.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace impact::decision::rules {
+
+namespace {
+
+// Hooks are read from conftest.py files and plugins (`pytest_plugins`, `-p`, entry points) only.
+bool hook_holder(const ImportGraph& graph, uint32_t node) {
+  return graph.nodes[node].conftest || std::any_of(graph.in[node].begin(), graph.in[node].end(), [](const auto& e) {
+           return e.second.kind == EdgeKind::pytest_plugin;
+         });
+}
+
+} // namespace
 
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk) {
   FactsView view;
   for (uint32_t node : walk.order()) {
     const GraphNode& n = graph.nodes[node];
-    if (node >= facts.size() || n.ghost) continue;
-    // Hooks are read from conftest.py files and plugins (`pytest_plugins`, `-p`, entry points) only.
-    bool plugin = std::any_of(graph.in[node].begin(), graph.in[node].end(),
-                              [](const auto& e) { return e.second.kind == EdgeKind::pytest_plugin; });
-    if (!n.conftest && !plugin) continue;
+    if (node >= facts.size() || n.ghost || !hook_holder(graph, node)) continue;
     facts.view(node, view);
     for (const SymbolView& s : view.symbols) {
       if (session_hook(s)) return std::pair{node, s.def_line};
     }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The line of `node`'s module-level pytest_collect_file, when it is a conftest.py or plugin with one.
+std::optional<uint32_t> collect_hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node,
+                                          FactsView& view) {
+  if (node >= facts.size() || graph.nodes[node].ghost || !hook_holder(graph, node)) return std::nullopt;
+  facts.view(node, view);
+  for (const SymbolView& s : view.symbols) {
+    if (s.parent < 0 && s.qualname == "pytest_collect_file") return s.def_line;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Trigger> collect_hook_trigger(const DecisionInput& in, const ReverseWalk& walk) {
+  const ProjectFacts* facts = facts_read(in);
+  if (facts == nullptr) return std::nullopt;
+  FactsView view;
+  for (uint32_t node : walk.order()) {
+    if (auto line = collect_hook_line(in.graph, *facts, node, view)) return collect_hook_trigger(in.graph, node, *line);
+  }
+  return std::nullopt;
+}
+
+std::optional<Trigger> collect_hook_at(const DecisionInput& in, uint32_t node) {
+  const ProjectFacts* facts = facts_read(in);
+  FactsView view;
+  auto line = facts != nullptr ? collect_hook_line(in.graph, *facts, node, view) : std::nullopt;
+  return line ? std::optional<Trigger>(collect_hook_trigger(in.graph, node, *line)) : std::nullopt;
+}
+
+Trigger collect_hook_trigger(const ImportGraph& graph, uint32_t node, uint32_t line) {
+  return Trigger{Reason::collect_hook,
+                 fmt::format("{}:{} defines pytest_collect_file and the change reaches it: the items it collects from "
+                             "files that may not be Python are not known before pytest collects them",
+                             graph.nodes[node].path.str, line)};
+}
+
+std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const ProjectFacts& facts, const RepoPath& file) {
+  FactsView view;
+  for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+    const GraphNode& n = graph.nodes[node];
+    if (n.conftest && !file.is_within(n.path.parent())) continue;
+    auto line = collect_hook_line(graph, facts, node, view);
+    if (!line) continue;
+    return Trigger{Reason::collect_hook,
+                   fmt::format("{}:{} defines pytest_collect_file, which may collect {} as a test; no import leads "
+                               "there from a test file",
+                               n.path.str, *line, file)};
   }
   return std::nullopt;
 }

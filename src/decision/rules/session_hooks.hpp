@@ -2,6 +2,7 @@
 // docs/selection.md `conftest-subtree`: pytest calls most hooks (pytest_collection_modifyitems,
 // pytest_configure, pytest_sessionstart, ...) for the whole session, from every conftest.py and plugin
 // it loaded, wherever it lies; only the hooks of a node's own path stay within a conftest.py's folder.
+#include "decision/decide_parts.hpp"
 #include "decision/walk.hpp"
 #include "impact/graph.hpp"
 #include "impact/python/project_facts.hpp"
@@ -16,5 +17,18 @@ namespace impact::decision::rules {
 // with the hook's line.
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk);
+
+// docs/selection.md `collect-hook`: a conftest.py or plugin defining `pytest_collect_file` makes pytest
+// items of files that may not be Python, or of Python files no test imports (YAML cases, `.case`
+// files, examples run as tests), which no graph node stands for: the whole suite runs, the hook named.
+//
+// When `walk` reached such a file (its hook may run the change).
+std::optional<Trigger> collect_hook_trigger(const DecisionInput& in, const ReverseWalk& walk);
+// When `node` itself defines one (its computed import may load the change).
+std::optional<Trigger> collect_hook_at(const DecisionInput& in, uint32_t node);
+// For a hook (in `node`, on `line`) the symbol walk reached (SymbolResult::collect_hook).
+Trigger collect_hook_trigger(const ImportGraph& graph, uint32_t node, uint32_t line);
+// When a hook may collect `file` itself: a conftest.py in its folder or above defines one, or a plugin.
+std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const ProjectFacts& facts, const RepoPath& file);
 
 } // namespace impact::decision::rules
