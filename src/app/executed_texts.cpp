@@ -45,6 +45,12 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
   for (size_t i = 0; i < facts.size(); ++i) {
     if (facts.header(i).has_dynamic_access) executors.push_back(i);
   }
+  // doctest's runners of text files run their examples, imports included: `doctest.testfile("README.md")`.
+  for (std::string_view runner : {"testfile", "DocFileSuite", "DocFileTest"}) {
+    for (uint32_t i : facts.files_mentioning(runner)) executors.push_back(i);
+  }
+  std::sort(executors.begin(), executors.end());
+  executors.erase(std::unique(executors.begin(), executors.end()), executors.end());
   if (executors.empty()) return out;
   std::vector<Candidate> candidates;
   for (const auto& f : inventory) {
