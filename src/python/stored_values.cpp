@@ -7,41 +7,34 @@ namespace impact::python {
 
 namespace {
 
+// Whether `module` (name empty: `import module`, unaliased) or `from module import name` (under its own
+// name) binds a name of the file, and the file binds it no other way.
+bool imported(const FileFacts& facts, std::string_view module, std::string_view name) {
+  std::string_view bound = name.empty() ? module : name;
+  bool own = std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& s) { return s.qualname == bound; }) ||
+             std::find(facts.module_names.begin(), facts.module_names.end(), bound) != facts.module_names.end();
+  if (own) return false;
+  for (const auto& imp : facts.imports) {
+    if (imp.module != module) continue;
+    if (name.empty() && imp.kind == ImportKind::plain && !imp.aliases.empty() && imp.aliases[0].empty()) return true;
+    if (name.empty() || imp.kind != ImportKind::from || imp.level != 0) continue;
+    for (size_t k = 0; k < imp.names.size() && k < imp.aliases.size(); ++k) {
+      if (imp.names[k] == name && imp.aliases[k] == name) return true;
+    }
+  }
+  return false;
+}
+
 class Finder {
 public:
   Finder(std::string_view src, const FileFacts& facts) : m_src(src) {
-    // functools.partial by either spelling, unless the module binds `partial` itself.
-    for (const auto& imp : facts.imports) {
-      if (imp.kind == ImportKind::plain && imp.module == "functools" && !imp.aliases.empty() && imp.aliases[0].empty()) {
-        m_functools = true;
-      }
-      if (imp.kind == ImportKind::from && imp.module == "functools" && imp.level == 0) {
-        for (size_t k = 0; k < imp.names.size() && k < imp.aliases.size(); ++k) {
-          if (imp.names[k] == "partial" && imp.aliases[k] == "partial") m_partial = true;
-        }
-      }
-    }
-    auto bound_here = [&](std::string_view name) {
-      return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& s) { return s.qualname == name; }) ||
-             std::find(facts.module_names.begin(), facts.module_names.end(), name) != facts.module_names.end();
-    };
-    if (bound_here("partial")) m_partial = false;
-    if (bound_here("functools")) m_functools = false;
-    // pytest's marks by the spellings `import pytest` and `from pytest import mark, param` give.
-    for (const auto& imp : facts.imports) {
-      if (imp.kind == ImportKind::plain && imp.module == "pytest" && !imp.aliases.empty() && imp.aliases[0].empty()) {
-        m_pytest = true;
-      }
-      if (imp.kind == ImportKind::from && imp.module == "pytest" && imp.level == 0) {
-        for (size_t k = 0; k < imp.names.size() && k < imp.aliases.size(); ++k) {
-          if (imp.names[k] == "mark" && imp.aliases[k] == "mark") m_mark = true;
-          if (imp.names[k] == "param" && imp.aliases[k] == "param") m_param = true;
-        }
-      }
-    }
-    if (bound_here("pytest")) m_pytest = false;
-    if (bound_here("mark")) m_mark = false;
-    if (bound_here("param")) m_param = false;
+    // functools.partial and pytest's marks by the spellings `import functools` / `from functools import
+    // partial` give, unless the module binds the name itself.
+    m_functools = imported(facts, "functools", "");
+    m_partial = imported(facts, "functools", "partial");
+    m_pytest = imported(facts, "pytest", "");
+    m_mark = imported(facts, "pytest", "mark");
+    m_param = imported(facts, "pytest", "param");
   }
 
   // `@pytest.mark.parametrize(names, [f, (g, 1), pytest.param(h)])` on the module-level function
