@@ -22,6 +22,26 @@ bool hidden(const git_index_entry& entry) {
 
 } // namespace
 
+// An assume-unchanged file gone from disk: deleted, when the base has it.
+void GitRepository::deleted_under_bit(const git_index_entry& entry, git_tree& base_tree, std::vector<ChangedFile>& files) {
+  RepoPath path(entry.path);
+  auto known = std::find_if(files.begin(), files.end(), [&](const ChangedFile& f) { return f.path() == path; });
+  git_tree_entry* base_entry = nullptr;
+  if (git_tree_entry_bypath(&base_entry, &base_tree, entry.path) != 0) {
+    if (known != files.end()) files.erase(known); // added in the index, gone on disk: nothing
+    return;
+  }
+  git_tree_entry_free(base_entry);
+  ChangedFile file;
+  file.status = FileStatus::deleted;
+  file.old_path = path;
+  if (known != files.end()) {
+    *known = std::move(file);
+  } else {
+    files.push_back(std::move(file));
+  }
+}
+
 void GitRepository::add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files) {
   size_t count = git_index_entrycount(&index);
   for (size_t i = 0; i < count; ++i) {
@@ -29,6 +49,10 @@ void GitRepository::add_hidden_edits(git_index& index, git_tree& base_tree, std:
     if (entry == nullptr || !hidden(*entry)) continue;
     std::filesystem::path disk = m_root / entry->path;
     WorktreeFile current = read_worktree_file(disk);
+    if (current.status == util::ReadStatus::missing && (entry->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) == 0) {
+      deleted_under_bit(*entry, base_tree, files); // assume-unchanged and gone: deleted (absent skip-worktree is sparse)
+      continue;
+    }
     if (current.symlink || current.status != util::ReadStatus::ok) continue; // absent (a sparse checkout) or unreadable
     git_oid disk_id{};
     if (git_repository_hashfile(&disk_id, m_repo.get(), disk.c_str(), GIT_OBJECT_BLOB, entry->path) != 0) continue;

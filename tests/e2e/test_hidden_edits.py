@@ -47,3 +47,17 @@ def test_a_staged_change_undone_on_disk_under_the_bit_is_no_change(project):
     project.git("update-index", "--assume-unchanged", "src/pkg/alpha.py")
     project.replace("src/pkg/alpha.py", "return 5", "return 1")  # the file on disk is HEAD's again
     assert paths(changes(project)) == []
+
+
+def test_an_assume_unchanged_file_gone_from_disk_is_deleted(project):
+    project.git("update-index", "--assume-unchanged", "src/pkg/alpha.py")
+    (project.path / "src/pkg/alpha.py").unlink()
+    assert project.git("status", "--porcelain") == ""
+    assert files_by_path(changes(project))["src/pkg/alpha.py"]["status"] == "deleted"
+    assert selected_ids(project.decide()) == ALPHA
+
+
+def test_a_skip_worktree_file_gone_from_disk_stays_the_sparse_checkout_s(project):
+    project.git("update-index", "--skip-worktree", "src/pkg/alpha.py")
+    (project.path / "src/pkg/alpha.py").unlink()
+    assert paths(changes(project)) == []

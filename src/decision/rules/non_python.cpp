@@ -301,6 +301,12 @@ NonPythonEffect NonPythonRules::config_file(const RepoPath& path) {
   NonPythonEffect e = config_sections(path);
   if (e.what == NonPythonEffect::What::run_all || facts() == nullptr) return e;
   std::vector<Reader> readers = text_readers(path);
+  // pytest's own configuration file, read through pytest: `pytestconfig.inipath`, `config.inifile`.
+  for (std::string_view name : {"inipath", "inifile"}) {
+    for (uint32_t i : facts()->files_mentioning(name)) {
+      if (auto node = m_in.graph.find(facts()->files[i].path.str)) readers.push_back(Reader{*node, Relation::reads_file, 0, {}});
+    }
+  }
   if (readers.empty()) return e;
   if (e.what == NonPythonEffect::What::quiet) {
     e.what = NonPythonEffect::What::readers;
