@@ -46,7 +46,7 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
     if (facts.header(i).has_dynamic_access) executors.push_back(i);
   }
   // doctest's runners of text files run their examples, imports included: `doctest.testfile("README.md")`.
-  for (std::string_view runner : {"testfile", "DocFileSuite", "DocFileTest"}) {
+  for (std::string_view runner : {"testfile", "DocFileSuite", "DocFileTest", "DoctestTextfile"}) {
     for (uint32_t i : facts.files_mentioning(runner)) executors.push_back(i);
   }
   std::sort(executors.begin(), executors.end());

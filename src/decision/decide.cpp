@@ -65,6 +65,7 @@ public:
     for (const auto& [node, chain] : m_from_readers) {
       const GraphNode& n = m_in.graph.nodes[node];
       if (n.test && !n.ghost && !m_walk.reached(node)) m_decision.file_level.push_back(SelectedTest{n.path.str, chain, {}});
+      if (auto t = decision::rules::collect_hook_at(m_in, node)) m_triggers.push_back(std::move(*t)); // `collect-hook`
     }
     unloaded_files();
     select();
@@ -462,7 +463,7 @@ private:
     }
     files.run();
     if (auto t = decision::rules::collect_hook_trigger(m_in, files)) m_triggers.push_back(std::move(*t)); // `collect-hook`
-    if (auto h = result.collect_hook) m_triggers.push_back(decision::rules::collect_hook_trigger(m_in.graph, h->first, h->second));
+    if (result.collect_hook) m_triggers.push_back(Trigger{Reason::collect_hook, std::move(*result.collect_hook)});
     if (watch) m_pages = decision::doctest_filter(m_in, *watch, result, files);
     auto full_chain = [&](uint32_t node) {
       std::vector<Hop> hops = files.chain(node);
@@ -549,7 +550,9 @@ private:
       m_decision.outcome = Outcome::run_all;
       m_decision.reason = m_triggers.front().reason;
       std::vector<std::string> details;
-      for (const auto& t : m_triggers) details.push_back(t.detail);
+      for (const auto& t : m_triggers) {
+        if (std::find(details.begin(), details.end(), t.detail) == details.end()) details.push_back(t.detail);
+      }
       m_decision.detail = fmt::format("{}", fmt::join(details, "; "));
       m_decision.selected.clear();
       return;

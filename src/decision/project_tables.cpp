@@ -1,5 +1,6 @@
 #include "decision/project_tables.hpp"
 
+#include "decision/rules/session_hooks.hpp"
 #include "decision/walk.hpp"
 
 #include <algorithm>
@@ -136,6 +137,37 @@ const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const Fi
   });
   if (node < m_string_refs_at.size()) m_string_refs_at[node] = &refs;
   return refs;
+}
+
+// Whether a conftest.py or plugin defines a hook `wanted` accepts: a function, a method of a plugin
+// object, or a name bound by assignment.
+bool ProjectTables::hook_defined(bool (*wanted)(std::string_view)) {
+  FactsView view;
+  for (uint32_t node = 0; node < m_graph.nodes.size() && node < m_facts.size(); ++node) {
+    const GraphNode& n = m_graph.nodes[node];
+    bool plugin = std::any_of(m_graph.in[node].begin(), m_graph.in[node].end(),
+                              [](const auto& e) { return e.second.kind == EdgeKind::pytest_plugin; });
+    if (n.ghost || (!n.conftest && !plugin)) continue;
+    m_facts.view(node, view);
+    for (const SymbolView& s : view.symbols) {
+      std::string_view q = s.qualname;
+      if (wanted(q.substr(q.rfind('.') + 1))) return true;
+    }
+    if (std::any_of(view.module_names.begin(), view.module_names.end(), wanted)) return true;
+  }
+  return false;
+}
+
+bool ProjectTables::custom_items() {
+  return m_custom_items.get([&] {
+    return hook_defined([](std::string_view name) {
+      return name == "pytest_pycollect_makeitem" || name == "pytest_pycollect_makemodule";
+    });
+  });
+}
+
+bool ProjectTables::collect_hooks() {
+  return m_collect_hooks.get([&] { return hook_defined(&rules::collect_hook_name); });
 }
 
 const std::vector<uint32_t>& ProjectTables::subclass_enumerators() {

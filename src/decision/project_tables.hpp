@@ -66,6 +66,11 @@ public:
   std::span<const std::pair<std::string_view, std::string_view>> renamed_imports(uint32_t node);
   const std::vector<StringRef>& string_refs(uint32_t node, const resolve::FileInfo& info);
   const std::vector<uint32_t>& subclass_enumerators(); // files reading __subclasses__
+  // Whether a conftest.py or plugin defines pytest_pycollect_makeitem or pytest_pycollect_makemodule: a
+  // hook that may make any function or class of a test module an item (docs/selection.md `collect-hook`).
+  bool custom_items();
+  // Whether a conftest.py or plugin defines any collection hook (rules::collect_hook_name).
+  bool collect_hooks();
 
 private:
   using Renamed = std::vector<std::pair<std::string_view, std::string_view>>;
@@ -87,6 +92,9 @@ private:
   LazyMap<uint32_t, std::vector<StringRef>> m_string_refs;
   std::vector<const std::vector<StringRef>*> m_string_refs_at; // by node: m_string_refs' value, once made
   Lazy<std::vector<uint32_t>> m_subclass_enumerators;
+  Lazy<bool> m_custom_items;
+  Lazy<bool> m_collect_hooks;
+  bool hook_defined(bool (*wanted)(std::string_view));
 };
 
 } // namespace impact::decision

@@ -3,6 +3,8 @@
 // business (decision/rules/): visit() applies each family in turn, in the order of this file.
 #include "decision/symbol_walk.hpp"
 
+#include "decision/rules/session_hooks.hpp"
+
 #include <fmt/format.h>
 
 namespace impact::decision {
@@ -29,8 +31,8 @@ SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)
       m_fixtures(*this),
       m_registration(*this), m_classes(*this), m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {}
 
-void SymbolWalk::collect_hook_reached(uint32_t node, uint32_t line) {
-  if (!m_root->m_result.collect_hook) m_root->m_result.collect_hook.emplace(node, line);
+void SymbolWalk::collect_hook_reached(std::string detail) {
+  if (!m_root->m_result.collect_hook) m_root->m_result.collect_hook = std::move(detail);
 }
 
 WalkKey SymbolWalk::key_of(uint32_t node, std::string_view qualname) {
@@ -270,7 +272,15 @@ bool SymbolWalk::local_function(const FileInfo& info, int32_t index) const {
 // (then its users by name add nothing).
 bool SymbolWalk::visit_defined(const Key& key, WalkKey self, const FileInfo& info, int32_t index) {
   const SymbolView& sym = info.at(index);
-  if (is_test_symbol(info, index)) test_reached(info, index, self);
+  if (is_test_symbol(info, index)) {
+    test_reached(info, index, self);
+  } else if (m_graph.nodes[key.node].test && m_tables.custom_items()) {
+    whole_file(key.node, self, Relation::pytest_hook); // a pytest_pycollect_makeitem hook may collect it (`collect-hook`)
+  } else if (!m_graph.nodes[key.node].test && m_graph.in[key.node].empty() && m_tables.collect_hooks()) {
+    // A file nothing imports, which a collection hook may make a test module of (`check_*.py`).
+    auto t = rules::collect_hook_over(m_graph, m_facts, m_graph.nodes[key.node].path);
+    if (t) collect_hook_reached(std::move(t->detail));
+  }
   m_fixtures.reached(key, sym, self);
   if (m_registration.reached(key, info, index, self)) return false;
   if (m_classes.reached(key, info, index, self)) return false;

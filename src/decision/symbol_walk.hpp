@@ -64,8 +64,8 @@ struct SymbolResult {
   std::unordered_map<uint32_t, std::vector<Hop>> file_level;          // every importer affected
   std::vector<std::string> warnings;
   bool budget_exceeded = false;
-  // A pytest_collect_file hook this walk (or one nested in it) reached: its file and line.
-  std::optional<std::pair<uint32_t, uint32_t>> collect_hook;
+  // Why a collection hook may run what this walk (or one nested in it) reached (`collect-hook`).
+  std::optional<std::string> collect_hook;
 };
 
 class SymbolWalk {
@@ -116,8 +116,8 @@ public:
   // Records class `key` as searched for the subclasses that inherit a changed method (reached from
   // `from`), without queueing it: the class itself can still be reached.
   void searched_class(WalkKey key, WalkKey from, Relation relation, uint32_t line);
-  // A pytest_collect_file hook (in `node`, on `line`) is reached: noted on the outermost walk's result.
-  void collect_hook_reached(uint32_t node, uint32_t line);
+  // A collection hook may run what the walk reached (`detail` says how): noted on the outermost walk's result.
+  void collect_hook_reached(std::string detail);
 
 private:
   struct Via {

@@ -5,6 +5,7 @@
 #include "decision/rules/registration.hpp"
 
 #include "decision/project_tables.hpp"
+#include "decision/rules/session_hooks.hpp"
 #include "decision/symbol_walk.hpp"
 
 #include <fmt/format.h>
@@ -95,7 +96,9 @@ bool RegistrationRules::reached(const Key& key, const FileInfo& info, int32_t in
   // Called by pytest or by whatever a decorator registered it with, not by name: every importer.
   if (last_part(key.qualname).starts_with("pytest_")) {
     m_walk.file_level(key.node, self, Relation::pytest_hook, sym.def_line);
-    if (key.qualname == "pytest_collect_file") m_walk.collect_hook_reached(key.node, sym.def_line); // `collect-hook`
+    if (collect_hook_name(last_part(key.qualname))) { // `collect-hook`
+      m_walk.collect_hook_reached(collect_hook_trigger(m_graph, key.node, sym.def_line).detail);
+    }
     // A hook pytest calls for the whole session (pytest_collection_modifyitems, pytest_configure)
     // from every plugin and conftest.py it loaded, wherever that is: every test file.
     if (session_hook(sym)) {

@@ -35,18 +35,29 @@ std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph
 
 namespace {
 
-// The line of `node`'s module-level pytest_collect_file, when it is a conftest.py or plugin with one.
+// The line of `node`'s collect hook, when it is a conftest.py or plugin with one: a function, a method
+// of a plugin object (`config.pluginmanager.register(Plugin())`), or a name bound by assignment
+// (`pytest_collect_file = make_hook(".case")`, line 1).
 std::optional<uint32_t> collect_hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node,
                                           FactsView& view) {
   if (node >= facts.size() || graph.nodes[node].ghost || !hook_holder(graph, node)) return std::nullopt;
   facts.view(node, view);
   for (const SymbolView& s : view.symbols) {
-    if (s.parent < 0 && s.qualname == "pytest_collect_file") return s.def_line;
+    std::string_view qualname = s.qualname;
+    if (collect_hook_name(qualname.substr(qualname.rfind('.') + 1))) return s.def_line;
+  }
+  for (std::string_view name : view.module_names) {
+    if (collect_hook_name(name)) return 1u;
   }
   return std::nullopt;
 }
 
 } // namespace
+
+bool collect_hook_name(std::string_view name) {
+  return name == "pytest_collect_file" || name == "pytest_pycollect_makeitem" || name == "pytest_pycollect_makemodule" ||
+         name == "pytest_collect_directory";
+}
 
 std::optional<Trigger> collect_hook_trigger(const DecisionInput& in, const ReverseWalk& walk) {
   const ProjectFacts* facts = facts_read(in);
@@ -67,7 +78,7 @@ std::optional<Trigger> collect_hook_at(const DecisionInput& in, uint32_t node) {
 
 Trigger collect_hook_trigger(const ImportGraph& graph, uint32_t node, uint32_t line) {
   return Trigger{Reason::collect_hook,
-                 fmt::format("{}:{} defines pytest_collect_file and the change reaches it: the items it collects from "
+                 fmt::format("{}:{} defines a collection hook (pytest_collect_file and its kind) and the change reaches it: the items it makes from "
                              "files that may not be Python are not known before pytest collects them",
                              graph.nodes[node].path.str, line)};
 }
@@ -80,7 +91,7 @@ std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const Project
     auto line = collect_hook_line(graph, facts, node, view);
     if (!line) continue;
     return Trigger{Reason::collect_hook,
-                   fmt::format("{}:{} defines pytest_collect_file, which may collect {} as a test; no import leads "
+                   fmt::format("{}:{} defines a collection hook (pytest_collect_file and its kind), which may collect {} as a test; no import leads "
                                "there from a test file",
                                n.path.str, *line, file)};
   }

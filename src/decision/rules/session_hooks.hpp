@@ -22,6 +22,9 @@ std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph
 // items of files that may not be Python, or of Python files no test imports (YAML cases, `.case`
 // files, examples run as tests), which no graph node stands for: the whole suite runs, the hook named.
 //
+// Whether `name` is a hook that makes items pytest would not: pytest_collect_file,
+// pytest_pycollect_makeitem, pytest_pycollect_makemodule, pytest_collect_directory.
+bool collect_hook_name(std::string_view name);
 // When `walk` reached such a file (its hook may run the change).
 std::optional<Trigger> collect_hook_trigger(const DecisionInput& in, const ReverseWalk& walk);
 // When `node` itself defines one (its computed import may load the change).
