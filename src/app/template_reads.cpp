@@ -73,8 +73,9 @@ std::vector<TemplateRead> template_reads(Repository& repo, const std::vector<Sou
     // the same whichever name matched.
     size_t first = out.size();
     for (const auto& [name, changed] : names) {
+      const RepoPath* file = changed; // (clang 14: a lambda cannot capture a structured binding)
       bool known = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                               [&](const TemplateRead& t) { return t.changed == *changed; });
+                               [&](const TemplateRead& t) { return t.changed == *file; });
       if (known) continue;
       if (uint32_t line = field_line(text.text, name)) out.push_back(TemplateRead{f.path, line, *changed, name});
     }
