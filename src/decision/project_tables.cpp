@@ -139,21 +139,10 @@ const std::vector<StringRef>& ProjectTables::string_refs(uint32_t node, const Fi
   return refs;
 }
 
-// Whether a conftest.py or plugin defines a hook `wanted` accepts: a function, a method of a plugin
-// object, or a name bound by assignment.
 bool ProjectTables::hook_defined(bool (*wanted)(std::string_view)) {
   FactsView view;
-  for (uint32_t node = 0; node < m_graph.nodes.size() && node < m_facts.size(); ++node) {
-    const GraphNode& n = m_graph.nodes[node];
-    bool plugin = std::any_of(m_graph.in[node].begin(), m_graph.in[node].end(),
-                              [](const auto& e) { return e.second.kind == EdgeKind::pytest_plugin; });
-    if (n.ghost || (!n.conftest && !plugin)) continue;
-    m_facts.view(node, view);
-    for (const SymbolView& s : view.symbols) {
-      std::string_view q = s.qualname;
-      if (wanted(q.substr(q.rfind('.') + 1))) return true;
-    }
-    if (std::any_of(view.module_names.begin(), view.module_names.end(), wanted)) return true;
+  for (uint32_t node = 0; node < m_graph.nodes.size(); ++node) {
+    if (rules::hook_line(m_graph, m_facts, node, view, wanted)) return true;
   }
   return false;
 }

@@ -278,7 +278,7 @@ bool SymbolWalk::visit_defined(const Key& key, WalkKey self, const FileInfo& inf
     whole_file(key.node, self, Relation::pytest_hook); // a pytest_pycollect_makeitem hook may collect it (`collect-hook`)
   } else if (!m_graph.nodes[key.node].test && m_graph.in[key.node].empty() && m_tables.collect_hooks()) {
     // A file nothing imports, which a collection hook may make a test module of (`check_*.py`).
-    auto t = rules::collect_hook_over(m_graph, m_facts, m_graph.nodes[key.node].path);
+    auto t = rules::collect_hook_over(m_graph, m_facts, &m_layout, m_graph.nodes[key.node].path);
     if (t) collect_hook_reached(std::move(t->detail));
   }
   m_fixtures.reached(key, sym, self);

@@ -91,8 +91,10 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
 
 } // namespace
 
-void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
+void select_program_runners(const DecisionInput& in, const std::vector<const PythonChange*>& changes,
                             const std::vector<FileVerdict>& files, Selection& out, std::vector<Trigger>& triggers) {
+  const ImportGraph& graph = in.graph;
+  const ProjectFacts* facts = in.facts;
   std::vector<std::pair<std::string, Relation>> programs;
   std::optional<std::vector<uint32_t>> loaders;
   for (const PythonChange* py : changes) {
@@ -100,7 +102,7 @@ void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts,
       programs.emplace_back(files[py->verdict].path.str, Relation::main_block);
     } else if (py->unloaded && facts != nullptr) { // `python -m pkg` (pkg/__main__.py), `python scripts/tool.py`
       programs.emplace_back(files[py->verdict].path.str, relation_of(py->status));
-      if (auto t = collect_hook_over(graph, *facts, files[py->verdict].path)) triggers.push_back(std::move(*t));
+      if (auto t = collect_hook_over(graph, *facts, in.layout, files[py->verdict].path)) triggers.push_back(std::move(*t));
       // A file no import leads to may still be imported by name from data: a pickle's class.
       if (!loaders) loaders = data_loaders(graph, *facts);
       const std::string& path = files[py->verdict].path.str;
@@ -119,8 +121,10 @@ void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts,
   }
 }
 
-void select_reached_programs(const ImportGraph& graph, const ProjectFacts* facts, const std::map<uint32_t, std::vector<Hop>>& reached,
+void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,
                              const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers) {
+  const ImportGraph& graph = in.graph;
+  const ProjectFacts* facts = in.facts;
   if (reached.empty()) return;
   std::vector<bool> reaches_tests = files.seeds_reaching_tests();
   std::vector<uint32_t> runners;
@@ -128,7 +132,7 @@ void select_reached_programs(const ImportGraph& graph, const ProjectFacts* facts
   for (const auto& [program, chain] : reached) {
     if (reaches_tests[program] || graph.nodes[program].test) continue;
     if (facts != nullptr) {
-      if (auto t = collect_hook_over(graph, *facts, graph.nodes[program].path)) triggers.push_back(std::move(*t));
+      if (auto t = collect_hook_over(graph, *facts, in.layout, graph.nodes[program].path)) triggers.push_back(std::move(*t));
     }
     if (!asked) runners = program_runners(graph, facts);
     asked = true;

@@ -16,16 +16,16 @@ namespace impact::decision::rules {
 
 // Selects, whole, each test file that may run a module as a program, for each of `changes` whose
 // main-guard body changed (FileSemantics::runs_as_program; `files` holds their paths). Without facts,
-// every test file may. A program some conftest.py's or plugin's pytest_collect_file may collect as a
+// every test file may (`in.facts`). A program some conftest.py's or plugin's pytest_collect_file may collect as a
 // test itself runs everything instead (`collect-hook`, into `triggers`).
-void select_program_runners(const ImportGraph& graph, const ProjectFacts* facts, const std::vector<const PythonChange*>& changes,
+void select_program_runners(const DecisionInput& in, const std::vector<const PythonChange*>& changes,
                             const std::vector<FileVerdict>& files, Selection& out, std::vector<Trigger>& triggers);
 
 // Selects the same test files for each file of `reached` (a file whose module-level code the symbol
 // walk reached, with the chain that reached it) that no test file loads (`files`, the reverse walk
 // seeded with them, reaches no test from it): `pkg/__main__.py` calling a changed function runs only
 // as a program.
-void select_reached_programs(const ImportGraph& graph, const ProjectFacts* facts, const std::map<uint32_t, std::vector<Hop>>& reached,
+void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,
                              const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers);
 
 } // namespace impact::decision::rules

@@ -33,23 +33,25 @@ std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph
   return std::nullopt;
 }
 
-namespace {
-
-// The line of `node`'s collect hook, when it is a conftest.py or plugin with one: a function, a method
-// of a plugin object (`config.pluginmanager.register(Plugin())`), or a name bound by assignment
-// (`pytest_collect_file = make_hook(".case")`, line 1).
-std::optional<uint32_t> collect_hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node,
-                                          FactsView& view) {
+std::optional<uint32_t> hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node, FactsView& view,
+                                  bool (*wanted)(std::string_view)) {
   if (node >= facts.size() || graph.nodes[node].ghost || !hook_holder(graph, node)) return std::nullopt;
   facts.view(node, view);
   for (const SymbolView& s : view.symbols) {
     std::string_view qualname = s.qualname;
-    if (collect_hook_name(qualname.substr(qualname.rfind('.') + 1))) return s.def_line;
+    if (wanted(qualname.substr(qualname.rfind('.') + 1))) return s.def_line;
   }
   for (std::string_view name : view.module_names) {
-    if (collect_hook_name(name)) return 1u;
+    if (wanted(name)) return 1u;
   }
   return std::nullopt;
+}
+
+namespace {
+
+std::optional<uint32_t> collect_hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node,
+                                          FactsView& view) {
+  return hook_line(graph, facts, node, view, &collect_hook_name);
 }
 
 } // namespace
@@ -83,7 +85,9 @@ Trigger collect_hook_trigger(const ImportGraph& graph, uint32_t node, uint32_t l
                              graph.nodes[node].path.str, line)};
 }
 
-std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const ProjectFacts& facts, const RepoPath& file) {
+std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout* layout,
+                                         const RepoPath& file) {
+  if (layout != nullptr && !layout->is_collected_path(file)) return std::nullopt; // pytest never visits it
   FactsView view;
   for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
     const GraphNode& n = graph.nodes[node];

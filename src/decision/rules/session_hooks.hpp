@@ -5,6 +5,7 @@
 #include "decision/decide_parts.hpp"
 #include "decision/walk.hpp"
 #include "impact/graph.hpp"
+#include "impact/project.hpp"
 #include "impact/python/project_facts.hpp"
 
 #include <cstdint>
@@ -17,6 +18,12 @@ namespace impact::decision::rules {
 // with the hook's line.
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk);
+
+// The line of a hook `wanted` accepts when `node` is a conftest.py or plugin defining one: a function, a
+// method of a plugin object (`config.pluginmanager.register(Plugin())`), or a name bound by assignment
+// (`pytest_collect_file = make_hook(".case")`, line 1).
+std::optional<uint32_t> hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node, FactsView& view,
+                                  bool (*wanted)(std::string_view));
 
 // docs/selection.md `collect-hook`: a conftest.py or plugin defining `pytest_collect_file` makes pytest
 // items of files that may not be Python, or of Python files no test imports (YAML cases, `.case`
@@ -31,7 +38,9 @@ std::optional<Trigger> collect_hook_trigger(const DecisionInput& in, const Rever
 std::optional<Trigger> collect_hook_at(const DecisionInput& in, uint32_t node);
 // For a hook (in `node`, on `line`) the symbol walk reached (SymbolResult::collect_hook).
 Trigger collect_hook_trigger(const ImportGraph& graph, uint32_t node, uint32_t line);
-// When a hook may collect `file` itself: a conftest.py in its folder or above defines one, or a plugin.
-std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const ProjectFacts& facts, const RepoPath& file);
+// When a hook may collect `file` itself: a full run visits its folder (`layout`; nullptr: it may), and a
+// conftest.py in its folder or above defines one, or a plugin.
+std::optional<Trigger> collect_hook_over(const ImportGraph& graph, const ProjectFacts& facts, const ProjectLayout* layout,
+                                         const RepoPath& file);
 
 } // namespace impact::decision::rules
