@@ -18,6 +18,7 @@
 #include "decision/selected_tests.hpp"
 #include "decision/symbol_walk.hpp"
 #include "decision/test_code.hpp"
+#include "decision/uncertain_imports.hpp"
 #include "decision/syntax_rules.hpp"
 #include "decision/walk.hpp"
 #include "impact/decision.hpp"
@@ -237,37 +238,7 @@ private:
 
   // A computed import can load any module: the tests that load it may run the change.
   void uncertain_imports() {
-    if (m_seeds.empty() || m_in.graph.unbounded.empty()) return;
-    decision::TestCode test_code(m_in.graph); // code outside the tests cannot name a test module
-    auto only = [&](uint32_t n) { return test_code.test_module_only(n); };
-    bool test_modules = m_in.mode != Mode::safe && std::all_of(m_seeds.begin(), m_seeds.end(), only);
-    for (const auto& u : m_in.graph.unbounded) {
-      if (m_walk.reached(u.node) || (test_modules && !test_code.holds(u.node))) continue;
-      decision::ReverseWalk side(m_in.graph);
-      side.seed(u.node, Relation::uncertain);
-      side.run();
-      bool tests = std::any_of(side.order().begin(), side.order().end(),
-                               [&](uint32_t n) { return m_in.graph.nodes[n].test; });
-      if (!tests) continue;
-      const std::string& path = m_in.graph.nodes[u.node].path.str;
-      std::string what = u.literal.empty() ? fmt::format("{}() with a computed name", u.call)
-                                           : fmt::format("the literal module name \"{}\" names no file of the "
-                                                         "repository: it",
-                                                         u.literal);
-      m_decision.uncertainties.push_back(Uncertainty{path, u.line, fmt::format("{} may load any module", what)});
-      if (m_in.mode == Mode::fast) {
-        m_decision.warnings.push_back(
-            fmt::format("{}:{}: {} may load the change; fast mode does not select for it", path, u.line, what));
-        continue;
-      }
-      if (m_in.strict) {
-        m_triggers.push_back(Trigger{Reason::uncertain_dynamic_import,
-                                     fmt::format("{}:{}: {} may load the change", path, u.line, what)});
-        continue;
-      }
-      m_walk.link(u.node, m_seeds.front(), Relation::dynamic_import_may_load, u.line);
-      if (auto t = decision::rules::collect_hook_at(m_in, u.node)) m_triggers.push_back(std::move(*t)); // `collect-hook`
-    }
+    decision::link_uncertain_imports(m_in, m_seeds, m_walk, m_decision, m_triggers);
     m_walk.run();
   }
 
@@ -366,21 +337,25 @@ private:
     if (changes.empty()) return out;
     if (m_in.facts != nullptr && m_in.layout != nullptr && m_in.semantics != nullptr) symbol_selection(changes, out);
     else file_selection(changes, out);
-    decision::rules::select_program_runners(m_in.graph, m_in.facts, changes, m_decision.files, out, m_triggers); // `main-guard`
+    decision::rules::select_program_runners(m_in, changes, m_decision.files, out, m_triggers); // `main-guard`
     decision::rules::select_name_clashes(m_in.graph, changes, m_decision.files, out); // `test-file-itself`
     return out;
   }
 
-  // File level: every test file the given changed files reach.
+  // File level: every test file the given changed files reach (m_walk holds them all).
   void file_selection(const std::vector<const PythonChange*>& changes, Selection& out) {
+    if (changes.size() == m_python.size()) return select_walked(m_walk, out);
     decision::ReverseWalk walk(m_in.graph);
     for (const PythonChange* py : changes) {
       for (uint32_t node : py->nodes) walk.seed(node, decision::relation_of(py->status));
     }
-    if (changes.size() != m_python.size()) walk.run();
-    const decision::ReverseWalk& used = changes.size() == m_python.size() ? m_walk : walk;
-    for (uint32_t node : used.order()) select_file(out, node, used.chain(node));
-    if (auto t = decision::rules::collect_hook_trigger(m_in, used)) m_triggers.push_back(std::move(*t)); // `collect-hook`
+    walk.run();
+    select_walked(walk, out);
+  }
+
+  void select_walked(const decision::ReverseWalk& walk, Selection& out) {
+    for (uint32_t node : walk.order()) select_file(out, node, walk.chain(node));
+    if (auto t = decision::rules::collect_hook_trigger(m_in, walk)) m_triggers.push_back(std::move(*t)); // `collect-hook`
   }
 
   // Symbol level: the changed symbols, walked to the tests; file-level seeds where the change runs at
@@ -477,7 +452,7 @@ private:
     for (uint32_t node : files.order()) {
       if (m_walk.reached(node)) select_file(out, node, full_chain(node));
     }
-    decision::rules::select_reached_programs(m_in.graph, m_in.facts, symbol_chains, files, out, m_triggers); // `main-guard`
+    decision::rules::select_reached_programs(m_in, symbol_chains, files, out, m_triggers); // `main-guard`
     for (auto& [node, hops] : result.whole_files) {
       if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }
