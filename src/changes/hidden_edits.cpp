@@ -4,9 +4,11 @@
 // whatever the index says, so a test runs the edited code (docs/selection.md, `hidden-edits`).
 #include "changes/git_repository.hpp"
 #include "changes/worktree_file.hpp"
-#include "impact/error.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <string>
+#include <string_view>
 
 namespace impact {
 
@@ -44,14 +46,22 @@ void GitRepository::deleted_under_bit(const git_index_entry& entry, git_tree& ba
 
 void GitRepository::add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files) {
   size_t count = git_index_entrycount(&index);
+  std::string absent_dir; // a folder a sparse checkout left out: the entries below it follow in a row
   for (size_t i = 0; i < count; ++i) {
     const git_index_entry* entry = git_index_get_byindex(&index, i);
     if (entry == nullptr || !hidden(*entry)) continue;
+    bool skip_worktree = (entry->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0;
+    std::string_view name = entry->path;
+    if (skip_worktree && !absent_dir.empty() && name.starts_with(absent_dir)) continue;
     std::filesystem::path disk = m_root / entry->path;
     WorktreeFile current = read_worktree_file(disk);
-    if (current.status == util::ReadStatus::missing && (entry->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) == 0) {
+    if (current.status == util::ReadStatus::missing && !skip_worktree) {
       deleted_under_bit(*entry, base_tree, files); // assume-unchanged and gone: deleted (absent skip-worktree is sparse)
       continue;
+    }
+    if (current.status == util::ReadStatus::missing && name.find('/') != std::string_view::npos) {
+      std::error_code ec;
+      if (!std::filesystem::exists(disk.parent_path(), ec)) absent_dir = std::string(name.substr(0, name.rfind('/') + 1));
     }
     if (current.symlink || current.status != util::ReadStatus::ok) continue; // absent (a sparse checkout) or unreadable
     git_oid disk_id{};

@@ -61,3 +61,16 @@ def test_a_skip_worktree_file_gone_from_disk_stays_the_sparse_checkout_s(project
     project.git("update-index", "--skip-worktree", "src/pkg/alpha.py")
     (project.path / "src/pkg/alpha.py").unlink()
     assert paths(changes(project)) == []
+
+
+def test_a_folder_a_sparse_checkout_left_out_hides_no_edit_beside_it(repo_factory):
+    files = dict(PROJECT)
+    files.update({f"src/other/m{i}.py": f"X = {i}\n" for i in range(5)})
+    files["src/other/__init__.py"] = ""
+    project = repo_factory(files=files)
+    project.git("sparse-checkout", "set", "--no-cone", "/*", "!/src/other/")
+    assert not (project.path / "src/other").exists()  # every entry below is skip-worktree and absent
+    project.git("update-index", "--skip-worktree", "src/pkg/alpha.py")
+    project.replace("src/pkg/alpha.py", "return 1", "return 2")
+    assert paths(changes(project)) == ["src/pkg/alpha.py"]
+    assert selected_ids(project.decide()) == ALPHA
