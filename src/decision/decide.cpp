@@ -374,7 +374,7 @@ private:
         continue;
       }
       if (s->kind == ChangeKind::comment_only || s->kind == ChangeKind::formatting_only) {
-        if (m_in.mode == Mode::safe) {
+        if (cosmetic_counts()) {
           if (s->comment_changed.empty()) whole(decision::relation_of(s->kind));
           for (const auto& q : s->comment_changed) symbol_seeds.push_back({*py.current, q, Relation::comment_changed, 0});
         } else if (m_in.mode == Mode::fast) {
@@ -507,7 +507,7 @@ private:
     std::vector<decision::rules::StrictCandidate> candidates;
     for (const auto& py : m_python) {
       const FileVerdict& v = m_decision.files[py.verdict];
-      bool cosmetic = m_in.mode != Mode::safe && py.semantics != nullptr &&
+      bool cosmetic = !cosmetic_counts() && py.semantics != nullptr &&
                       (py.semantics->kind == ChangeKind::comment_only || py.semantics->kind == ChangeKind::formatting_only);
       bool dropped_test = v.status == FileStatus::deleted && v.kind == FileKind::test;
       // A file no test loads stays unconnected though `main-guard` selected the tests that may run it.
@@ -518,6 +518,16 @@ private:
       m_triggers.push_back(Trigger{Reason::unconnected_change,
                                    fmt::format("--changed-strict: no test file can load {}, which changed", path)});
     }
+  }
+
+  // A comment or layout change is a change of its symbols in `--mode safe`, and where the project reads
+  // source text (`semantic-diff`): inspect.getsource returns the comments too.
+  bool cosmetic_counts() {
+    if (!m_reads_source) {
+      const ProjectFacts* facts = decision::facts_read(m_in);
+      m_reads_source = m_in.mode == Mode::balanced && facts != nullptr && decision::rules::project_reads_source(*facts);
+    }
+    return m_in.mode == Mode::safe || *m_reads_source;
   }
 
   void conclude() {
@@ -542,7 +552,7 @@ private:
              (p.semantics->kind == ChangeKind::comment_only || p.semantics->kind == ChangeKind::formatting_only);
     });
     std::tie(m_decision.reason, m_decision.detail) =
-        decision::nothing_reason(m_decision.files, m_quiet, m_in.changes.files.empty(), only_cosmetic && m_in.mode != Mode::safe);
+        decision::nothing_reason(m_decision.files, m_quiet, m_in.changes.files.empty(), only_cosmetic && !cosmetic_counts());
   }
 
   const DecisionInput& m_in;
@@ -557,6 +567,7 @@ private:
   std::vector<std::pair<uint32_t, std::vector<Hop>>> m_from_readers;
   std::set<std::string> m_quiet; // changed files that select nothing by rule quiet-files or config-sections
   std::vector<uint32_t> m_deleted_conftests;
+  std::optional<bool> m_reads_source; // cosmetic_counts()
   std::optional<decision::Budget> m_budget; // started by the first symbol walk
   std::map<uint32_t, std::vector<Hop>> m_whole;       // test files selected whole
   std::map<std::string, std::vector<Hop>> m_tests;    // single tests

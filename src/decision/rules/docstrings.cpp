@@ -19,16 +19,21 @@ namespace impact::decision::rules {
 using resolve::FileInfo;
 using resolve::Target;
 
+bool project_reads_source(const ProjectFacts& facts) {
+  static constexpr std::array<std::string_view, 4> k_readers = {"getsource", "getsourcelines", "findsource", "getcomments"};
+  return std::any_of(k_readers.begin(), k_readers.end(), [&](std::string_view n) { return !facts.files_mentioning(n).empty(); });
+}
+
 namespace {
 
 // Names whose use anywhere in the project may read a docstring: readers of `__doc__`, of the source,
 // of a whole namespace (which holds `__doc__`), and libraries that make help text from docstrings.
 bool project_reads_docstrings(SymbolWalk& walk) {
-  static constexpr std::array<std::string_view, 28> k_readers = {
-      "__doc__",  "getdoc",         "cleandoc",     "pydoc",     "help",      "doctest",  "testmod",
-      "testfile", "DocTestSuite",   "DocTestFinder", "getsource", "getsourcelines", "findsource", "getcomments",
-      "__dict__", "vars",           "getmembers",   "typer",     "Typer",     "fire",     "Fire",
-      "docopt",   "argh",           "plac",         "pydantic",  "fastapi",   "docstring_parser", "griffe"};
+  static constexpr std::array<std::string_view, 24> k_readers = {
+      "__doc__", "getdoc",   "cleandoc",   "pydoc",    "help",   "doctest", "testmod", "testfile",
+      "DocTestSuite", "DocTestFinder", "__dict__", "vars", "getmembers", "typer", "Typer", "fire",
+      "Fire", "docopt", "argh", "plac", "pydantic", "fastapi", "docstring_parser", "griffe"};
+  if (project_reads_source(walk.facts())) return true;
   if (walk.layout().config().doctest_modules) return true;
   return std::any_of(k_readers.begin(), k_readers.end(), [&](std::string_view n) { return !walk.facts().files_mentioning(n).empty(); });
 }

@@ -6,6 +6,10 @@
 #include <string_view>
 #include <vector>
 
+namespace impact {
+class ProjectFacts;
+} // namespace impact
+
 namespace impact::decision {
 class SymbolWalk;
 struct SymbolSeed;
@@ -16,6 +20,10 @@ namespace impact::decision::rules {
 // Whether the docstring of symbol `qualname` of file `node` is read by nothing the tests run (outside
 // `--mode safe`, where every docstring change counts: the caller checks the mode).
 bool docstring_unread(SymbolWalk& walk, uint32_t node, std::string_view qualname);
+// docs/selection.md `semantic-diff`: whether some file of the project names a reader of source text
+// (`inspect.getsource`, `getsourcelines`, `findsource`, `getcomments`): then a comment or layout
+// change is a change of its symbols, as in `--mode safe`, since the text such a reader returns changed.
+bool project_reads_source(const ProjectFacts& facts);
 // Drops the docstring-only changes among `seeds` whose docstrings nothing reads (not in safe mode).
 void drop_unread_docstrings(SymbolWalk& walk, std::vector<SymbolSeed>& seeds);
 
