@@ -285,6 +285,14 @@ def test_untracked_odd_names_round_trip_exactly(project):
     assert paths(decision) == sorted(names)
 
 
+def test_untracked_names_with_pattern_characters_are_counted(project):
+    # libgit2 reads [, *, ? in a pathspec as a pattern for untracked files: the narrowed diff lost them.
+    names = ["tests/v[2]/test_new.py", "src/pkg/star*name.py", "src/pkg/what?.py", "tests/test_b[1].py"]
+    for name in names:
+        project.write(name, "def test_x():\n    assert True\n")
+    assert paths(changes(project)) == sorted(names)
+
+
 def test_renamed_odd_name_reports_both_paths_exactly(unicode_project):
     unicode_project.git("mv", "docs/read me.md", "docs/léame ahora.md")
     doc = changes(unicode_project)
