@@ -102,6 +102,7 @@ enum class Reason : uint8_t {
   environment_changed,         // the installed environment moved since the coverage index recorded it (rule environment-drift)
   unconnected_change,          // --changed-strict, and no test file can load a changed file (rule changed-strict)
   collect_hook,                // the change reaches a pytest_collect_file hook, whose items impact cannot list (rule collect-hook)
+  unaddressable_path,          // a selected test's file path holds a '[', which pytest's arguments cannot spell (rule test-node-ids)
   no_changes,                  // nothing: no file changed
   no_tests_reached,            // nothing: no test file can load the changed files
   only_quiet_files,            // nothing: every changed file is one nothing reads (rules quiet-files, config-sections)

@@ -485,6 +485,7 @@ private:
     }
     std::sort(m_decision.selected.begin(), m_decision.selected.end(),
               [](const SelectedTest& a, const SelectedTest& b) { return a.node_id < b.node_id; });
+    if (auto t = decision::unaddressable_test(m_decision.selected)) m_triggers.push_back(std::move(*t)); // `test-node-ids`
   }
 
   // Each changed file's effect: what kind of change, and how many selected tests lead back to it.

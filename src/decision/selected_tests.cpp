@@ -60,4 +60,16 @@ void list_selected(std::map<uint32_t, std::vector<Hop>>&& whole, std::map<std::s
   }
 }
 
+std::optional<Trigger> unaddressable_test(const std::vector<SelectedTest>& selected) {
+  for (const SelectedTest& t : selected) {
+    std::string_view file = std::string_view(t.node_id).substr(0, t.node_id.find("::"));
+    if (file.find('[') == std::string_view::npos) continue;
+    return Trigger{Reason::unaddressable_path,
+                   fmt::format("{} is selected, but pytest cannot be given its path: it reads an argument from its first '[' "
+                               "on as a parameter id",
+                               file)};
+  }
+  return std::nullopt;
+}
+
 } // namespace impact::decision

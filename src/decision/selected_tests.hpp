@@ -5,6 +5,7 @@
 #include "impact/decision.hpp"
 #include "impact/graph.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,10 @@ Selection covered_tests(const std::vector<const PythonChange*>& changes, const s
 // whole is left out), appended to `out`.
 void list_selected(std::map<uint32_t, std::vector<Hop>>&& whole, std::map<std::string, std::vector<Hop>>&& tests,
                    const ImportGraph& graph, std::vector<SelectedTest>& out);
+
+// docs/selection.md `test-node-ids`: pytest reads a command-line argument's text from its first `[` on
+// as a parameter id, so a test whose file path holds a `[` (`tests/cases[v2]/test_a.py`) cannot be
+// named, nor its folder: the whole suite runs (`unaddressable_path`), the file named.
+std::optional<Trigger> unaddressable_test(const std::vector<SelectedTest>& selected);
 
 } // namespace impact::decision

@@ -47,6 +47,7 @@ std::string_view to_string(Reason reason) {
   case Reason::environment_changed: return "environment_changed";
   case Reason::unconnected_change: return "unconnected_change";
   case Reason::collect_hook: return "collect_hook";
+  case Reason::unaddressable_path: return "unaddressable_path";
   case Reason::non_python_changed: return "non_python_changed";
   case Reason::submodule_changed: return "submodule_changed";
   case Reason::mode_changed: return "mode_changed";
