@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string>
 
 namespace impact::python::reference_pass {
@@ -91,6 +92,32 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
     read(chain, false);
     return;
   }
+  if (call.kind == Call::patch_attr) {
+    // The string form (`monkeypatch.setattr("pkg.mail.send", fake)`) is a string reference; a name
+    // computed is any attribute, as getattr's.
+    if (call.argument != 1 || call.first_literal || call.tokens == 0) return;
+    std::string_view value = call.tokens == 1 ? literal_value(call.literal) : std::string_view();
+    if (value.empty()) {
+      read(k_any_value_attr, true);
+      return;
+    }
+    std::string attr(1, '.');
+    attr.append(value);
+    read(attr, false);
+    return;
+  }
+  if (call.kind == Call::patch_multiple) {
+    // A keyword argument `send=DEFAULT` names the attribute `send` of the first argument.
+    std::string_view text = m_src.substr(call.begin, call.end - call.begin);
+    size_t name_end = 0;
+    while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) != 0 || text[name_end] == '_')) ++name_end;
+    size_t eq = text.find_first_not_of(" \t", name_end);
+    if (call.argument == 0 || name_end == 0 || eq == std::string_view::npos || text[eq] != '=' || text.substr(eq, 2) == "==") return;
+    std::string attr(1, '.');
+    attr.append(text.substr(0, name_end));
+    read(attr, false);
+    return;
+  }
   bool by_name = call.kind == Call::getattr || call.kind == Call::hasattr || call.kind == Call::setattr;
   // getattr(*pair): where the name is, is not known.
   if (by_name && call.argument == 0 && call.tokens > 0 && m_src[call.begin] == '*') {
@@ -162,6 +189,8 @@ void NamedCalls::unread_call(Call kind, Owner& o, const Read& read) {
   case Call::bound_lookup: read(k_any_value_attr, true); return;
   case Call::hasattr: read(k_any_getter, true); return;
   case Call::setattr: read(k_any_setter, true); return;
+  case Call::patch_attr:
+  case Call::patch_multiple: return; // its arguments' own reads hold (`patch.object(*target)` is rare)
   case Call::fixture_value: o.dynamic_fixtures = true; return;
   case Call::vars: o.dynamic = true; return; // the namespace of anything
   }

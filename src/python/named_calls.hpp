@@ -19,7 +19,11 @@ namespace impact::python::reference_pass {
 
 // getattr also stands for `inspect.getattr_static(obj, name)` and the unbound
 // `object.__getattribute__(obj, name)`; bound_lookup is `x.__getattribute__(name)` (or `__getattr__`).
-enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars, bound_lookup };
+// patch_attr: a test double put in place of an attribute named by its object and a string
+// (`monkeypatch.setattr(mail, "send", fake)`, `delattr`, `patch.object`, `mocker.spy`): it looks the
+// attribute up (AttributeError when it is gone), and autospec copies its signature. patch_multiple:
+// `patch.multiple(obj, send=DEFAULT)`, whose keywords name the attributes.
+enum class Call : uint8_t { none, getattr, hasattr, setattr, attrgetter, methodcaller, fixture_value, members, vars, bound_lookup, patch_attr, patch_multiple };
 struct CallState {
   Call kind = Call::none;
   uint32_t depth = 0; // bracket depth of the arguments; 0 outside such a call
@@ -31,6 +35,7 @@ struct CallState {
   std::string_view on_builtin_type = {}; // the first argument is exactly a builtin type's name (`str`)
   uint32_t begin = 0, end = 0; // the current argument's text, at the call's own depth
   bool dotted = false;         // ... made of names and dots only (`pkg.ops`)
+  bool first_literal = false;  // the first argument was one string (`monkeypatch.setattr("pkg.f", fake)`)
 };
 
 // Whether `name` is a builtin type's (`str`, `dict`): getattr(str, name) reads none of the project's code.

@@ -247,8 +247,10 @@ private:
     if (m_call.depth != 0 && t.depth == m_call.depth && m_call.owner == m_owner) {
       if (t.kind == Tok::comma) {
         end_argument(o);
+        if (m_call.argument == 0) m_call.first_literal = m_call.tokens == 1 && !m_call.literal.empty();
         ++m_call.argument;
         m_call.tokens = 0;
+        m_call.literal = {};
       } else {
         ++m_call.tokens;
         if (m_call.tokens == 1 && t.kind == Tok::string) m_call.literal = text(t);
@@ -366,6 +368,11 @@ private:
       // module's namespace is read, as getmembers(module) reads it.
       if (n == "getmembers" || n == "testmod" || n == "DocTestSuite") m_pending_call = Call::members;
       if (n == "getattr_static") m_pending_call = Call::getattr;
+      // monkeypatch.setattr(obj, "name", value) and delattr, mocker.spy(obj, "name"), and
+      // patch.object(obj, "name") from unittest.mock or pytest-mock.
+      if (n == "setattr" || n == "delattr" || n == "spy") m_pending_call = Call::patch_attr;
+      if (n == "object" && m_chain.open && chain().ends_with("patch")) m_pending_call = Call::patch_attr;
+      if (n == "multiple" && m_chain.open && chain().ends_with("patch")) m_pending_call = Call::patch_multiple;
       // `object.__getattribute__(obj, name)` is getattr; `x.__getattribute__(name)` takes the name first.
       if (n == "__getattribute__" || n == "__getattr__") {
         bool unbound = m_chain.open && (chain() == "object" || chain() == "type");

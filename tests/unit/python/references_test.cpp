@@ -106,6 +106,22 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
   SECTION("getattr with a literal reads that attribute") {
     CHECK(reads(symbol(extract("def f(o):\n    return getattr(o, 'size')\n"), "f"), ".size"));
   }
+  SECTION("a test double put in place by object and name reads that attribute") {
+    auto facts = extract("def a(monkeypatch):\n    monkeypatch.setattr(mail, 'send', None)\n"
+                         "def b(mp):\n    mp.delattr(mail, 'send')\n"
+                         "def c():\n    with mock.patch.object(mail, 'send', autospec=True):\n        pass\n"
+                         "def d(mocker):\n    mocker.spy(mail, 'send')\n"
+                         "def e():\n    with patch.multiple(mail, send=DEFAULT, other = 1):\n        pass\n"
+                         "def f(monkeypatch):\n    monkeypatch.setattr('pkg.mail.fmt', lambda m: m)\n"
+                         "def g(monkeypatch, name):\n    monkeypatch.setattr(mail, name, None)\n"
+                         "def h(x):\n    return getattr('abc', x)\n");
+    for (const char* name : {"a", "b", "c", "d", "e"}) CHECK(reads(symbol(facts, name), ".send"));
+    CHECK(reads(symbol(facts, "e"), ".other"));
+    CHECK_FALSE(reads(symbol(facts, "f"), std::string(k_any_value_attr))); // the string form names the target
+    CHECK_FALSE(reads(symbol(facts, "f"), ".pkg.mail.fmt"));
+    CHECK(reads(symbol(facts, "g"), std::string(k_any_value_attr)));      // a computed name: any attribute
+    CHECK_FALSE(reads(symbol(facts, "h"), ".abc"));                      // the first argument's literal is no name
+  }
   SECTION("getattr(self, computed) reads any member, and no module-level name") {
     auto facts = extract("class V:\n    def visit(self, kind):\n        return getattr(self, kind)()\n");
     const Symbol& s = symbol(facts, "V.visit");
