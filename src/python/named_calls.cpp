@@ -11,6 +11,22 @@
 namespace impact::python::reference_pass {
 
 // The builtin types, whose attributes a program cannot set: getattr(str, name) reads none of its code.
+Call method_lookup(std::string_view name, std::string_view chain) {
+  if (name == "getfixturevalue") return Call::fixture_value;
+  if (name == "attrgetter") return Call::attrgetter;
+  if (name == "methodcaller") return Call::methodcaller;
+  // doctest.testmod(module) and DocTestSuite(module) run the examples of every member: the module's
+  // namespace is read, as getmembers(module) reads it.
+  if (name == "getmembers" || name == "testmod" || name == "DocTestSuite") return Call::members;
+  if (name == "getattr_static") return Call::getattr;
+  // monkeypatch.setattr(obj, "name", value) and delattr, mocker.spy(obj, "name"), and
+  // patch.object(obj, "name") / patch.multiple(obj, name=...) from unittest.mock or pytest-mock.
+  if (name == "setattr" || name == "delattr" || name == "spy") return Call::patch_attr;
+  if (name == "object" && chain.ends_with("patch")) return Call::patch_attr;
+  if (name == "multiple" && chain.ends_with("patch")) return Call::patch_multiple;
+  return Call::none;
+}
+
 bool is_builtin_type(std::string_view name) {
   static constexpr std::array<std::string_view, 17> k_types = {
       "bool",  "bytearray", "bytes", "complex", "dict",  "float", "frozenset", "int", "list",

@@ -38,6 +38,9 @@ struct CallState {
   bool first_literal = false;  // the first argument was one string (`monkeypatch.setattr("pkg.f", fake)`)
 };
 
+// The lookup a method call `<chain>.name(...)` makes (Call::none for any other method).
+Call method_lookup(std::string_view name, std::string_view chain);
+
 // Whether `name` is a builtin type's (`str`, `dict`): getattr(str, name) reads none of the project's code.
 bool is_builtin_type(std::string_view name);
 

@@ -361,18 +361,7 @@ private:
       return;
     }
     if (m_prev == Tok::dot) {
-      if (n == "getfixturevalue") m_pending_call = Call::fixture_value;
-      if (n == "attrgetter") m_pending_call = Call::attrgetter;
-      if (n == "methodcaller") m_pending_call = Call::methodcaller;
-      // doctest.testmod(module) and DocTestSuite(module) run the examples of every member: the
-      // module's namespace is read, as getmembers(module) reads it.
-      if (n == "getmembers" || n == "testmod" || n == "DocTestSuite") m_pending_call = Call::members;
-      if (n == "getattr_static") m_pending_call = Call::getattr;
-      // monkeypatch.setattr(obj, "name", value) and delattr, mocker.spy(obj, "name"), and
-      // patch.object(obj, "name") from unittest.mock or pytest-mock.
-      if (n == "setattr" || n == "delattr" || n == "spy") m_pending_call = Call::patch_attr;
-      if (n == "object" && m_chain.open && chain().ends_with("patch")) m_pending_call = Call::patch_attr;
-      if (n == "multiple" && m_chain.open && chain().ends_with("patch")) m_pending_call = Call::patch_multiple;
+      if (Call c = method_lookup(n, m_chain.open ? chain() : std::string_view()); c != Call::none) m_pending_call = c;
       // `object.__getattribute__(obj, name)` is getattr; `x.__getattribute__(name)` takes the name first.
       if (n == "__getattribute__" || n == "__getattr__") {
         bool unbound = m_chain.open && (chain() == "object" || chain() == "type");
