@@ -211,16 +211,7 @@ private:
 
   // A reached conftest.py or plugin with a hook pytest calls for the whole session affects every test
   // file, not only those below it (rule `conftest-subtree`).
-  void session_hooks() {
-    const ProjectFacts* facts = decision::facts_read(m_in);
-    auto hook = facts != nullptr ? decision::rules::session_hook_file(m_in.graph, *facts, m_walk) : std::nullopt;
-    if (!hook) return;
-    for (uint32_t node = 0; node < m_in.graph.nodes.size(); ++node) {
-      const GraphNode& n = m_in.graph.nodes[node];
-      if (n.test && !n.ghost) m_walk.link(node, hook->first, Relation::pytest_hook, hook->second);
-    }
-    m_walk.run();
-  }
+  void session_hooks() { decision::rules::link_session_hooks(m_in, m_walk); }
 
   // A deleted conftest.py selects every test module below its folder.
   void deleted_conftests() {
@@ -437,6 +428,12 @@ private:
       symbol_chains.emplace(node, std::move(hops));
     }
     files.run();
+    if (!file_seeds.empty()) { // `conftest-subtree`: a module-level change a session hook's file loads
+      decision::ReverseWalk module_level(m_in.graph);
+      for (const auto& [node, why] : file_seeds) module_level.seed(node, why);
+      module_level.run();
+      decision::rules::link_session_hooks(m_in, files, &module_level);
+    }
     if (auto t = decision::rules::collect_hook_trigger(m_in, files)) m_triggers.push_back(std::move(*t)); // `collect-hook`
     if (result.collect_hook) m_triggers.push_back(Trigger{Reason::collect_hook, std::move(*result.collect_hook)});
     if (watch) m_pages = decision::doctest_filter(m_in, *watch, result, files);

@@ -10,6 +10,20 @@ namespace impact::decision::rules {
 
 namespace {
 
+// The line of a `from m import name` of `node` whose bound name `wanted` accepts: a hook defined in a
+// helper module and imported into a conftest.py (`from hooks import pytest_collection_modifyitems`).
+template <class Wanted>
+std::optional<uint32_t> imported_name(const ProjectFacts& facts, uint32_t node, ImportScratch& scratch, Wanted wanted) {
+  facts.imports(node, scratch);
+  for (const ImportView& imp : scratch.imports) {
+    if (imp.kind != ImportKind::from) continue;
+    for (size_t a = imp.aliases_begin; a < imp.aliases_end; ++a) {
+      if (wanted(scratch.aliases[a])) return imp.line;
+    }
+  }
+  return std::nullopt;
+}
+
 // Hooks are read from conftest.py files and plugins (`pytest_plugins`, `-p`, entry points) only.
 bool hook_holder(const ImportGraph& graph, uint32_t node) {
   return graph.nodes[node].conftest || std::any_of(graph.in[node].begin(), graph.in[node].end(), [](const auto& e) {
@@ -22,6 +36,8 @@ bool hook_holder(const ImportGraph& graph, uint32_t node) {
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk) {
   FactsView view;
+  ImportScratch scratch;
+  auto session_name = [](std::string_view name) { return name.starts_with("pytest_") && !path_scoped_hook(name); };
   for (uint32_t node : walk.order()) {
     const GraphNode& n = graph.nodes[node];
     if (node >= facts.size() || n.ghost || !hook_holder(graph, node)) continue;
@@ -29,8 +45,20 @@ std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph
     for (const SymbolView& s : view.symbols) {
       if (session_hook(s)) return std::pair{node, s.def_line};
     }
+    if (auto line = imported_name(facts, node, scratch, session_name)) return std::pair{node, *line};
   }
   return std::nullopt;
+}
+
+void link_session_hooks(const DecisionInput& in, ReverseWalk& walk, const ReverseWalk* reach) {
+  const ProjectFacts* facts = facts_read(in);
+  auto hook = facts != nullptr ? session_hook_file(in.graph, *facts, reach != nullptr ? *reach : walk) : std::nullopt;
+  if (!hook) return;
+  for (uint32_t node = 0; node < in.graph.nodes.size(); ++node) {
+    const GraphNode& n = in.graph.nodes[node];
+    if (n.test && !n.ghost) walk.link(node, hook->first, Relation::pytest_hook, hook->second);
+  }
+  walk.run();
 }
 
 std::optional<uint32_t> hook_line(const ImportGraph& graph, const ProjectFacts& facts, uint32_t node, FactsView& view,
@@ -44,7 +72,8 @@ std::optional<uint32_t> hook_line(const ImportGraph& graph, const ProjectFacts& 
   for (std::string_view name : view.module_names) {
     if (wanted(name)) return 1u;
   }
-  return std::nullopt;
+  ImportScratch scratch;
+  return imported_name(facts, node, scratch, wanted);
 }
 
 namespace {

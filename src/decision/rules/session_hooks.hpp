@@ -18,6 +18,11 @@ namespace impact::decision::rules {
 // with the hook's line.
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk);
+// When `reach` (by default `walk` itself; a walk `walk` holds all of) reached such a file, links every
+// test file to it in `walk` (relation `pytest_hook`) and runs the walk on: the hook may change how any
+// test runs (`pytest_collection_modifyitems` marking a test of another folder xfail,
+// `pytest_configure` setting the environment).
+void link_session_hooks(const DecisionInput& in, ReverseWalk& walk, const ReverseWalk* reach = nullptr);
 
 // The line of a hook `wanted` accepts when `node` is a conftest.py or plugin defining one: a function, a
 // method of a plugin object (`config.pluginmanager.register(Plugin())`), or a name bound by assignment
