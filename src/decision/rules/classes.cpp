@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace impact::decision::rules {
 
@@ -358,6 +359,31 @@ bool ClassRules::inert_annotations(uint32_t node, int32_t index, int depth) {
   return true;
 }
 
+bool ClassRules::computed_base(uint32_t node, int32_t index) {
+  const FileInfo* info = m_index.get(node);
+  if (info == nullptr) return true;
+  const SymbolView& c = info->at(index);
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = base_expression(*b);
+    if (base.empty()) continue; // a keyword: metaclass=...
+    bool dotted = std::all_of(base.begin(), base.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_' || ch == '.' || static_cast<unsigned char>(ch) >= 0x80;
+    });
+    if (!dotted) return true;
+    if (inert_base(*info, base) || base == "type" || base == "property") continue;
+    // The text has no spaces (`Loud if LOUD else Quiet` reads `LoudifLOUDelseQuiet`): a name no
+    // import or definition binds is no name.
+    if (info->binding(base.substr(0, base.find('.'))) == nullptr) return true;
+    Target t = m_index.resolve(node, base);
+    if (t.kind == Target::unknown) return true; // a value of the project (`from .mixin import marker`)
+    if (t.kind != Target::definition) continue;  // a class from outside the project
+    const FileInfo* owner = m_index.get(t.node);
+    int32_t at = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (at < 0 || owner->at(at).kind != SymbolKind::class_) return true; // a value standing for a class
+  }
+  return false;
+}
+
 bool ClassRules::may_share_mro(uint32_t a, std::string_view a_qualname, uint32_t b, std::string_view b_qualname) {
   const Family& fa = family(a, a_qualname);
   const Family& fb = family(b, b_qualname);
@@ -384,6 +410,9 @@ const ClassRules::Family& ClassRules::family(uint32_t node, std::string_view qua
       }
     }
     if (subs.size() >= 4096) out.open = true;
+    // A class of the family whose other base is computed (`class Impl(mixin_for("loud"), Base)`,
+    // `Loud if LOUD else Quiet`, an object with __mro_entries__) may have any class in its MRO.
+    for (size_t i = 0; i < subs.size() && !out.open; ++i) out.open = computed_base(subs[i].first, subs[i].second);
     return out;
   });
 }

@@ -57,6 +57,9 @@ private:
     bool open = false;
   };
   const Family& family(uint32_t node, std::string_view qualname);
+  // Whether class `index` of `node` has a base no name resolution shows: an expression (a call, a
+  // conditional) or a name bound to something that is not a class of the project.
+  bool computed_base(uint32_t node, int32_t index);
 
   // The classes of the repository whose bases may name class `qualname` of `node`: (file, symbol).
   std::vector<std::pair<uint32_t, int32_t>> subclasses(uint32_t node, std::string_view qualname);
