@@ -113,6 +113,14 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
     // whoever uses the class may run it.
     m_walk.reach(key.node, std::string(parent.qualname), self, Relation::handed_class, parent.def_line);
   }
+  // A test method of a class pytest does not collect as written and no class statement derives from (a
+  // contract in a helper module, a class a factory makes) runs where code derives a test class from it
+  // at run time (`TestB = type("TestB", (Base,), {})`, `TestB = make_suite(B)`): the class's readers
+  // are followed.
+  if (m_layout.is_test_name(called) && !(m_graph.nodes[key.node].test && m_layout.may_collect_class(info.facts.symbols, class_index)) &&
+      subclasses(key.node, parent.qualname).empty()) {
+    m_walk.reach(key.node, std::string(parent.qualname), self, Relation::test_template, parent.def_line);
+  }
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
   // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
   // hands itself to its subclasses anyway.
