@@ -428,9 +428,12 @@ private:
       symbol_chains.emplace(node, std::move(hops));
     }
     files.run();
-    if (!file_seeds.empty()) { // `conftest-subtree`: a module-level change a session hook's file loads
+    { // `conftest-subtree`: module-level code a session hook's file loads (not a hook or a decorated function reached)
       decision::ReverseWalk module_level(m_in.graph);
       for (const auto& [node, why] : file_seeds) module_level.seed(node, why);
+      for (const auto& [node, hops] : symbol_chains) {
+        if (hops.front().relation != Relation::pytest_hook && hops.front().relation != Relation::decorated) module_level.seed(node, Relation::symbol);
+      }
       module_level.run();
       decision::rules::link_session_hooks(m_in, files, &module_level);
     }

@@ -113,14 +113,6 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
     // whoever uses the class may run it.
     m_walk.reach(key.node, std::string(parent.qualname), self, Relation::handed_class, parent.def_line);
   }
-  // A test method of a class pytest does not collect as written and no class statement derives from (a
-  // contract in a helper module, a class a factory makes) runs where code derives a test class from it
-  // at run time (`TestB = type("TestB", (Base,), {})`, `TestB = make_suite(B)`): the class's readers
-  // are followed.
-  if (m_layout.is_test_name(called) && !(m_graph.nodes[key.node].test && m_layout.may_collect_class(info.facts.symbols, class_index)) &&
-      subclasses(key.node, parent.qualname).empty()) {
-    m_walk.reach(key.node, std::string(parent.qualname), self, Relation::test_template, parent.def_line);
-  }
   // Subclasses inherit the method, and their callers call it by its name (found by the references);
   // a test subclass also runs the tests it inherits. Once per class; a class that is reached itself
   // hands itself to its subclasses anyway.
@@ -133,6 +125,14 @@ void ClassRules::method_reached(const Key& key, const FileInfo& info, int32_t cl
   std::set<WalkKey> seen{class_key};
   imported_by_tests(class_key);
   inherited_by_tests(class_key, method, seen);
+  // A test method of a class pytest does not collect as written and no class statement derives from (a
+  // contract in a helper module, a class a factory makes) runs where code derives a test class from it
+  // at run time (`TestB = type("TestB", (Base,), {})`, `TestB = make_suite(B)`): the class's readers
+  // are followed. (After the searches above, which a class reached already skips.)
+  if (!method.empty() && !(m_graph.nodes[key.node].test && m_layout.may_collect_class(info.facts.symbols, class_index)) &&
+      subclasses(key.node, parent.qualname).empty()) {
+    m_walk.reach(key.node, std::string(parent.qualname), self, Relation::test_template, parent.def_line);
+  }
 }
 
 // `from test_a import TestA` (or `from helpers import Base as TestBase`) in a test module collects the class's
@@ -372,6 +372,15 @@ bool ClassRules::computed_base(uint32_t node, int32_t index) {
   if (info == nullptr) return true;
   const SymbolView& c = info->at(index);
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    // A call or a comparison may hold an `=` that base_expression() reads as a keyword's
+    // (`mixin_for(kind="loud")`, `Fast if MODE != "slow" else Slow`); a keyword is `name=value`.
+    std::string_view raw = *b;
+    size_t eq = raw.find('=');
+    bool keyword = eq != std::string_view::npos && eq + 1 < raw.size() && raw[eq + 1] != '=' &&
+                   std::all_of(raw.begin(), raw.begin() + static_cast<std::ptrdiff_t>(eq), [](char ch) {
+                     return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_';
+                   });
+    if (!keyword && (raw.find('(') != std::string_view::npos || eq != std::string_view::npos)) return true;
     std::string_view base = base_expression(*b);
     if (base.empty()) continue; // a keyword: metaclass=...
     bool dotted = std::all_of(base.begin(), base.end(), [](char ch) {

@@ -31,21 +31,18 @@ bool hook_holder(const ImportGraph& graph, uint32_t node) {
          });
 }
 
+// A hook pytest calls for the whole session (registration.hpp's session_hook(), by name).
+bool session_hook_name(std::string_view name) {
+  return name.starts_with("pytest_") && name != "pytest_plugins" && !path_scoped_hook(name);
+}
+
 } // namespace
 
 std::optional<std::pair<uint32_t, uint32_t>> session_hook_file(const ImportGraph& graph, const ProjectFacts& facts,
                                                                const ReverseWalk& walk) {
   FactsView view;
-  ImportScratch scratch;
-  auto session_name = [](std::string_view name) { return name.starts_with("pytest_") && !path_scoped_hook(name); };
   for (uint32_t node : walk.order()) {
-    const GraphNode& n = graph.nodes[node];
-    if (node >= facts.size() || n.ghost || !hook_holder(graph, node)) continue;
-    facts.view(node, view);
-    for (const SymbolView& s : view.symbols) {
-      if (session_hook(s)) return std::pair{node, s.def_line};
-    }
-    if (auto line = imported_name(facts, node, scratch, session_name)) return std::pair{node, *line};
+    if (auto line = hook_line(graph, facts, node, view, &session_hook_name)) return std::pair{node, *line};
   }
   return std::nullopt;
 }
