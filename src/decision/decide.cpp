@@ -428,7 +428,7 @@ private:
       symbol_chains.emplace(node, std::move(hops));
     }
     files.run();
-    { // `conftest-subtree`: module-level code a session hook's file loads (not a hook or a decorated function reached)
+    if (!files.order().empty()) { // `conftest-subtree`: module-level code a session hook's file loads (not a hook or a decorated function reached)
       decision::ReverseWalk module_level(m_in.graph);
       for (const auto& [node, why] : file_seeds) module_level.seed(node, why);
       for (const auto& [node, hops] : symbol_chains) {

@@ -55,8 +55,11 @@ bool path_scoped_hook(std::string_view hook) {
 }
 
 bool session_hook(const SymbolView& s) {
-  return s.parent == -1 && s.kind == SymbolKind::function && s.qualname.starts_with("pytest_") &&
-         !path_scoped_hook(s.qualname);
+  return s.parent == -1 && s.kind == SymbolKind::function && session_hook_name(s.qualname);
+}
+
+bool session_hook_name(std::string_view name) {
+  return name.starts_with("pytest_") && name != "pytest_plugins" && !path_scoped_hook(name);
 }
 
 bool library_wrapper(resolve::FileIndex& index, uint32_t node, std::string_view callee) {

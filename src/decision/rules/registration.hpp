@@ -23,6 +23,9 @@ bool path_scoped_hook(std::string_view hook);
 // Whether symbol `s` is a hook pytest calls for the whole session from whichever conftest.py or plugin
 // implements it: a module-level `pytest_*` function path_scoped_hook() does not name.
 bool session_hook(const SymbolView& s);
+// The same by name alone: `pytest_*` that path_scoped_hook() does not name, `pytest_plugins` aside
+// (a hook may also be a plugin object's method or a name bound by assignment).
+bool session_hook_name(std::string_view name);
 
 // Whether decorator `callee` of file `node` is imported from a testing library and known to only wrap
 // (freezegun's freeze_time, unittest.mock's patch, hypothesis's given and settings, unittest's skip):

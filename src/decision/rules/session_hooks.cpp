@@ -12,8 +12,8 @@ namespace {
 
 // The line of a `from m import name` of `node` whose bound name `wanted` accepts: a hook defined in a
 // helper module and imported into a conftest.py (`from hooks import pytest_collection_modifyitems`).
-template <class Wanted>
-std::optional<uint32_t> imported_name(const ProjectFacts& facts, uint32_t node, ImportScratch& scratch, Wanted wanted) {
+std::optional<uint32_t> imported_name(const ProjectFacts& facts, uint32_t node, bool (*wanted)(std::string_view)) {
+  ImportScratch scratch;
   facts.imports(node, scratch);
   for (const ImportView& imp : scratch.imports) {
     if (imp.kind != ImportKind::from) continue;
@@ -29,11 +29,6 @@ bool hook_holder(const ImportGraph& graph, uint32_t node) {
   return graph.nodes[node].conftest || std::any_of(graph.in[node].begin(), graph.in[node].end(), [](const auto& e) {
            return e.second.kind == EdgeKind::pytest_plugin;
          });
-}
-
-// A hook pytest calls for the whole session (registration.hpp's session_hook(), by name).
-bool session_hook_name(std::string_view name) {
-  return name.starts_with("pytest_") && name != "pytest_plugins" && !path_scoped_hook(name);
 }
 
 } // namespace
@@ -69,8 +64,7 @@ std::optional<uint32_t> hook_line(const ImportGraph& graph, const ProjectFacts& 
   for (std::string_view name : view.module_names) {
     if (wanted(name)) return 1u;
   }
-  ImportScratch scratch;
-  return imported_name(facts, node, scratch, wanted);
+  return imported_name(facts, node, wanted);
 }
 
 namespace {
