@@ -4,6 +4,8 @@
 #include "decision/walk.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace impact::decision {
 
@@ -12,17 +14,20 @@ using resolve::FileInfo;
 namespace {
 
 constexpr size_t k_max_closures = 256; // past this many plugin modules, a plugin's scope is every file
+constexpr size_t k_max_reexporters = 4096; // a bound on reexporters()' modules, against pathological graphs
 
 } // namespace
 
 // The files that can name a module-level symbol of `node`: the module itself, the packages and
-// star-importers that re-export it (transitively), the modules importing any of those, and the
-// modules importing those (`helpers.models.save` reads `save` through `helpers`' import of `models`).
+// star-importers that re-export it (transitively), the modules that re-export one of its names by a
+// module-level from-import (`from ._bag import Bag` in core.py, at any depth: reexporters()), the
+// modules importing any of those, and the modules importing those (`helpers.models.save` reads
+// `save` through `helpers`' import of `models`).
 const std::vector<uint32_t>& ProjectTables::importers(uint32_t node) {
   return m_importers.get(node, [&] {
+    std::vector<uint32_t> exporters = reexporters(node);
     NodeSet& seen = m_seen.clear(m_graph.nodes.size());
-    std::vector<uint32_t> exporters{node};
-    seen.insert(node);
+    for (uint32_t n : exporters) seen.insert(n);
     for (size_t i = 0; i < exporters.size(); ++i) {
       for (const auto& [from, edge] : m_graph.in[exporters[i]]) {
         bool reexports = m_graph.nodes[from].path.filename() == "__init__.py" || edge.kind == EdgeKind::star_import;
@@ -41,6 +46,41 @@ const std::vector<uint32_t>& ProjectTables::importers(uint32_t node) {
     }
     return out;
   });
+}
+
+// `node`, and the modules that bind one of its names, or of theirs, by a module-level from-import:
+// each known with the names it binds so (`*` for every name of `node` itself). A package's __init__.py
+// and a star import re-export every name, which importers() adds; here only the names a plain
+// module imports carry on, so that a module importing one helper of another does not hand on the rest.
+std::vector<uint32_t> ProjectTables::reexporters(uint32_t node) {
+  std::map<uint32_t, std::set<std::string_view>> names{{node, {"*"}}};
+  std::vector<uint32_t> order{node}, queue{node};
+  while (!queue.empty() && order.size() < k_max_reexporters) {
+    uint32_t m = queue.back();
+    queue.pop_back();
+    for (const auto& [from, edge] : m_graph.in[m]) {
+      if (edge.kind != EdgeKind::from_import || from >= m_facts.size()) continue;
+      const std::set<std::string_view>& exported = names[m];
+      std::vector<std::string_view> bound;
+      m_facts.imports(from, m_scratch);
+      for (const auto& imp : m_scratch.imports) {
+        if (imp.kind != ImportKind::from || imp.line != edge.line || (imp.flags & k_import_in_function) != 0) continue;
+        for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+          if (!exported.contains("*") && !exported.contains(m_scratch.names[k])) continue;
+          size_t a = imp.aliases_begin + (k - imp.names_begin);
+          bound.push_back(a < imp.aliases_end && !m_scratch.aliases[a].empty() ? m_scratch.aliases[a] : m_scratch.names[k]);
+        }
+      }
+      if (bound.empty()) continue;
+      auto [it, added] = names.try_emplace(from);
+      size_t before = it->second.size();
+      it->second.insert(bound.begin(), bound.end());
+      if (added) order.push_back(from);
+      if (it->second.size() != before) queue.push_back(from);
+    }
+  }
+  if (!queue.empty()) return all_files(); // past the bound: any module may hand the name on
+  return order;
 }
 
 const std::vector<uint32_t>& ProjectTables::closure(uint32_t node) {

@@ -79,6 +79,7 @@ private:
     std::vector<char> is; // per file: in `files`
   };
   const Dynamic& dynamic();
+  std::vector<uint32_t> reexporters(uint32_t node);
 
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
