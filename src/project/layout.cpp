@@ -272,7 +272,8 @@ bool ProjectLayout::may_collect_class(const std::vector<SymbolView>& symbols, in
 }
 
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
-  if (facts.parse_error) return true;
+  // A module that stores into globals() by a computed key may bind test functions no statement spells.
+  if (facts.parse_error || facts.stores_globals) return true;
   // Methods anywhere below class `c` (nested Test classes included) named like tests.
   // Test methods of `c`, or of classes nested in it that pytest collects too (name and no __init__,
   // or a base they may inherit tests from).

@@ -316,15 +316,23 @@ private:
       else reads();
       break;
     case 3: // `globals().`: update() stores what it is given; get, pop, setdefault, items read
-      if (t.kind == Tok::name && text(t) == "update") c.stage = 0;
-      else reads();
+      if (t.kind == Tok::name && text(t) == "update") {
+        m_facts.stores_globals = true;
+        c.stage = 0;
+      } else {
+        reads();
+      }
       break;
     case 4: // `globals()[`: the key is code like any other, up to its `]`
       if (t.kind == Tok::rbracket && t.depth == c.depth) c.stage = 5;
       break;
     case 5: // `globals()[key]`: a store when `=` follows (`+=` reads first)
-      if (t.kind == Tok::assign && t.depth == c.depth) c.stage = 0;
-      else reads();
+      if (t.kind == Tok::assign && t.depth == c.depth) {
+        m_facts.stores_globals = true;
+        c.stage = 0;
+      } else {
+        reads();
+      }
       break;
     default: c.stage = 0; break;
     }

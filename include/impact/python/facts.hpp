@@ -214,6 +214,9 @@ struct FileFacts {
   bool oversized = false;
   CompileCheck compile;      // whether CPython would compile it (docs/selection.md, syntax-error)
   bool defines_module_getattr = false; // module-level __getattr__: any attribute may exist
+  // Code stores into globals() by key or update() (`globals()["test_" + n] = make(n)`): the module
+  // may bind names no statement spells, tests among them.
+  bool stores_globals = false;
   // What module-level code reads: statements outside definitions, decorators and default values of
   // module-level definitions. Everything here runs when the module is imported.
   std::vector<std::string> module_refs;

@@ -101,6 +101,7 @@ struct FactsHeader {
   bool has_collect_ignore = false;
   bool has_dynamic_access = false; // some code reads attributes or names by computed strings
   bool oversized = false;          // too large to parse: read at file level (FileFacts::oversized)
+  bool stores_globals = false;     // FileFacts::stores_globals
   CompileCheck compile;
 };
 

@@ -35,6 +35,12 @@ bool inert_base(const FileInfo& info, std::string_view base) {
   return !bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"));
 }
 
+bool runtime_checkable(const FileInfo& info, const SymbolView& cls) {
+  return cls.kind == SymbolKind::class_ &&
+         std::any_of(info.facts.begin(cls.decorators), info.facts.end(cls.decorators),
+                     [](std::string_view d) { return last_part(d.substr(0, d.find('('))) == "runtime_checkable"; });
+}
+
 } // namespace
 
 void ClassRules::gone(const Key& key, const FileInfo& info, WalkKey self) {
@@ -77,6 +83,11 @@ bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, Wa
   // such a method runs wherever an instance is, which is reached from the code that names the class.
   if (sym.kind == SymbolKind::method && is_protocol_method(name)) {
     m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, Relation::protocol_method, sym.def_line);
+  }
+  // isinstance() against a runtime-checkable protocol checks that every member is there: a member
+  // added (or renamed) changes which objects match, without a call by its name.
+  if (sym.kind == SymbolKind::method && sym.parent != -1 && runtime_checkable(info, info.at(sym.parent))) {
+    m_walk.reach(key.node, std::string(parent_part(key.qualname)), self, Relation::protocol_member, sym.def_line);
   }
   if (sym.kind == SymbolKind::method && DynamicAccessRules::is_serialization_method(name)) {
     m_walk.dynamic_access().serialization_method(key, parent_part(key.qualname), sym.def_line, self);

@@ -409,6 +409,13 @@ TEST_CASE("FactsExtractor notices a module-level __getattr__", "[extract]") {
   CHECK_FALSE(extract("class C:\n    def __getattr__(self, name):\n        return name\n").defines_module_getattr);
 }
 
+TEST_CASE("FactsExtractor notices stores into globals()", "[extract]") {
+  CHECK(extract("for n in 'ab':\n    globals()['test_' + n] = len\n").stores_globals);
+  CHECK(extract("globals().update(test_a=len)\n").stores_globals);
+  CHECK_FALSE(extract("x = globals()['name']\n").stores_globals); // a read
+  CHECK_FALSE(extract("table = {}\ntable['test_a'] = len\n").stores_globals);
+}
+
 TEST_CASE("FactsExtractor reads dynamic imports with a literal name", "[extract]") {
   SECTION("importlib.import_module(\"a.b\")") {
     auto facts = extract("import importlib\n\nmod = importlib.import_module(\"a.b\")\n");

@@ -90,6 +90,7 @@ FileFacts everything() {
   f.has_doctest = true;
   f.parse_error = true;
   f.defines_module_getattr = true;
+  f.stores_globals = true;
   return f;
 }
 
@@ -143,6 +144,7 @@ void check_same(const FileFacts& a, const FileFacts& b) {
   CHECK(a.has_doctest == b.has_doctest);
   CHECK(a.parse_error == b.parse_error);
   CHECK(a.defines_module_getattr == b.defines_module_getattr);
+  CHECK(a.stores_globals == b.stores_globals);
 }
 
 // The end of the imports section: the flags word, the section's length and the section.
