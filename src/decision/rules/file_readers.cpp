@@ -76,16 +76,6 @@ bool tool_output_name(std::string_view name) {
          name.starts_with(".coverage."); // parallel-mode data files
 }
 
-bool in_egg_info(std::string_view path) {
-  for (size_t begin = 0; begin < path.size();) {
-    size_t end = path.find('/', begin);
-    if (end == std::string_view::npos) return false; // the last component is the file's own name
-    if (path.substr(begin, end - begin).ends_with(".egg-info")) return true;
-    begin = end + 1;
-  }
-  return false;
-}
-
 bool lint_name(std::string_view name) {
   return one_of(name, {".flake8", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini", ".isort.cfg", "ruff.toml",
                        ".ruff.toml", ".pydocstyle", ".pydocstylerc", ".bandit", ".pep8", ".pycodestyle",
@@ -95,6 +85,16 @@ bool lint_name(std::string_view name) {
 bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
 
 } // namespace
+
+bool in_egg_info(std::string_view path) {
+  for (size_t begin = 0; begin < path.size();) {
+    size_t end = path.find('/', begin);
+    if (end == std::string_view::npos) return false; // the last component is the file's own name
+    if (path.substr(begin, end - begin).ends_with(".egg-info")) return true;
+    begin = end + 1;
+  }
+  return false;
+}
 
 std::optional<QuietKind> quiet_kind(const RepoPath& path) {
   std::string name = ascii_lower(path.filename());

@@ -18,6 +18,8 @@ enum class QuietKind {
 // The kind of a file that only documents or configures tools outside the test session, by its path;
 // nullopt for any other file (data, templates, fixtures: what code may read).
 std::optional<QuietKind> quiet_kind(const RepoPath& path);
+// Whether a folder above the file is a `*.egg-info` folder (lower-case the path first).
+bool in_egg_info(std::string_view path);
 
 // True when `literal` (a path-like fragment of a string in Python code) could name `path` or a folder
 // holding it: it contains the file's name, it is a wildcard pattern its name matches, it is the file's

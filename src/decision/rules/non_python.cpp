@@ -11,6 +11,7 @@
 #include "impact/config_sections.hpp"
 #include "impact/graph.hpp"
 #include "impact/python/project_facts.hpp"
+#include "util/ascii.hpp"
 #include "util/glob.hpp"
 
 #include <fmt/format.h>
@@ -177,7 +178,7 @@ NonPythonVerdict NonPythonRules::judge(const std::vector<const RepoPath*>& sides
     if (side->ends_with(".py") && !config) continue;
     NonPythonEffect e = mixed ? run_all(config ? Reason::config_changed : Reason::non_python_changed, config ? FileKind::config : FileKind::non_python,
                                         fmt::format("{} changed", *side))
-                              : effect(*side);
+                              : effect(*side, status);
     // A file no rule bounds, which a trigger with a list of tests bounds instead (rule `triggers`).
     if (!mixed && e.what == NonPythonEffect::What::run_all && e.reason == Reason::non_python_changed &&
         m_in.mode != Mode::safe) {
@@ -283,7 +284,7 @@ std::vector<ReaderSeed> NonPythonRules::template_readers(const RepoPath& path, F
   return out;
 }
 
-NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
+NonPythonEffect NonPythonRules::effect(const RepoPath& path, FileStatus status) {
   if (sectioned_config(path)) return config_file(path);
   if (pin_file_kind(path) != PinFile::none) {
     const auto& pins = m_in.non_python.pins;
@@ -291,7 +292,7 @@ NonPythonEffect NonPythonRules::effect(const RepoPath& path) {
     return pin_file(path, it == pins.end() ? nullptr : &*it);
   }
   if (is_config_file(path)) return run_all(Reason::config_changed, FileKind::config, fmt::format("{} changed", path));
-  return quiet_file(path);
+  return quiet_file(path, status);
 }
 
 // Rule `config-sections`, and `file-readers` for what it leaves: a section no tool of the test run reads
@@ -452,13 +453,20 @@ std::optional<std::string> NonPythonRules::unbounded_reason(const RepoPath& path
 }
 
 // Rules `quiet-files` and `file-readers`, else `data-files`.
-NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path) {
+NonPythonEffect NonPythonRules::quiet_file(const RepoPath& path, FileStatus status) {
   std::string changed = fmt::format("{} changed", path);
   if (m_in.mode == Mode::safe) return run_all(Reason::non_python_changed, FileKind::non_python, changed);
   auto kind = quiet_kind(path);
   if (!kind) return data_file(path);
   FileKind name = file_kind_of(*kind);
   if (facts() == nullptr) return run_all(Reason::non_python_changed, name, changed); // no reader can be ruled out
+  // A *.egg-info folder the repository tracks is the metadata of a develop install, which
+  // importlib.metadata finds on sys.path (version, entry points, requirements). One that appears is
+  // what an install just wrote from the project's configuration, whose change is decided as such.
+  if (status != FileStatus::added && in_egg_info(ascii_lower(path.view())) && reads_metadata()) {
+    return run_all(Reason::non_python_changed, FileKind::non_python,
+                   changed + ": it is installed metadata (*.egg-info), and the project reads installed metadata");
+  }
   if (auto why = unbounded_reason(path, name)) return run_all(Reason::non_python_changed, name, changed + ": " + *why);
   NonPythonEffect e;
   e.what = NonPythonEffect::What::readers;

@@ -66,7 +66,7 @@ public:
   NonPythonRules(const NonPythonRules&) = delete;
   NonPythonRules& operator=(const NonPythonRules&) = delete;
 
-  NonPythonEffect effect(const RepoPath& path);
+  NonPythonEffect effect(const RepoPath& path, FileStatus status);
   // The installed environment moved since the coverage index recorded it (rule `environment-drift`,
   // decision/rules/environment_drift.cpp): the importers of what moved, or everything.
   NonPythonVerdict drift(const std::vector<MovedDistribution>& moved);
@@ -102,7 +102,7 @@ private:
   std::vector<Reader> text_readers(const RepoPath& path);
   NonPythonEffect pin_file(const RepoPath& path, const PinChange* change);
   NonPythonEffect importers(const RepoPath& path, PinAnswer answer, bool unimported_runs_all);
-  NonPythonEffect quiet_file(const RepoPath& path);
+  NonPythonEffect quiet_file(const RepoPath& path, FileStatus status);
   NonPythonEffect data_file(const RepoPath& path);
   std::optional<std::string> unbounded_reason(const RepoPath& path, FileKind kind);
   bool any_import(bool (*wanted)(const ImportView&, const ImportScratch&));
