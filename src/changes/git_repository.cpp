@@ -487,6 +487,7 @@ std::vector<SourceFile> GitRepository::inventory(const ChangeSet& changes) {
     out.push_back(std::move(f));
   }
   std::sort(out.begin(), out.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  expand_folder_links(out);
   key_links_by_content(out);
   mark_not_checked_out(out);
   return out;

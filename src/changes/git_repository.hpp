@@ -34,6 +34,7 @@ private:
   ChangedFile untracked_file(const std::string& path);
   std::optional<std::string> read_blob(const std::string& oid_hex);
   RepoPath link_target_of(const SourceFile& link, DiffMode mode);
+  void expand_folder_links(std::vector<SourceFile>& files);
   void key_links_by_content(std::vector<SourceFile>& files);
   void mark_not_checked_out(std::vector<SourceFile>& files);
   void add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files);

@@ -19,6 +19,37 @@ const SourceFile* find_file(const std::vector<SourceFile>& files, const RepoPath
 
 } // namespace
 
+// A link to a folder of the repository (`tests/ext -> ../ext_tests`, or `tests -> qa`) holds, for
+// Python and pytest, every file of that folder under its own path: pytest collects
+// tests/ext/test_e.py, and imports through the link are modules of their own. Each such file becomes
+// an entry of its own, a link to the file it reaches, so that its facts, its test ids and the
+// `symlink` edge to the target exist as for a link to one file. A link to a folder above itself (a
+// cycle pytest would not finish either) is left as it is. `files` sorted by path; it stays so.
+void GitRepository::expand_folder_links(std::vector<SourceFile>& files) {
+  std::vector<SourceFile> added;
+  for (const auto& link : files) {
+    if (!link.symlink || link.link_target.empty() || find_file(files, link.link_target) != nullptr) continue;
+    std::string folder = link.link_target.str + "/";
+    if ((link.path.str + "/").starts_with(folder)) continue;
+    auto it = std::lower_bound(files.begin(), files.end(), RepoPath(folder),
+                               [](const SourceFile& f, const RepoPath& p) { return f.path < p; });
+    for (; it != files.end() && it->path.str.starts_with(folder); ++it) {
+      SourceFile entry;
+      entry.path = RepoPath(link.path.str + "/" + it->path.str.substr(folder.size()));
+      entry.oid = it->oid;
+      entry.symlink = true;
+      entry.link_target = it->path;
+      entry.staged = it->staged;
+      added.push_back(std::move(entry));
+    }
+  }
+  if (added.empty()) return;
+  files.insert(files.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+  std::sort(files.begin(), files.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  files.erase(std::unique(files.begin(), files.end(), [](const SourceFile& a, const SourceFile& b) { return a.path == b.path; }),
+              files.end());
+}
+
 // `files` sorted by path. A link to a file of the repository takes its target's blob id (through a
 // chain of links, up to a bound that stops a cycle); a link that leaves the repository takes the id
 // of what reading through it gives, when that is a regular file.

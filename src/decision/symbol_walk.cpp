@@ -223,6 +223,11 @@ void SymbolWalk::test_reached(const FileInfo& info, int32_t index, WalkKey from)
 void SymbolWalk::visit(const Key& key, WalkKey self) {
   const FileInfo* info = m_index.get(key.node);
   std::string_view name = last_part(key.qualname);
+  // A symbolic link to the file is the same code under another module name or test path
+  // (`symlinks`): the same symbol of the link is reached too.
+  for (const auto& [from, edge] : m_graph.in[key.node]) {
+    if (edge.kind == EdgeKind::symlink) reach(from, key.qualname, self, Relation::symlink, 0);
+  }
   if (info == nullptr) {
     m_references.referrers(key, self, name, rules::ReferenceRules::Scan::gone); // a deleted file's symbol: its users by name
     return;
