@@ -109,6 +109,13 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
       out.unknown = fmt::format("more than {} files name one another", k_max_targets);
       return out;
     }
+    // A symbolic link to the file is the file under another name (`current.json -> schemas/v2.json`):
+    // whoever names the link reads the target.
+    for (const auto& file : inventory) {
+      if (!file.symlink || file.link_target != targets[t]) continue;
+      out.mentions.push_back(FileMention{file.path, targets[t], 0});
+      if (std::find(targets.begin(), targets.end(), file.path) == targets.end()) targets.push_back(file.path);
+    }
     std::string name = ascii_lower(targets[t].filename());
     for (const auto& text : texts) {
       if (text.file->path == targets[t]) continue;
