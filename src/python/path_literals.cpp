@@ -131,8 +131,18 @@ struct Collector {
     out.literals.push_back(PathLiteral{std::string(fragment), line_of(offset)});
   }
 
-  void string(const Token& t) {
-    std::string body = contents_of(text(t));
+  void string(const Token& t) { fragments(contents_of(text(t)), t.begin); }
+
+  // Adjacent literals are one string to Python (`'py' 'project.toml'`): after each piece's own
+  // fragments, those of the whole. `i` is the run's first token.
+  void adjacent(size_t i) {
+    size_t j = i;
+    std::string whole;
+    while (is(j, Tok::string)) whole += contents_of(text(tokens[j++]));
+    if (j - i > 1) fragments(whole, tokens[i].begin);
+  }
+
+  void fragments(const std::string& body, uint32_t offset) {
     bool long_string = body.size() > k_short_string;
     size_t i = 0;
     while (i < body.size()) {
@@ -140,7 +150,7 @@ struct Collector {
       size_t start = i;
       while (i < body.size() && path_char(static_cast<unsigned char>(body[i]))) ++i;
       std::string_view fragment(body.data() + start, i - start);
-      if (worth_keeping(fragment, long_string)) add(fragment, t.begin);
+      if (worth_keeping(fragment, long_string)) add(fragment, offset);
     }
   }
 
@@ -210,8 +220,15 @@ struct Collector {
       i = skip_statement_string(skip_collect_ignore(i));
       if (i >= tokens.size()) break;
       const Token& t = tokens[i];
-      if (t.kind == Tok::string) string(t);
-      else if (t.kind == Tok::name) listing(i);
+      if (t.kind == Tok::string) {
+        size_t last = i;
+        while (is(last + 1, Tok::string)) string(tokens[last++]);
+        string(tokens[last]);
+        if (last > i) adjacent(i);
+        i = last;
+      } else if (t.kind == Tok::name) {
+        listing(i);
+      }
     }
     // A glob call with a literal pattern in the file is bounded by that pattern (the fragment rule
     // matches it against file names); without any, the pattern is computed and could match anything.

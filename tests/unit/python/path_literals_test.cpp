@@ -129,3 +129,13 @@ TEST_CASE("path literals: a lone wildcard is no pattern, and a glob of it lists 
   CHECK(reads_of("from pathlib import Path\nfiles = Path(HERE).glob('*')\n").listing_line == 2);
   CHECK(has(reads_of("x = '*.*'\n"), "*.*"));
 }
+
+TEST_CASE("path literals: adjacent literals are read one by one and as the one string Python makes of them") {
+  auto reads = reads_of("NAME = 'py' 'project.toml'\nOTHER = ('data/'\n    f'{kind}.json')\n");
+  CHECK(has(reads, "py"));
+  CHECK(has(reads, "project.toml"));
+  CHECK(has(reads, "pyproject.toml"));
+  CHECK(has(reads, "data/"));
+  CHECK(has(reads, ".json"));
+  CHECK_FALSE(has(reads, "py'"));
+}
