@@ -1,11 +1,13 @@
 #include "app/file_mentions.hpp"
 #include "impact/config_sections.hpp"
 #include "util/ascii.hpp"
+#include "util/glob.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string_view>
 
 namespace impact::app {
@@ -33,7 +35,28 @@ struct Text {
   const SourceFile* file;
   std::string lowered;
   std::string original; // kept for pyproject.toml, setup.cfg and tox.ini only: read by section
+  std::vector<std::pair<std::string, size_t>> patterns; // wildcard_names(lowered)
 };
+
+bool name_char(unsigned char c) {
+  return std::isalnum(c) != 0 || c >= 0x80 || c == '_' || c == '-' || c == '.' || c == '*' || c == '?' || c == '[' || c == ']';
+}
+
+// The wildcard patterns of a text, as their last path component with its offset: `cat data/*.txt`
+// in a shell script gives `*.txt`. A lone `*` (a shell's `$*`, a Markdown bullet) names nothing.
+std::vector<std::pair<std::string, size_t>> wildcard_names(const std::string& text) {
+  std::vector<std::pair<std::string, size_t>> out;
+  for (size_t at = text.find_first_of("*?"); at != std::string::npos; at = text.find_first_of("*?", at + 1)) {
+    size_t begin = at, end = at;
+    while (begin > 0 && name_char(static_cast<unsigned char>(text[begin - 1]))) --begin;
+    while (end < text.size() && name_char(static_cast<unsigned char>(text[end]))) ++end;
+    std::string word = text.substr(begin, end - begin);
+    bool named = std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c >= 0x80; });
+    if (named && (out.empty() || out.back().second != begin)) out.emplace_back(std::move(word), begin);
+    at = std::max(at, end);
+  }
+  return out;
+}
 
 uint32_t line_at(std::string_view text, size_t offset) {
   return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1);
@@ -102,7 +125,11 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
       out.unknown = fmt::format("the repository has more than {} MiB of text to search for its name", k_max_bytes >> 20);
       return out;
     }
-    texts.push_back(Text{&file, ascii_lower(*content), sectioned_config(file.path) ? *content : std::string()});
+    std::string lowered = ascii_lower(*content);
+    // Configuration holds patterns of its own (package data, sdist lists, lint excludes) that load no file.
+    bool config = is_config_file(file.path) || sectioned_config(file.path) || file.path.filename() == "MANIFEST.in";
+    auto patterns = config ? std::vector<std::pair<std::string, size_t>>() : wildcard_names(lowered);
+    texts.push_back(Text{&file, std::move(lowered), sectioned_config(file.path) ? *content : std::string(), std::move(patterns)});
   }
   for (size_t t = 0; t < targets.size(); ++t) {
     if (t >= k_max_targets) {
@@ -121,6 +148,10 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
       if (text.file->path == targets[t]) continue;
       size_t at = text.lowered.find(name);
       while (at != std::string::npos && tool_section_mention(text, at)) at = text.lowered.find(name, at + 1);
+      // A wildcard pattern the name matches names it too (`cat data/*.txt` in a script a test runs).
+      for (auto p = text.patterns.begin(); at == std::string::npos && p != text.patterns.end(); ++p) {
+        if (util::fnmatch(p->first, name) && !tool_section_mention(text, p->second)) at = p->second;
+      }
       if (at == std::string::npos) continue;
       out.mentions.push_back(FileMention{text.file->path, targets[t], line_at(text.lowered, at)});
       if (is_data_file(text.file->path) && std::find(targets.begin(), targets.end(), text.file->path) == targets.end()) {
