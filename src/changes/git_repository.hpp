@@ -37,6 +37,7 @@ private:
   void expand_folder_links(std::vector<SourceFile>& files);
   void key_links_by_content(std::vector<SourceFile>& files);
   void mark_not_checked_out(std::vector<SourceFile>& files);
+  bool sparse_checkout();
   void add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files);
   void deleted_under_bit(const git_index_entry& entry, git_tree& base_tree, std::vector<ChangedFile>& files);
   void refuse_special_control_files() const;

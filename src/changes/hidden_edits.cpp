@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -44,8 +45,28 @@ void GitRepository::deleted_under_bit(const git_index_entry& entry, git_tree& ba
   }
 }
 
+// Whether the repository is a sparse checkout (core.sparseCheckout): only then is a skip-worktree
+// file missing from disk one the checkout left out, rather than one deleted after
+// `git update-index --skip-worktree` (git still hides it; pytest can no longer import it).
+bool GitRepository::sparse_checkout() {
+  // `git sparse-checkout set` writes info/sparse-checkout, and its setting into config.worktree, which
+  // libgit2 does not read.
+  std::error_code ec;
+  for (const char* dir : {git_repository_path(m_repo.get()), git_repository_commondir(m_repo.get())}) {
+    if (dir != nullptr && std::filesystem::exists(std::filesystem::path(dir) / "info" / "sparse-checkout", ec)) return true;
+  }
+  git_config* config = nullptr;
+  if (git_repository_config_snapshot(&config, m_repo.get()) != 0) return true; // unknown: as git's sparse view
+  int on = 0;
+  int rc = git_config_get_bool(&on, config, "core.sparseCheckout");
+  bool sparse = rc == 0 ? on != 0 : rc != GIT_ENOTFOUND;
+  git_config_free(config);
+  return sparse;
+}
+
 void GitRepository::add_hidden_edits(git_index& index, git_tree& base_tree, std::vector<ChangedFile>& files) {
   size_t count = git_index_entrycount(&index);
+  std::optional<bool> sparse; // sparse_checkout(), asked on the first absent skip-worktree file
   std::string absent_dir; // a folder a sparse checkout left out: the entries below it follow in a row
   for (size_t i = 0; i < count; ++i) {
     const git_index_entry* entry = git_index_get_byindex(&index, i);
@@ -55,8 +76,9 @@ void GitRepository::add_hidden_edits(git_index& index, git_tree& base_tree, std:
     if (skip_worktree && !absent_dir.empty() && name.starts_with(absent_dir)) continue;
     std::filesystem::path disk = m_root / entry->path;
     WorktreeFile current = read_worktree_file(disk);
-    if (current.status == util::ReadStatus::missing && !skip_worktree) {
-      deleted_under_bit(*entry, base_tree, files); // assume-unchanged and gone: deleted (absent skip-worktree is sparse)
+    if (current.status == util::ReadStatus::missing && skip_worktree && !sparse) sparse = sparse_checkout();
+    if (current.status == util::ReadStatus::missing && (!skip_worktree || !*sparse)) {
+      deleted_under_bit(*entry, base_tree, files); // gone, outside a sparse checkout: deleted
       continue;
     }
     if (current.status == util::ReadStatus::missing && name.find('/') != std::string_view::npos) {

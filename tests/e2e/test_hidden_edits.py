@@ -57,7 +57,17 @@ def test_an_assume_unchanged_file_gone_from_disk_is_deleted(project):
     assert selected_ids(project.decide()) == ALPHA
 
 
-def test_a_skip_worktree_file_gone_from_disk_stays_the_sparse_checkout_s(project):
+def test_a_skip_worktree_file_gone_from_disk_outside_a_sparse_checkout_is_deleted(project):
+    # git hides it (its status is clean), but pytest can no longer import it.
+    project.git("update-index", "--skip-worktree", "src/pkg/alpha.py")
+    (project.path / "src/pkg/alpha.py").unlink()
+    assert project.git("status", "--porcelain") == ""
+    assert files_by_path(changes(project))["src/pkg/alpha.py"]["status"] == "deleted"
+    assert selected_ids(project.decide()) == ALPHA
+
+
+def test_a_skip_worktree_file_gone_from_disk_in_a_sparse_checkout_is_left_out(project):
+    project.git("config", "core.sparseCheckout", "true")
     project.git("update-index", "--skip-worktree", "src/pkg/alpha.py")
     (project.path / "src/pkg/alpha.py").unlink()
     assert paths(changes(project)) == []
