@@ -65,6 +65,9 @@ public:
   std::vector<std::vector<Edge>> out;                         // out[a]: what loading a can load
   std::vector<std::vector<std::pair<uint32_t, Edge>>> in;     // in[b]: (a, edge a -> b)
   std::vector<UnboundedImport> unbounded;                     // imports that can load anything
+  // The files importing a submodule of a project package that no file is (`from pkg._native import
+  // speed`, registered in sys.modules at run time): what they bind may be any module's (ascending).
+  std::vector<uint32_t> open_submodule_importers;
   util::StringMap<uint32_t> by_path;
   // Every dotted module name -> the nodes it names (several when it resolves under several roots).
   util::StringMap<std::vector<uint32_t>> modules;

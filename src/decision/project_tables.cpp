@@ -22,7 +22,7 @@ constexpr size_t k_max_reexporters = 4096; // a bound on reexporters()' modules,
 // star-importers that re-export it (transitively), the modules that re-export one of its names by a
 // module-level from-import (`from ._bag import Bag` in core.py, at any depth: reexporters()), the
 // modules importing any of those, and the modules importing those (`helpers.models.save` reads
-// `save` through `helpers`' import of `models`).
+// `save` through `helpers`' import of `models`), and the files in the scope of such a conftest.py.
 const std::vector<uint32_t>& ProjectTables::importers(uint32_t node) {
   return m_importers.get(node, [&] {
     std::vector<uint32_t> exporters = reexporters(node);
@@ -42,6 +42,15 @@ const std::vector<uint32_t>& ProjectTables::importers(uint32_t node) {
           if (edge.kind == EdgeKind::package_init || edge.kind == EdgeKind::conftest) continue;
           if (seen.insert(from)) out.push_back(from);
         }
+      }
+    }
+    // A conftest.py holding the module hands it to the tests in its scope as a fixture's value
+    // (`def legacy(): return api`), which read its names as `legacy.get`.
+    size_t end = out.size();
+    for (size_t i = 0; i < end; ++i) {
+      if (m_graph.nodes[out[i]].path.filename() != "conftest.py") continue;
+      for (const auto& [from, edge] : m_graph.in[out[i]]) {
+        if (edge.kind == EdgeKind::conftest && seen.insert(from)) out.push_back(from);
       }
     }
     return out;
@@ -112,6 +121,12 @@ const ProjectTables::Dynamic& ProjectTables::dynamic() {
         dynamic.is[i] = 1;
       }
     }
+    // Candidates for every name too, found by the name they spell: an import of a module no file is
+    // may bind any module's symbol (`from pkg._native import speed`, with pkg.pure put in sys.modules).
+    for (uint32_t n : m_graph.open_submodule_importers) {
+      if (n < m_facts.size() && dynamic.is[n] == 0) dynamic.files.push_back(n);
+    }
+    std::sort(dynamic.files.begin(), dynamic.files.end());
     return dynamic;
   });
 }

@@ -58,7 +58,9 @@ public:
   // Every file that loads `node`, directly or not (past k_max_closures modules asked: every file).
   const std::vector<uint32_t>& closure(uint32_t node);
   const std::vector<uint32_t>& all_files(); // every file with facts
-  const std::vector<uint32_t>& dynamic_files(); // files reading names by computed strings
+  // Files reading names by computed strings, and files importing a module of a project package no
+  // file is (ImportGraph::open_submodule_importers; not is_dynamic: they read names they spell).
+  const std::vector<uint32_t>& dynamic_files();
   bool is_dynamic(uint32_t node);               // whether `node` is one of them
   bool star_imports(uint32_t importer, uint32_t node) const; // `from node import *` in importer
   // The (imported name, alias) pairs of the `from x import a as b` imports of `node` that bind another

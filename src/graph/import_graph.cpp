@@ -170,6 +170,7 @@ public:
   }
 
   std::vector<UnboundedImport>& unbounded() { return m_unbounded; }
+  std::vector<uint32_t>& open_submodules() { return m_open_submodules; }
 
   // One edge per (current node, target): the first evidence found is kept.
   void edge(uint32_t to, EdgeKind kind, uint32_t line) {
@@ -290,6 +291,7 @@ public:
     size_t dot = name.rfind('.');
     while (dot != std::string_view::npos && dot > 0 && m_index.find(name.substr(0, dot)).empty()) dot = name.rfind('.', dot - 1);
     if (dot == std::string_view::npos || dot == 0) return;
+    if (m_open_submodules.empty() || m_open_submodules.back() != m_current) m_open_submodules.push_back(m_current);
     link_by_name(imp, scratch, name.substr(dot + 1), 1);
   }
 
@@ -490,6 +492,7 @@ private:
   uint32_t m_current = 0;
   std::string m_name, m_probe;     // scratch
   std::vector<UnboundedImport> m_unbounded;
+  std::vector<uint32_t> m_open_submodules; // ImportGraph::open_submodule_importers, in file order
 };
 
 void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned max_threads, uint32_t files_per_thread) {
@@ -510,6 +513,8 @@ void GraphBuilder::build(const std::vector<RepoPath>& ghosts, unsigned max_threa
   for (auto& linker : linkers) {
     auto& u = linker->unbounded();
     m_graph.unbounded.insert(m_graph.unbounded.end(), u.begin(), u.end());
+    auto& o = linker->open_submodules();
+    m_graph.open_submodule_importers.insert(m_graph.open_submodule_importers.end(), o.begin(), o.end());
   }
   Linker implied(*this);
   implied.implied_edges();
