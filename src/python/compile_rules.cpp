@@ -498,7 +498,16 @@ bool TreeChecker::annotates(TSNode n, std::string_view name, unsigned depth) con
 // `x as y` outside a pattern: a with item (parenthesized when it is the statement's only item), an
 // except clause. tree-sitter reads it anywhere an expression goes (`f(a as b)`, `x = a as b`).
 void TreeChecker::as_expression(TSNode n) {
+  // tree-sitter binds `as` to the last operand of an operator (`with a if c else b as out:` reads as
+  // `a if c else (b as out)`); Python binds it to the whole expression. Up through such operators.
   TSNode up = ts_node_parent(n);
+  for (TSNode at = n; !ts_node_is_null(up); at = up, up = ts_node_parent(up)) {
+    TSSymbol s = ts_node_symbol(up);
+    bool op = s == m_k.conditional_expression || s == m_k.boolean_operator || s == m_k.not_operator ||
+              s == m_k.binary_operator || s == m_k.unary_operator || s == m_k.comparison_operator;
+    uint32_t count = ts_node_named_child_count(up);
+    if (!op || count == 0 || !ts_node_eq(ts_node_named_child(up, count - 1), at)) break;
+  }
   TSSymbol p = ts_node_symbol(up);
   if (p == m_k.case_pattern || p == m_k.with_item || p == m_k.except_clause || p == m_k.except_group_clause) return;
   if (p == m_k.parenthesized_expression || p == m_k.tuple) {

@@ -66,6 +66,11 @@ Kinds make_kinds() {
   k.yield = sym("yield");
   k.await = sym("await");
   k.comparison_operator = sym("comparison_operator");
+  k.conditional_expression = sym("conditional_expression");
+  k.boolean_operator = sym("boolean_operator");
+  k.not_operator = sym("not_operator");
+  k.binary_operator = sym("binary_operator");
+  k.unary_operator = sym("unary_operator");
   k.assignment = sym("assignment");
   k.augmented_assignment = sym("augmented_assignment");
   k.named_expression = sym("named_expression");

@@ -28,7 +28,8 @@ struct Kinds {
       positional_separator, expression_statement, dotted_name, aliased_import, call, block, case_pattern,
       dictionary, pair, line_continuation, raise_statement, assert_statement, import_statement,
       pass_statement, type_, constrained_type, splat_type, union_pattern, class_pattern, dict_pattern,
-      keyword_pattern, splat_pattern, complex_pattern, true_, false_, none, string_start, string_content, interpolation;
+      keyword_pattern, splat_pattern, complex_pattern, true_, false_, none, string_start, string_content, interpolation,
+      conditional_expression, boolean_operator, not_operator, binary_operator, unary_operator;
   TSFieldId f_left, f_right, f_name, f_body, f_parameters, f_type, f_value, f_alias, f_guard, f_superclasses,
       f_definition, f_function, f_arguments, f_return_type, f_type_parameters, f_alternative;
   static const Kinds& get();

@@ -185,6 +185,12 @@ TEST_CASE("compile check: `as` outside with, except and patterns; a star before 
   CHECK(issue_of("with (a as b, c as d):\n    pass\n") == SyntaxIssue::none);
   CHECK(issue_of("with (a as b,):\n    pass\n") == SyntaxIssue::none);
   CHECK(issue_of("try:\n    pass\nexcept E as e:\n    pass\n") == SyntaxIssue::none);
+  // `as` binds the whole expression, which tree-sitter reads as binding its last operand (tabulate's cli.py).
+  CHECK(issue_of("with sys.stdout if out == '-' else open(out) as f:\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("with a or b as f, not c as g:\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("with a + b as f:\n    pass\n") == SyntaxIssue::none);
+  CHECK(issue_of("x = a if c else b as f\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("f(a or b as c)\n") == SyntaxIssue::syntax_error);
   CHECK(issue_of("f(*a := 1)\n") == SyntaxIssue::syntax_error);
   CHECK(issue_of("f(**a := 1)\n") == SyntaxIssue::syntax_error);
   CHECK(issue_of("x = [*a := 1]\n") == SyntaxIssue::syntax_error);
