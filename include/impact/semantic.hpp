@@ -74,6 +74,9 @@ struct FileSemantics {
   // Why CPython may not compile a side of the change ("new side, line 3: print statement (Python 2)"),
   // or "" when both sides compile for the project's Python; then kind is syntax_error.
   std::string syntax;
+  // The compile check judged both sides (false for an added file, or a side that could not be read:
+  // the facts' check of the new side is taken instead).
+  bool syntax_judged = false;
 };
 
 // Compares the two versions of a changed Python file (std::nullopt for a side that does not exist).

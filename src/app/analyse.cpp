@@ -118,7 +118,7 @@ void compile_checks_from_facts(std::vector<FileSemantics>& semantics, const Chan
     if (change.symlink) links.insert(change.path().str);
   }
   for (auto& s : semantics) {
-    if (!s.syntax.empty() || links.contains(s.path.str)) continue;
+    if (!s.syntax.empty() || s.syntax_judged || links.contains(s.path.str)) continue;
     size_t at = facts.find(s.path.str);
     if (at == ProjectFacts::npos) continue;
     CompileVerdict v = compile_verdict(facts.header(at).compile, python_minor);

@@ -74,7 +74,13 @@ std::vector<std::string> strings_from_json(const std::string& text, const std::s
 } // namespace
 
 std::optional<uint8_t> lowest_python_minor(std::string_view spec) {
-  if (spec.find("||") != std::string_view::npos || spec.find('^') != std::string_view::npos) return std::nullopt;
+  // Poetry's alternatives (`^3.8 || ^3.10`): the lowest of them, known only when each is.
+  if (size_t bar = spec.find("||"); bar != std::string_view::npos) {
+    auto first = lowest_python_minor(spec.substr(0, bar));
+    auto rest = lowest_python_minor(spec.substr(bar + 2));
+    if (!first || !rest) return std::nullopt;
+    return std::min(*first, *rest);
+  }
   std::optional<uint8_t> lowest;
   while (!spec.empty()) {
     size_t comma = spec.find(',');
@@ -85,7 +91,8 @@ std::optional<uint8_t> lowest_python_minor(std::string_view spec) {
     if (op_end == std::string_view::npos) continue;
     std::string_view op = clause.substr(0, op_end);
     while (!op.empty() && op.back() == ' ') op.remove_suffix(1);
-    if (op != ">=" && op != ">" && op != "~=" && op != "==" && op != "===" && !op.empty()) continue; // <, <=, !=
+    // Poetry's caret and tilde (`^3.9`, `~3.9`) allow the version given and later ones.
+    if (op != ">=" && op != ">" && op != "~=" && op != "==" && op != "===" && op != "^" && op != "~" && !op.empty()) continue; // <, <=, !=
     std::string_view version = clause.substr(op_end);
     unsigned major = 0, minor = 0;
     size_t i = 0;
@@ -109,6 +116,8 @@ void apply_file(ImpactConfig& config, const std::filesystem::path& repo_root) {
   if (pyproject) {
     if (auto spec = pyproject->at_path("project.requires-python").value<std::string>()) {
       config.python_minor = lowest_python_minor(*spec);
+    } else if (auto poetry = pyproject->at_path("tool.poetry.dependencies.python").value<std::string>()) {
+      config.python_minor = lowest_python_minor(*poetry);
     }
   }
   const toml::node* section = pyproject ? pyproject->at_path("tool.impact").node() : nullptr;

@@ -107,13 +107,23 @@ std::string syntax_problem(const std::optional<std::string>& old_text, const std
                            const std::optional<FileShape>& before, const std::optional<FileShape>& after,
                            std::optional<uint8_t> python_minor) {
   if (!new_text) return {};
-  auto side = [&](const std::string& text, const std::optional<FileShape>& shape, std::string_view name) {
-    CompileVerdict v = compile_verdict(shape ? shape->compile : compile_check_of(text), python_minor);
+  CompileCheck new_check = after ? after->compile : compile_check_of(*new_text);
+  std::optional<CompileCheck> old_check;
+  if (old_text) old_check = before ? before->compile : compile_check_of(*old_text);
+  // Without a readable requires-python, syntax of a newer Python that the base side has already (`/`
+  // parameters in an unchanged line) ran on the project's interpreter before this change: only a
+  // need newer than the base's is the change's.
+  if (!python_minor && old_check && old_check->issue == SyntaxIssue::none && new_check.issue == SyntaxIssue::none &&
+      new_check.needs_minor <= old_check->needs_minor) {
+    return {};
+  }
+  auto side = [&](const CompileCheck& check, std::string_view name) {
+    CompileVerdict v = compile_verdict(check, python_minor);
     if (v.compiles()) return std::string();
     return fmt::format("{} side {}, {}", name, v.fails ? "does not compile" : "may not compile", v.why);
   };
-  std::string why = side(*new_text, after, "new");
-  if (why.empty() && old_text) why = side(*old_text, before, "old");
+  std::string why = side(new_check, "new");
+  if (why.empty() && old_check) why = side(*old_check, "old");
   return why;
 }
 
@@ -132,6 +142,7 @@ FileSemantics diff_semantics(const ChangedFile& change, const std::optional<std:
   FileSemantics out = classify(change, old_text, new_text, before, after);
   if (change.symlink) return out; // its text is a path, not Python
   out.syntax = syntax_problem(old_text, new_text, before, after, python_minor);
+  out.syntax_judged = old_text.has_value() && new_text.has_value();
   if (!out.syntax.empty()) {
     out.kind = ChangeKind::syntax_error;
     out.runs_at_import = true;

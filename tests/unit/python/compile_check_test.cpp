@@ -315,6 +315,11 @@ TEST_CASE("requires-python gives the lowest Python 3 minor version", "[compile][
   CHECK(lowest_python_minor("==3.11.*") == uint8_t{11});
   CHECK(lowest_python_minor(">3.7,!=3.8.0") == uint8_t{7});
   CHECK(lowest_python_minor("<3.12") == std::nullopt);
-  CHECK(lowest_python_minor("^3.9") == std::nullopt);
   CHECK(lowest_python_minor(">=2.7") == std::nullopt);
+  // Poetry's forms ([tool.poetry.dependencies] python).
+  CHECK(lowest_python_minor("^3.9") == uint8_t{9});
+  CHECK(lowest_python_minor("~3.10") == uint8_t{10});
+  CHECK(lowest_python_minor("^3.10 || ^3.8") == uint8_t{8});
+  CHECK(lowest_python_minor("^3.8 || <3.12") == std::nullopt);
+  CHECK(lowest_python_minor("^2.7 || ^3.6") == std::nullopt);
 }
