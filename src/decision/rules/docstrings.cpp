@@ -26,11 +26,12 @@ bool project_reads_source(const ProjectFacts& facts) {
 
 namespace {
 
-// Names whose use anywhere in the project may read a docstring: readers of `__doc__`, of the source,
-// of a whole namespace (which holds `__doc__`), and libraries that make help text from docstrings.
+// Names whose use anywhere in the project may read a docstring: readers of `__doc__`, of the source
+// (ast.get_docstring over a parsed module), of a whole namespace (which holds `__doc__`), and libraries
+// that make help text from docstrings.
 bool project_reads_docstrings(SymbolWalk& walk) {
-  static constexpr std::array<std::string_view, 24> k_readers = {
-      "__doc__", "getdoc",   "cleandoc",   "pydoc",    "help",   "doctest", "testmod", "testfile",
+  static constexpr std::array<std::string_view, 25> k_readers = {
+      "__doc__", "getdoc",   "cleandoc",   "get_docstring", "pydoc",    "help",   "doctest", "testmod", "testfile",
       "DocTestSuite", "DocTestFinder", "__dict__", "vars", "getmembers", "typer", "Typer", "fire",
       "Fire", "docopt", "argh", "plac", "pydantic", "fastapi", "docstring_parser", "griffe"};
   if (project_reads_source(walk.facts())) return true;
