@@ -127,9 +127,14 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
     }
     std::string lowered = ascii_lower(*content);
     // Configuration holds patterns of its own (package data, sdist lists, lint excludes) that load no file.
-    bool config = is_config_file(file.path) || sectioned_config(file.path) || file.path.filename() == "MANIFEST.in";
+    bool sectioned = sectioned_config(file.path);
+    bool config = sectioned || is_config_file(file.path) || file.path.filename() == "MANIFEST.in";
     auto patterns = config ? std::vector<std::pair<std::string, size_t>>() : wildcard_names(lowered);
-    texts.push_back(Text{&file, std::move(lowered), sectioned_config(file.path) ? *content : std::string(), std::move(patterns)});
+    texts.push_back(Text{&file, std::move(lowered), sectioned ? *content : std::string(), std::move(patterns)});
+  }
+  std::vector<const SourceFile*> links; // the symbolic links to a file of the repository
+  for (const auto& file : inventory) {
+    if (file.symlink && !file.link_target.empty()) links.push_back(&file);
   }
   for (size_t t = 0; t < targets.size(); ++t) {
     if (t >= k_max_targets) {
@@ -138,10 +143,10 @@ MentionSearch find_mentions(Repository& repo, const ChangeSet& changes, const st
     }
     // A symbolic link to the file is the file under another name (`current.json -> schemas/v2.json`):
     // whoever names the link reads the target.
-    for (const auto& file : inventory) {
-      if (!file.symlink || file.link_target != targets[t]) continue;
-      out.mentions.push_back(FileMention{file.path, targets[t], 0});
-      if (std::find(targets.begin(), targets.end(), file.path) == targets.end()) targets.push_back(file.path);
+    for (const SourceFile* link : links) {
+      if (link->link_target != targets[t]) continue;
+      out.mentions.push_back(FileMention{link->path, targets[t], 0});
+      if (std::find(targets.begin(), targets.end(), link->path) == targets.end()) targets.push_back(link->path);
     }
     std::string name = ascii_lower(targets[t].filename());
     for (const auto& text : texts) {
