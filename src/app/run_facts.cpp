@@ -44,6 +44,7 @@ int run_facts(const cli::Options& options) {
               {"symbols", symbols},
               {"module_refs", facts.module_refs},
               {"module_stored", facts.module_stored},
+              {"module_program", facts.module_program},
               {"stored_values", stored},
               {"module_dynamic_access", facts.module_dynamic_access},
               {"module_names", facts.module_names},

@@ -453,6 +453,8 @@ private:
       if (m_walk.reached(node)) select_file(out, node, full_chain(node));
     }
     decision::rules::select_reached_programs(m_in, symbol_chains, files, out, m_triggers); // `main-guard`
+    std::map<uint32_t, std::vector<Hop>> programs(result.programs.begin(), result.programs.end());
+    decision::rules::select_reached_programs(m_in, programs, files, out, m_triggers, true);
     for (auto& [node, hops] : result.whole_files) {
       if (m_walk.reached(node)) select_file(out, node, std::move(hops));
     }

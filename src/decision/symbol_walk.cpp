@@ -3,6 +3,7 @@
 // business (decision/rules/): visit() applies each family in turn, in the order of this file.
 #include "decision/symbol_walk.hpp"
 
+#include "decision/rules/main_guard.hpp"
 #include "decision/rules/session_hooks.hpp"
 
 #include <fmt/format.h>
@@ -167,6 +168,21 @@ void SymbolWalk::whole_file(uint32_t node, WalkKey from, Relation relation) {
   auto rest = chain(from);
   hops.insert(hops.end(), rest.begin(), rest.end());
   m_result.whole_files.emplace(node, std::move(hops));
+}
+
+void SymbolWalk::program_reached(uint32_t node, WalkKey from) {
+  if (m_result.programs.contains(node)) return;
+  std::vector<Hop> hops;
+  hops.push_back(Hop{m_graph.nodes[node].path.str, Relation::main_block, 0, {}});
+  auto rest = chain(from);
+  hops.insert(hops.end(), rest.begin(), rest.end());
+  m_result.programs.emplace(node, std::move(hops));
+}
+
+const std::vector<uint32_t>& SymbolWalk::program_runners() {
+  auto& runners = m_root->m_program_runners;
+  if (!runners) runners = rules::program_runners(m_graph, &m_facts);
+  return *runners;
 }
 
 void SymbolWalk::select_test(const std::string& id, std::vector<Hop> hops, WalkKey from) {

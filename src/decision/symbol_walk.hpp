@@ -62,6 +62,8 @@ struct SymbolResult {
   std::unordered_map<std::string, std::vector<Hop>> tests;            // node id -> chain
   std::unordered_map<uint32_t, std::vector<Hop>> whole_files;         // a test file selected whole
   std::unordered_map<uint32_t, std::vector<Hop>> file_level;          // every importer affected
+  // Files whose main guard reaches a symbol (`main-guard`): the test files that may run them as programs.
+  std::unordered_map<uint32_t, std::vector<Hop>> programs;
   std::vector<std::string> warnings;
   bool budget_exceeded = false;
   // Why a collection hook may run what this walk (or one nested in it) reached (`collect-hook`).
@@ -107,6 +109,10 @@ public:
   void file_level(uint32_t node, WalkKey from, Relation relation, uint32_t line);
   // Test file `node` is selected whole.
   void whole_file(uint32_t node, WalkKey from, Relation relation);
+  // The main guard of `node` reaches the symbol (`main-guard`), which runs where `node` runs as a program.
+  void program_reached(uint32_t node, WalkKey from);
+  // The test files that may run a module as a program (rules/main_guard.hpp), computed once per walk tree.
+  const std::vector<uint32_t>& program_runners();
   // Test `id` (or test file `node`, whole) is selected with the chain `hops`, then the chain of `from`.
   void select_test(const std::string& id, std::vector<Hop> hops, WalkKey from);
   void select_file(uint32_t node, std::vector<Hop> hops, WalkKey from);
@@ -149,6 +155,7 @@ private:
   Mode m_mode;
   bool m_nested;
   SymbolWalk* m_root = this; // the outermost walk
+  std::optional<std::vector<uint32_t>> m_program_runners; // the outermost walk's program_runners()
   NameWatch* m_watch = nullptr;
   std::deque<std::string> m_qualnames; // interned qualified names, by id (Key::qualname views them)
   std::unordered_map<std::string_view, uint32_t> m_qualname_ids;

@@ -134,7 +134,7 @@ void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& fa
     if (symbol < 0) {
       auto& refs = facts.module_refs;
       if (std::find(refs.begin(), refs.end(), chain) != refs.end()) continue;
-      size_t tail = std::min<size_t>(refs.size(), facts.module_stored);
+      size_t tail = std::min<size_t>(refs.size(), size_t{facts.module_stored} + facts.module_program);
       refs.insert(refs.end() - static_cast<std::ptrdiff_t>(tail), chain);
       continue;
     }

@@ -15,6 +15,7 @@
 #include "python/namespace_stores.hpp"
 #include "python/code_strings.hpp"
 #include "python/path_literals.hpp"
+#include "python/main_guard.hpp"
 #include "python/references.hpp"
 #include "python/scan.hpp"
 #include "python/stored_values.hpp"
@@ -526,7 +527,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   std::vector<python::QuotedName> quoted;
   python::collect_references(source, facts, m_impl->references, stored,
                              python::find_annotation_chains(root, source, facts, quoted),
-                             python::find_name_choices(root, source));
+                             python::find_name_choices(root, source), python::main_guard_bodies(root, source));
   python::mark_namespace_values(root, source, facts);
   python::add_quoted_annotations(quoted, facts);
   python::mark_class_annotations(root, source, facts);

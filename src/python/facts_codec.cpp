@@ -249,7 +249,8 @@ std::string encode(const FileFacts& facts) {
              (static_cast<uint64_t>(s.annotation_refs) << 32));
     refs.strings(s.refs);
   }
-  refs.u64((facts.module_dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(facts.module_stored) << 1));
+  refs.u64((facts.module_dynamic_access ? 1u : 0u) | (static_cast<uint64_t>(facts.module_stored) << 1) |
+           (static_cast<uint64_t>(facts.module_program) << 32));
   refs.strings(facts.module_refs);
   refs.u64(facts.stored_values.size());
   for (const auto& v : facts.stored_values) {
@@ -386,8 +387,10 @@ bool decode_view(std::string_view blob, FactsView& view) {
   uint64_t module_flags = refs.u64();
   view.module_dynamic_access = (module_flags & 1) != 0;
   view.module_refs = range(refs);
-  if ((module_flags >> 1) > view.module_refs.end - view.module_refs.begin) return false;
-  view.module_stored = static_cast<uint32_t>(module_flags >> 1);
+  uint64_t module_stored = (module_flags >> 1) & 0x7fffffffu, module_program = module_flags >> 32;
+  if (module_stored + module_program > view.module_refs.end - view.module_refs.begin) return false;
+  view.module_stored = static_cast<uint32_t>(module_stored);
+  view.module_program = static_cast<uint32_t>(module_program);
   size_t values = refs.count();
   view.stored_values.resize(values);
   for (auto& v : view.stored_values) {
@@ -484,8 +487,10 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
   uint64_t module_flags = refs.u64();
   facts.module_dynamic_access = (module_flags & 1) != 0;
   facts.module_refs = refs.strings();
-  if ((module_flags >> 1) > facts.module_refs.size()) return false;
-  facts.module_stored = static_cast<uint32_t>(module_flags >> 1);
+  uint64_t module_stored = (module_flags >> 1) & 0x7fffffffu, module_program = module_flags >> 32;
+  if (module_stored + module_program > facts.module_refs.size()) return false;
+  facts.module_stored = static_cast<uint32_t>(module_stored);
+  facts.module_program = static_cast<uint32_t>(module_program);
   facts.stored_values.resize(refs.count());
   for (auto& v : facts.stored_values) {
     v.name = refs.str();

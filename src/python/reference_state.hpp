@@ -1,6 +1,8 @@
 #pragma once
 // The reference pass's state (python/references.cpp): what each owner of code has read, the statement
 // it is in, the dotted name being read and where the tokens are in a definition's header.
+#include "impact/python/facts.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -39,11 +41,22 @@ struct Owner {
 
 // The open chain: a dotted name being read (`a.b.c`), a slice of the source while its tokens abut,
 // else a copy.
+// Whether `name` is a parameter of `sym` other than a method's first (self / cls stay: `self.helper()`
+// is how a method reaches its class).
+inline bool is_param(const Symbol& sym, std::string_view name) {
+  size_t first = sym.kind == SymbolKind::method ? 1 : 0;
+  for (size_t p = first; p < sym.params.size(); ++p) {
+    if (sym.params[p] == name) return true;
+  }
+  return false;
+}
+
 struct OpenChain {
   uint32_t begin = 0, end = 0; // as a slice of the source ...
   std::string copy;            // ... or as a copy, when
   bool copied = false;         // its tokens do not abut
   int32_t owner = -1;          // the code that reads it
+  uint32_t first = 0;          // where its first name starts
   bool open = false;
   bool is_base = false;         // a base class of a class header
   bool after_separator = false; // it began right after '(' or ',': maybe a keyword name

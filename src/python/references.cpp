@@ -4,6 +4,7 @@
 // The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
 // reference could hide a test, while an extra one only selects more.
 #include "python/references.hpp"
+
 #include "python/format_templates.hpp"
 #include "python/named_calls.hpp"
 #include "python/reference_state.hpp"
@@ -11,6 +12,7 @@
 
 #include "python/lexer.hpp"
 #include "python/literals.hpp"
+#include "python/main_guard.hpp"
 #include "python/module_lookup.hpp"
 #include "python/names.hpp"
 
@@ -23,6 +25,9 @@ namespace {
 
 using namespace reference_pass;
 
+// The owner a main guard's body goes by in ReferenceScratch's sets (-1 is the module, 0.. symbols).
+constexpr int32_t k_program_owner = -2;
+
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
 
@@ -30,9 +35,10 @@ class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
             const StoredRanges& stored, const std::vector<AnnotationChain>& annotations,
-            const std::vector<NameChoices>& choices)
+            const std::vector<NameChoices>& choices, const Ranges& program)
       : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch),
-        m_stored(stored), m_annotations(annotations), m_choices(choices), m_named(source, facts, scratch, choices) {
+        m_stored(stored), m_annotations(annotations), m_choices(choices), m_named(source, facts, scratch, choices),
+        m_program(program) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
   }
 
@@ -112,6 +118,8 @@ private:
       if (std::find(m_stored_chains.begin(), m_stored_chains.end(), c) == m_stored_chains.end()) {
         m_stored_chains.emplace_back(c.data(), c.size()); // (a copy of the view: GCC 12 -O3 warns on push_back(c))
       }
+    } else if (!c.empty() && m_chain.owner == -1 && in_main_guard(m_program, m_chain.first)) {
+      if (m_scratch.seen.insert(OwnedName{k_program_owner, c}).second) m_program_chains.push_back(m_scratch.arena.emplace_back(c));
     } else if (!c.empty() && (m_chain.copied || !std::binary_search(m_stored.bound.begin(), m_stored.bound.end(), at))) {
       // (a stored value's own name is bound, not read; a class body's alias of a method is Symbol::aliases)
       read(state(m_chain.owner), c, !m_chain.copied);
@@ -400,6 +408,7 @@ private:
           m_chain.copied = true;
         }
         m_chain.owner = m_owner;
+        m_chain.first = t.begin;
         m_chain.open = true;
       }
       return;
@@ -437,6 +446,7 @@ private:
     called_as(n);
     start_chain(t.begin, t.end);
     m_chain.owner = m_owner;
+    m_chain.first = t.begin;
     m_chain.open = true;
     m_chain.after_separator = m_prev == Tok::lparen || m_prev == Tok::comma;
     if (m_headers.class_depth != 0 && !m_spans.in_class_header(t.begin)) m_headers.class_depth = 0; // past the header
@@ -476,16 +486,6 @@ private:
       for (const auto& a : i.aliases) m_scratch.bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
     }
     m_lookup_aliases = LookupAliases::of(m_facts);
-  }
-
-  // Whether `name` is a parameter of `sym` other than a method's first (self / cls stay: `self.helper()`
-  // is how a method reaches its class).
-  static bool is_param(const Symbol& sym, std::string_view name) {
-    size_t first = sym.kind == SymbolKind::method ? 1 : 0;
-    for (size_t p = first; p < sym.params.size(); ++p) {
-      if (sym.params[p] == name) return true;
-    }
-    return false;
   }
 
   // Whether `name`, read in nested function `sym`, is a local or a parameter of a function around it
@@ -533,6 +533,13 @@ private:
     }
     Owner& module = m_owners[0];
     m_facts.module_refs.assign(module.chains.begin(), module.chains.end());
+    // Chains read only in a main guard's body next (`main-guard`): run as a program, not on import.
+    m_facts.module_program = 0;
+    for (std::string_view chain : m_program_chains) {
+      if (m_scratch.seen.contains(OwnedName{-1, chain})) continue;
+      m_facts.module_refs.emplace_back(chain);
+      ++m_facts.module_program;
+    }
     // Chains read only to be stored go last: a chain also read otherwise is module-level code's.
     m_facts.module_stored = 0;
     for (std::string_view chain : m_stored_chains) {
@@ -572,28 +579,17 @@ private:
   TemplateFields m_template_fields;
   LookupAliases m_lookup_aliases;                    // `from builtins import getattr as ga`
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
+  const Ranges& m_program;                                    // main guards' bodies (collect_references)
+  std::vector<std::string_view> m_program_chains;             // module-level chains read there, once each
 };
 
 } // namespace
 
-void ReferenceScratch::reset() {
-  auto empty = [](auto& set) {
-    if (set.bucket_count() > 1024) set = {};
-    else set.clear();
-  };
-  empty(seen);
-  empty(locals);
-  empty(globals);
-  empty(bound);
-  empty(kept);
-  arena.clear();
-}
-
 void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
                         const StoredRanges& stored, const std::vector<AnnotationChain>& annotations,
-                        const std::vector<NameChoices>& choices) {
+                        const std::vector<NameChoices>& choices, const Ranges& program) {
   scratch.reset();
-  Collector(source, facts, scratch, stored, annotations, choices).run(scratch.tokens);
+  Collector(source, facts, scratch, stored, annotations, choices, program).run(scratch.tokens);
 }
 
 } // namespace impact::python

@@ -11,9 +11,12 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace impact::python {
+
+using Ranges = std::vector<std::pair<uint32_t, uint32_t>>; // byte ranges of the source, ascending
 
 // A name as one owner's code has it: the owner is a symbol's index, or -1 for module-level code.
 struct OwnedName {
@@ -39,7 +42,18 @@ struct ReferenceScratch {
   std::deque<std::string> arena;                    // chains that are no slice of the source
 
   // Empties everything for the next file; a table that one large file grew is given back.
-  void reset();
+  void reset() {
+    auto empty = [](auto& set) {
+      if (set.bucket_count() > 1024) set = {};
+      else set.clear();
+    };
+    empty(seen);
+    empty(locals);
+    empty(globals);
+    empty(bound);
+    empty(kept);
+    arena.clear();
+  }
 };
 
 // Fills Symbol::refs / dynamic_access for every symbol of `facts` (whose body byte ranges the
@@ -51,8 +65,10 @@ struct ReferenceScratch {
 // names they are bound to are not read. `annotations`: the chains of functions' annotations
 // (python/annotations.hpp), read as the function's own code.
 // `choices`: getattr calls whose computed name is one of a table's strings (python/name_tables.hpp).
+// `program`: the bodies of the module's main guards (python/main_guard.hpp); module-level chains read
+// only there come after the other module-level ones, counted by module_program.
 void collect_references(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
                         const StoredRanges& stored = {}, const std::vector<AnnotationChain>& annotations = {},
-                        const std::vector<NameChoices>& choices = {});
+                        const std::vector<NameChoices>& choices = {}, const Ranges& program = {});
 
 } // namespace impact::python

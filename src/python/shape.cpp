@@ -5,6 +5,7 @@
 #include "impact/python/shape.hpp"
 #include "python/compile_check.hpp"
 #include "python/grammar.hpp"
+#include "python/main_guard.hpp"
 #include "impact/python/source_view.hpp"
 
 #include <algorithm>
@@ -143,22 +144,6 @@ private:
     return s == m_g.function_definition || s == m_g.class_definition || s == m_g.decorated_definition;
   }
 
-  // `__name__ == "__main__"` (either way round, either quote): the test of a main guard.
-  bool main_test(TSNode condition) const {
-    if (ts_node_is_null(condition) || python::type_of(condition) != "comparison_operator" ||
-        ts_node_named_child_count(condition) != 2 || ts_node_child_count(condition) != 3) {
-      return false;
-    }
-    if (node_text(ts_node_child(condition, 1), m_src) != "==") return false;
-    auto name = [&](TSNode n) { return python::type_of(n) == "identifier" && node_text(n, m_src) == "__name__"; };
-    auto main = [&](TSNode n) {
-      std::string_view t = node_text(n, m_src);
-      return python::type_of(n) == "string" && (t == "\"__main__\"" || t == "'__main__'");
-    };
-    TSNode a = ts_node_named_child(condition, 0), b = ts_node_named_child(condition, 1);
-    return (name(a) && main(b)) || (main(a) && name(b));
-  }
-
   // Module-level statements, descending into module-level compound statements (if/try/with/for) so
   // that definitions inside them are still symbols and imports inside them still imports. The body
   // of a main guard directly in the module is hashed whole into main_block instead.
@@ -171,7 +156,7 @@ private:
       // A main guard's body; its test and elif/else branches (which run on import) stay module code.
       TSNode guarded{};
       if (m_main != nullptr && s == m_g.if_statement && ts_node_symbol(node) == m_g.module &&
-          main_test(ts_node_child_by_field_id(child, m_g.f_condition))) {
+          python::is_main_test(ts_node_child_by_field_id(child, m_g.f_condition), m_src)) {
         guarded = ts_node_child_by_field_id(child, m_g.f_consequence);
       }
       if (s == m_g.import_statement || s == m_g.import_from_statement || s == m_g.future_import_statement) {

@@ -403,11 +403,13 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
     if (s.parent < 0 || facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return "self";
     return facts.begin(s.params) != facts.end(s.params) ? *facts.begin(s.params) : std::string_view("self");
   };
-  // `stored_from`: the refs from there on are read only in stored positions (module level).
-  auto scan = [&](ViewRange refs, int32_t symbol, uint32_t stored_from, uint32_t annotated_from) {
+  // `stored_from`: the refs from there on are read only in stored positions (module level), and from
+  // `program_from` to there only in a main guard's body.
+  auto scan = [&](ViewRange refs, int32_t symbol, uint32_t stored_from, uint32_t annotated_from, uint32_t program_from = UINT32_MAX) {
     std::string_view instance = instance_name(symbol);
     for (auto ref = facts.begin(refs); ref != facts.end(refs); ++ref) {
       bool stored = static_cast<uint32_t>(ref - facts.begin(refs)) >= stored_from;
+      bool program = !stored && static_cast<uint32_t>(ref - facts.begin(refs)) >= program_from;
       bool annotated = static_cast<uint32_t>(ref - facts.begin(refs)) >= annotated_from;
       if (!marker.empty()) {
         if (*ref == marker) {
@@ -424,12 +426,13 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
       for (size_t i = 0; i < parts.size(); ++i) {
         bool on_self = i == 1 && (parts[0] == "self" || parts[0] == "super" || parts[0] == instance);
         if (parts[i] == name) {
-          out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored, i > 0 && parts[0].empty(), annotated});
+          out.push_back(Read{symbol, &prefix_target(*info, parts, i), false, on_self, {}, stored, i > 0 && parts[0].empty(), annotated, program});
         }
       }
     }
   };
-  scan(facts.module_refs, -1, (facts.module_refs.end - facts.module_refs.begin) - facts.module_stored, UINT32_MAX);
+  uint32_t stored_from = (facts.module_refs.end - facts.module_refs.begin) - facts.module_stored;
+  scan(facts.module_refs, -1, stored_from, UINT32_MAX, stored_from - facts.module_program);
   for (size_t i = 0; i < facts.symbols.size(); ++i) {
     // References only stored into doctest_namespace (the last namespace_values) are the doctests'.
     ViewRange refs = facts.symbols[i].refs;
@@ -453,7 +456,7 @@ bool FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, u
   if (!denoting) {
     denoting.emplace();
     for (const Read& r : list) {
-      int32_t symbol = r.stored ? k_stored_read : r.symbol;
+      int32_t symbol = r.stored ? k_stored_read : r.program ? k_program_read : r.symbol;
       if (r.target->kind == Target::unknown) (r.value_attr ? denoting->value_attrs : denoting->unknown).push_back(symbol);
       else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, symbol, r.target});
     }

@@ -222,6 +222,9 @@ struct FileFacts {
   std::vector<std::string> module_refs;
   // The last this many of module_refs are read only in stored positions of stored_values.
   uint32_t module_stored = 0;
+  // The this many before those are read only in the body of a main guard (python/main_guard.hpp),
+  // which runs when the module runs as a program, not on import.
+  uint32_t module_program = 0;
   std::vector<StoredValue> stored_values;
   bool module_dynamic_access = false;
   // A module-level `pytestmark = pytest.mark.usefixtures(...)`.

@@ -75,6 +75,7 @@ struct FactsView {
   std::vector<std::string_view> handed;          // FileFacts::handed
   ViewRange module_refs, module_usefixtures;
   uint32_t module_stored = 0; // FileFacts::module_stored: the last this many of module_refs
+  uint32_t module_program = 0; // FileFacts::module_program: the this many before those
   std::vector<StoredValueView> stored_values;
   bool module_dynamic_access = false, module_usefixtures_dynamic = false, defines_module_getattr = false;
 

@@ -55,10 +55,15 @@ struct Read {
   // The name is read only in the annotations of a class body's annotated assignments
   // (Symbol::annotation_refs): looked up where the class statement runs, not run.
   bool annotation = false;
+  // Module-level code reads the name only in the body of a main guard (FileFacts::module_program):
+  // when the module runs as a program, not on import.
+  bool program = false;
 };
 
-// How reads_denoting() reports a read whose `stored` is set (symbol -1 otherwise).
+// How reads_denoting() reports a read whose `stored` is set (symbol -1 otherwise) ...
 inline constexpr int32_t k_stored_read = -2;
+// ... and one whose `program` is set.
+inline constexpr int32_t k_program_read = -3;
 
 struct FileInfo {
   uint32_t node = 0;
@@ -119,7 +124,7 @@ public:
   // Appends to `out` the symbol of every read of reads(h, id, name) whose target may_denote() symbol
   // `qualname` of file `g` (unsorted, possibly repeated): the same symbols as filtering reads() read by
   // read, with the reads through another file's definitions skipped by a look-up. A stored read
-  // (Read::stored) is reported as k_stored_read. The reads of `name` as an attribute of a value
+  // (Read::stored) is reported as k_stored_read, a read in a main guard (Read::program) as k_program_read. The reads of `name` as an attribute of a value
   // (Read::value_attr) are reported only when `value_attrs` is set; returns whether the file has any.
   bool reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
                       std::vector<int32_t>& out, bool value_attrs = true);

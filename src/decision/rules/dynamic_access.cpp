@@ -79,7 +79,6 @@ bool DynamicAccessRules::has_decorator(const Key& key, const std::function<bool(
   return false;
 }
 
-
 // docs/selection.md `dynamic-access`, outside safe mode. getattr(obj, computed) runs a member of
 // whatever object it is given; that object was made by code that names its class (or a subclass,
 // or a registry the `registration` rule follows), the same argument as for special methods. A test
@@ -213,6 +212,9 @@ DynamicAccessRules::Covered DynamicAccessRules::covered(const SymbolResult& resu
   // A file-level answer selects every test file that loads the file.
   for (const auto& [node, hops] : result.file_level) {
     for (uint32_t n : m_tables.closure(node)) add_file(n, hops);
+  }
+  for (const auto& [node, hops] : result.programs) { // a main guard's: the test files that may run a program
+    for (uint32_t n : m_walk.program_runners()) add_file(n, hops);
   }
   return out;
 }

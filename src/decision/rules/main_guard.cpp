@@ -34,34 +34,6 @@ std::vector<bool> loads_a_launcher(const ImportGraph& graph, const ProjectFacts&
   return out;
 }
 
-// The test files that may run a module as a program: those whose test code may start a process, or
-// names runpy, exec or a loader (every test file when a conftest.py or helper does, or without facts),
-// or that load project code that runs a Python program.
-std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts) {
-  ProcessStarters starters(graph, facts);
-  TestCode tests(graph);
-  bool every = facts == nullptr;
-  std::vector<bool> names_runner(graph.nodes.size(), false);
-  for (uint32_t node = 0; node < graph.nodes.size() && !every; ++node) {
-    const GraphNode& n = graph.nodes[node];
-    if (n.ghost || !(n.test || n.conftest || tests.holds(node)) || node >= facts->size()) continue;
-    // runpy; exec of a file's code in a namespace of its own; a module made from a file under a name
-    // of the test's choosing (`spec_from_file_location("__main__", path)`, imp.load_source).
-    for (std::string_view name : {"runpy", "run_module", "run_path", "exec", "execfile", "exec_module", "load_source"}) {
-      names_runner[node] = names_runner[node] || facts->mentions(node, name);
-    }
-    // A conftest.py or helper that runs code this way may do it for any test.
-    if (names_runner[node] && !n.test) every = true;
-  }
-  std::vector<bool> launches = every ? std::vector<bool>() : loads_a_launcher(graph, *facts, tests);
-  std::vector<uint32_t> out;
-  for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
-    const GraphNode& n = graph.nodes[node];
-    bool launcher = node < launches.size() && launches[node];
-    if (n.test && !n.ghost && (every || names_runner[node] || launcher || starters.starts(node))) out.push_back(node);
-  }
-  return out;
-}
 
 // The test files that load, directly or not, code that makes objects of classes its data names, and so
 // imports their modules by a name no file spells: unpickling (`pickle.load(s)`, `Unpickler`, shelve,
@@ -90,6 +62,35 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
 }
 
 } // namespace
+
+// The test files that may run a module as a program: those whose test code may start a process, or
+// names runpy, exec or a loader (every test file when a conftest.py or helper does, or without facts),
+// or that load project code that runs a Python program.
+std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts) {
+  ProcessStarters starters(graph, facts);
+  TestCode tests(graph);
+  bool every = facts == nullptr;
+  std::vector<bool> names_runner(graph.nodes.size(), false);
+  for (uint32_t node = 0; node < graph.nodes.size() && !every; ++node) {
+    const GraphNode& n = graph.nodes[node];
+    if (n.ghost || !(n.test || n.conftest || tests.holds(node)) || node >= facts->size()) continue;
+    // runpy; exec of a file's code in a namespace of its own; a module made from a file under a name
+    // of the test's choosing (`spec_from_file_location("__main__", path)`, imp.load_source).
+    for (std::string_view name : {"runpy", "run_module", "run_path", "exec", "execfile", "exec_module", "load_source"}) {
+      names_runner[node] = names_runner[node] || facts->mentions(node, name);
+    }
+    // A conftest.py or helper that runs code this way may do it for any test.
+    if (names_runner[node] && !n.test) every = true;
+  }
+  std::vector<bool> launches = every ? std::vector<bool>() : loads_a_launcher(graph, *facts, tests);
+  std::vector<uint32_t> out;
+  for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+    const GraphNode& n = graph.nodes[node];
+    bool launcher = node < launches.size() && launches[node];
+    if (n.test && !n.ghost && (every || names_runner[node] || launcher || starters.starts(node))) out.push_back(node);
+  }
+  return out;
+}
 
 void select_program_runners(const DecisionInput& in, const std::vector<const PythonChange*>& changes,
                             const std::vector<FileVerdict>& files, Selection& out, std::vector<Trigger>& triggers) {
@@ -122,7 +123,7 @@ void select_program_runners(const DecisionInput& in, const std::vector<const Pyt
 }
 
 void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,
-                             const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers) {
+                             const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers, bool loaded) {
   const ImportGraph& graph = in.graph;
   const ProjectFacts* facts = in.facts;
   if (reached.empty()) return;
@@ -130,8 +131,8 @@ void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, s
   std::vector<uint32_t> runners;
   bool asked = false;
   for (const auto& [program, chain] : reached) {
-    if (reaches_tests[program] || graph.nodes[program].test) continue;
-    if (facts != nullptr) {
+    if (!loaded && (reaches_tests[program] || graph.nodes[program].test)) continue;
+    if (facts != nullptr) { // a pytest_collect_file that may collect the program runs it as it chooses
       if (auto t = collect_hook_over(graph, *facts, in.layout, graph.nodes[program].path)) triggers.push_back(std::move(*t));
     }
     if (!asked) runners = program_runners(graph, facts);

@@ -25,7 +25,12 @@ void select_program_runners(const DecisionInput& in, const std::vector<const Pyt
 // walk reached, with the chain that reached it) that no test file loads (`files`, the reverse walk
 // seeded with them, reaches no test from it): `pkg/__main__.py` calling a changed function runs only
 // as a program.
+// `loaded`: `reached` are files whose main guard reaches a changed symbol (SymbolResult::programs),
+// whose import runs none of it: selected whether or not a test file loads them.
 void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,
-                             const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers);
+                             const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers, bool loaded = false);
+
+// The test files that may run a module as a program (every test file without `facts`).
+std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts);
 
 } // namespace impact::decision::rules

@@ -91,6 +91,11 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
   if (!module_level && std::binary_search(m_reading.begin(), m_reading.end(), resolve::k_stored_read)) {
     module_level = !stored_in(search, h, info);
   }
+  // A main guard's body runs only where the module runs as a program (`main-guard`); safe mode reads it as module code.
+  if (std::binary_search(m_reading.begin(), m_reading.end(), resolve::k_program_read)) {
+    if (m_walk.mode() == Mode::safe) module_level = true;
+    else if (!module_level) m_walk.program_reached(h, search.self);
+  }
   if (module_level || info.facts.module_dynamic_access) m_walk.file_level(h, search.self, Relation::module_level, 0);
   for (int32_t i : m_reading) {
     if (i < 0) continue;
@@ -203,7 +208,7 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   reading.clear();
   m_self_only.clear();
   m_value_only.clear();
-  auto mark = [&](const Read& r) { reading.push_back(r.stored ? resolve::k_stored_read : r.symbol); };
+  auto mark = [&](const Read& r) { reading.push_back(r.stored ? resolve::k_stored_read : r.program ? resolve::k_program_read : r.symbol); };
   // `self.<name>` of a changed member of a class, read where the member is defined: `self-calls` may
   // bound the code that reads it so and in no other way.
   bool self_calls = search.member && !search.constructor && search.scan == Scan::all;
