@@ -139,6 +139,11 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
 // or resolved) with k_loaded_line, and sets meta.loaded.
 void mark_loaded(CoverageIndex& index, const std::vector<std::string>& loaded, const std::filesystem::path& repo_root);
 
+// Forgets the tests `names` (node ids) and their lines: a test that skipped itself in its call ran the
+// lines before its skip only, and runs them through where it is not skipped. Left with no coverage,
+// such a test keeps its static answer (docs/coverage.md, "The whole suite").
+void drop_tests(CoverageIndex& index, const std::vector<std::string>& names);
+
 // Adds the Python files of the project the index does not hold yet, hashed but not measured, so that
 // drift can be told from a file that was never measured. `read` gives a file's content, or nullopt.
 void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,

@@ -193,6 +193,7 @@ int index_one(Repository& repo_ref, const ImpactConfig& config, const cli::Optio
     std::tie(index.meta.whole_suite, index.meta.partial) = probe.verdict();
     if (!probed) index.meta.partial = "the whole-suite probe did not load";
     if (auto loaded = probed ? probe.loaded() : std::nullopt) mark_loaded(index, *loaded, repo->root());
+    if (probed) drop_tests(index, probe.skipped());
     finish(index, *repo, files, path, stats, start, trust);
   } catch (...) {
     std::filesystem::remove(data, ec);

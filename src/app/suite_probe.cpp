@@ -48,6 +48,16 @@ def pytest_testnodedown(node, error):
         _loaded.update(files)
 
 
+# Tests that skipped themselves in their call (`pytest.skip()` in the body): they ran lines before the
+# skip, and another environment may run them through (docs/coverage.md, "The whole suite").
+_skipped = set()
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and report.when == "call":
+        _skipped.add(report.nodeid)
+
+
 def pytest_deselected(items):
     _seen["deselected"] += len(items)
 
@@ -98,6 +108,9 @@ def pytest_sessionfinish(session, exitstatus):
         out.write("complete\n" if complete else "incomplete\n")
         for name in sorted(_loaded):
             out.write(name + "\n")
+    with open(path + ".skipped", "w", encoding="utf-8") as out:
+        for name in sorted(_skipped):
+            out.write(name + "\n")
     why = _why_partial(session, exitstatus)
     with open(path, "w", encoding="utf-8") as out:
         out.write("partial: " + "; ".join(why) + "\n" if why else "whole\n")
@@ -125,6 +138,18 @@ std::pair<bool, std::string> SuiteProbe::verdict() const {
   if (line == "whole") return {true, ""};
   if (line.starts_with("partial: ")) return {false, line.substr(9)};
   return {false, "the session's report was unreadable"};
+}
+
+std::vector<std::string> SuiteProbe::skipped() const {
+  std::vector<std::string> out;
+  auto text = util::read_file(m_folder.path() / "report.skipped");
+  for (size_t at = 0; text && at < text->size();) {
+    size_t end = text->find('\n', at);
+    if (end == std::string::npos) break;
+    out.push_back(text->substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
 }
 
 std::optional<std::vector<std::string>> SuiteProbe::loaded() const {

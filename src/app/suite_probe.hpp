@@ -31,6 +31,8 @@ public:
   // After the run: the absolute paths of the module files the session's processes (the main one and
   // every xdist worker) loaded, as imported and as resolved; nullopt when a process did not report.
   std::optional<std::vector<std::string>> loaded() const;
+  // The node ids of the tests that skipped themselves in their call phase (`pytest.skip()` in the body).
+  std::vector<std::string> skipped() const;
 
 private:
   std::filesystem::path report() const { return m_folder.path() / "report"; }

@@ -7,6 +7,8 @@
 // other changed line does, and that line is judged the same way.
 #include "coverage/blocks.hpp"
 
+#include "coverage/bound_names.hpp"
+
 #include "impact/python/function_blocks.hpp"
 #include "impact/python/text_reads.hpp"
 
@@ -132,9 +134,44 @@ private:
                                                         m_path, b.body_first(), b.last_line));
     }
     if (runs_unrecorded(b)) return later(b);
-    if (!touched.empty() && !b.has_nested && by_lines(touched, least_new)) return true;
+    // Line by line only where a frame holds no state another test's call reads later: no closure, no
+    // generator (a resumed frame reads what the replaced lines bound for the test that created it).
+    if (!touched.empty() && !b.has_nested && !b.runs_later && !mutable_default(found) && same_bindings(h) &&
+        by_lines(touched, least_new)) {
+      return true;
+    }
     m_units.insert(found);
     return true;
+  }
+
+  // Whether block `b`, or one around it, has a default value that a call can change and the next call
+  // sees (`def record(x, _seen=[])`): what a replaced line did to it in one test, a later test reads.
+  bool mutable_default(int32_t b) const {
+    for (; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
+      const FunctionBlock& f = m_blocks[static_cast<size_t>(b)];
+      for (uint32_t l = f.first_line; l <= f.header_last && l < m_old.size(); ++l) {
+        for (size_t at = m_old[l].find('='); at != std::string_view::npos; at = m_old[l].find('=', at + 1)) {
+          std::string_view value = m_old[l].substr(at + 1);
+          value.remove_prefix(std::min(value.find_first_not_of(' '), value.size()));
+          for (std::string_view start : {"[", "{", "dict(", "list(", "set(", "bytearray(", "defaultdict(", "collections.", "OrderedDict("}) {
+            if (value.starts_with(start)) return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  // Whether the hunk's new lines bind the names its old lines did: a name bound anywhere in a function is
+  // local to all of it, so binding another one (`LIMIT = 5` in place of `cap = 5`) changes how lines
+  // the replaced lines' tests never ran read it (an UnboundLocalError there).
+  bool same_bindings(const Hunk& h) const {
+    auto text = [](const std::vector<std::string_view>& lines, uint32_t from, uint32_t count) {
+      std::string out;
+      for (uint32_t l = from; l < from + count && l < lines.size(); ++l) out.append(lines[l]).push_back('\n');
+      return out;
+    };
+    return bound_names(text(m_old, h.old_start, h.old_count)) == bound_names(text(m_new, h.new_start, h.new_count));
   }
 
   // Code lines replaced or deleted in place: the tests that ran them, exactly, when every one of them

@@ -10,6 +10,7 @@
 #include "impact/node_id.hpp"
 
 #include "coverage/blocks.hpp"
+#include "coverage/memoized.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
 #include "util/ascii.hpp"
@@ -242,7 +243,7 @@ public:
                                                   "numbers differ from Python's",
                                                   path));
     }
-    if (auto cached = memoized(at, *sem)) {
+    if (auto cached = memoized(m_facts, m_graph, at, path, *sem)) {
       return fallback(CoverageFallback::memoized, fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",
                                               path, cached->first, cached->second));
     }
@@ -385,24 +386,6 @@ private:
     return kept;
   }
 
-  // A changed function whose results are cached across calls (functools.cache, lru_cache, a memoize
-  // decorator): coverage saw its body run for the first test that called it only.
-  std::optional<std::pair<std::string, std::string>> memoized(size_t at, const FileSemantics& sem) const {
-    FactsView view;
-    m_facts.view(at, view);
-    for (const auto& change : sem.symbols) {
-      for (const auto& symbol : view.symbols) {
-        if (symbol.qualname != change.qualname) continue;
-        for (auto d = view.begin(symbol.decorators); d != view.end(symbol.decorators); ++d) {
-          std::string lower = ascii_lower(*d);
-          if (lower.find("cache") != std::string::npos || lower.find("memo") != std::string::npos) {
-            return std::pair{change.qualname, std::string(*d)};
-          }
-        }
-      }
-    }
-    return std::nullopt;
-  }
 
   const CoverageReads& m_reads;
   BaseFiles& m_base;

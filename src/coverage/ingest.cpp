@@ -1,6 +1,7 @@
 // ingest_coverage(): coverage.py's SQLite data (contexts, line_bits with numbits, or arcs) into an
 // index of line -> tests, with every context mapped to a pytest node id.
 #include "coverage/contexts.hpp"
+#include "coverage/import_in_call.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/files.hpp"
@@ -211,6 +212,7 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
     throw Error("{}: cannot be read as coverage.py data ({}); re-run the suite under coverage", name,
                 e.sqlite_message());
   }
+  std::unordered_set<uint32_t> imports_in_calls; // tests whose call ran import-time code (coverage/import_in_call.hpp)
   for (auto& f : index.files) {
     for (auto& [line, tests] : f.lines) {
       std::sort(tests.begin(), tests.end());
@@ -226,8 +228,10 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
     }
     f.sha256 = util::sha256_hex(*content);
     f.oid = util::git_blob_id(*content);
+    find_imports_in_calls(f, *content, imports_in_calls);
   }
   std::erase_if(index.files, [](const MeasuredFile& f) { return f.path.empty(); });
+  mark_imports_in_calls(index, imports_in_calls);
   std::sort(index.files.begin(), index.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   stats.files = index.files.size();
   index.meta.tests = index.tests.size();
@@ -250,6 +254,29 @@ void mark_loaded(CoverageIndex& index, const std::vector<std::string>& loaded, c
     if (paths.contains(f.path.str)) f.lines[k_loaded_line].push_back(k_import_time);
   }
   index.meta.loaded = true;
+}
+
+void drop_tests(CoverageIndex& index, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  std::unordered_set<std::string_view> drop(names.begin(), names.end());
+  constexpr uint32_t k_gone = UINT32_MAX;
+  std::vector<uint32_t> remap{k_import_time}; // old id -> new id
+  std::vector<std::string> kept;
+  for (auto& name : index.tests) {
+    bool dropped = drop.contains(name);
+    if (!dropped) kept.push_back(std::move(name));
+    remap.push_back(dropped ? k_gone : static_cast<uint32_t>(kept.size()));
+  }
+  if (kept.size() == index.tests.size()) return;
+  index.tests = std::move(kept);
+  for (auto& f : index.files) {
+    for (auto& [line, ran] : f.lines) {
+      for (auto& t : ran) t = t < remap.size() ? remap[t] : k_gone;
+      std::erase(ran, k_gone);
+    }
+    std::erase_if(f.lines, [](const auto& l) { return l.second.empty(); });
+  }
+  index.meta.tests = index.tests.size();
 }
 
 void add_hashed_files(CoverageIndex& index, const std::vector<SourceFile>& inventory,

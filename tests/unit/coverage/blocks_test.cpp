@@ -213,3 +213,45 @@ TEST_CASE("blocks: a line of a body holding a closure is answered by the whole b
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
+
+TEST_CASE("blocks: a replaced line that binds another name is answered by the whole body", "[coverage][blocks]") {
+  // `LIMIT = 5` in place of `cap = 5` makes LIMIT local to all of clamp: test 1's path (line 3), which
+  // never ran line 4, now fails on line 3 (UnboundLocalError).
+  std::string base = "def clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n    cap = 5\n    return min(x, cap)\n";
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{2, {1, 2}}, {3, {1}}, {4, {2}}, {5, {2}}};
+  SECTION("another name bound: the body") {
+    std::string now = "def clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n    LIMIT = 5\n    return min(x, cap)\n";
+    auto a = answer_by_blocks("a.py", {Hunk{4, 1, 4, 1}}, base, now, lines, false, false);
+    REQUIRE(a.fallback == CoverageFallback::none);
+    CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+  }
+  SECTION("an import binding another name: the body") {
+    std::string now = "def clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n    import LIMIT\n    return min(x, cap)\n";
+    auto a = answer_by_blocks("a.py", {Hunk{4, 1, 4, 1}}, base, now, lines, false, false);
+    CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+  }
+  SECTION("the same name bound to another value: line by line") {
+    std::string now = "def clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n    cap = 6\n    return min(x, cap)\n";
+    auto a = answer_by_blocks("a.py", {Hunk{4, 1, 4, 1}}, base, now, lines, false, false);
+    CHECK(ids(a) == std::vector<uint32_t>{2});
+  }
+}
+
+TEST_CASE("blocks: a generator's replaced line, with arcs, is answered by the whole body", "[coverage][blocks]") {
+  // One generator object shared by tests: test 1 ran `step = 1`, test 2 only resumed it (line 5).
+  std::string base = "def counter():\n    step = 1\n    n = 0\n    while True:\n        yield n\n        n += step\n";
+  std::string now = "def counter():\n    step = 2\n    n = 0\n    while True:\n        yield n\n        n += step\n";
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {1, 2}}, {5, {1, 2}}, {6, {2}}},
+                            false, true);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: a body whose function has a mutable default is answered whole", "[coverage][blocks]") {
+  // Test 1 filled the shared default list (line 3); test 2 ran only lines 2 and 4, reading what it holds.
+  std::string base = "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('init')\n    _seen.append(x)\n    return list(_seen)\n";
+  std::string now = "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('start')\n    _seen.append(x)\n    return list(_seen)\n";
+  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, {{2, {1, 2}}, {3, {1}}, {4, {1, 2}}, {5, {1, 2}}}, false, false);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}

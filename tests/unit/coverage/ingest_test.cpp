@@ -1,3 +1,4 @@
+#include "coverage/import_in_call.hpp"
 #include "impact/coverage.hpp"
 #include "impact/error.hpp"
 #include "util/sqlite.hpp"
@@ -274,4 +275,56 @@ TEST_CASE("ingest refuses bad input with one line naming the file and the fix", 
     CHECK_THAT(error, Catch::EndsWith("; re-run the suite under coverage"));
     CHECK(error.find(name, 1) == std::string::npos); // SQLite's own words, not its "path: " again
   }
+}
+
+TEST_CASE("import-time code run inside a test's call counts as run outside any test", "[coverage][import_in_call]") {
+  using namespace impact;
+  // Test 1 imported heavy.py in its call (line 3, module level, ran at no other time), and so ran
+  // build_table's body; test 2 ran only use(); test 3 ran a fixture's body inside its call.
+  MeasuredFile heavy;
+  heavy.path = RepoPath("heavy.py");
+  heavy.lines = {{1, {1}}, {2, {1}}, {3, {1}}, {5, {2}}};
+  std::string heavy_text = "def build_table():\n    return {'a': 1}\nTABLE = build_table()\ndef use():\n    return TABLE\n";
+  MeasuredFile fixtures;
+  fixtures.path = RepoPath("conftest.py");
+  fixtures.lines = {{1, {k_import_time}}, {2, {k_import_time}}, {4, {3}}};
+  std::string fixtures_text = "import pytest\n@pytest.fixture(scope='session')\ndef db():\n    return connect()\n";
+  MeasuredFile lambdas;
+  lambdas.path = RepoPath("lam.py");
+  lambdas.lines = {{1, {k_import_time, 2}}};
+  std::string lambdas_text = "key = lambda v: v + 1\n";
+  MeasuredFile plugin; // imported first by test 4's call, but its import ran no code: a def, a literal
+  plugin.path = RepoPath("plugin.py");
+  plugin.lines = {{1, {4}}, {2, {4}}, {3, {4}}, {4, {4}}};
+  std::string plugin_text = "import os\nNAMES = ['a']\ndef run(x=1):\n    return os.sep\n";
+  std::unordered_set<uint32_t> tests;
+  find_imports_in_calls(plugin, plugin_text, tests);
+  find_imports_in_calls(heavy, heavy_text, tests);
+  find_imports_in_calls(fixtures, fixtures_text, tests);
+  find_imports_in_calls(lambdas, lambdas_text, tests); // a line that ran at import too: no import in a call
+  CHECK(tests == std::unordered_set<uint32_t>{1, 3});
+  CoverageIndex index;
+  index.files = {heavy, fixtures, lambdas};
+  mark_imports_in_calls(index, tests);
+  CHECK(index.files[0].lines[2] == std::vector<uint32_t>{k_import_time, 1}); // build_table's body: outside tests too
+  CHECK(index.files[0].lines[5] == std::vector<uint32_t>{2});                // test 2's own line
+  CHECK(index.files[1].lines[4] == std::vector<uint32_t>{k_import_time, 3});
+}
+
+TEST_CASE("drop_tests forgets tests and their lines, renumbering the rest", "[coverage][drop_tests]") {
+  using namespace impact;
+  CoverageIndex index;
+  index.tests = {"t.py::a", "t.py::skipped", "t.py::c"};
+  MeasuredFile f;
+  f.path = RepoPath("m.py");
+  f.lines = {{1, {k_import_time}}, {2, {1, 2}}, {3, {2}}, {4, {3}}};
+  index.files = {f};
+  drop_tests(index, {"t.py::skipped"});
+  CHECK(index.tests == std::vector<std::string>{"t.py::a", "t.py::c"});
+  const auto& lines = index.files[0].lines;
+  CHECK(lines.at(1) == std::vector<uint32_t>{k_import_time});
+  CHECK(lines.at(2) == std::vector<uint32_t>{1});
+  CHECK_FALSE(lines.contains(3)); // only the skipped test ran it: no test ran it
+  CHECK(lines.at(4) == std::vector<uint32_t>{2});
+  CHECK(index.meta.tests == 2);
 }

@@ -1,0 +1,140 @@
+"""What one test's run leaves behind for another, end to end with a real index (docs/coverage.md,
+"Block level", "Imports inside a test's call", `memoized`): a replaced line that makes a name local,
+a generator's frame shared by tests, module code first imported inside a test's call, a session
+fixture first set up inside one, results a decorator or a call at module level may cache, and a
+mutable default value. Each case breaks a test that did not run the changed line when the index was
+built, and the index must still select it.
+"""
+import pytest
+
+from harness import make_repo, selected_ids
+
+PYPROJECT = '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'
+
+
+def indexed(tmp_path, files):
+    repo = make_repo(tmp_path, files={"pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", **files})
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return repo
+
+
+def change(decision, path):
+    f = next(f for f in decision["changed_files"] if f["path"] == path)
+    return f["source"], f["fallback"]
+
+
+def covers(decision, test):
+    return any(test == s or test.startswith(s + "::") for s in selected_ids(decision))
+
+
+def broken_tests(repo):
+    out = repo.pytest("-rf").stdout
+    return sorted(line.split()[1] for line in out.splitlines() if line.startswith("FAILED "))
+
+
+def test_a_replaced_line_that_makes_a_module_name_local_selects_every_test_of_the_body(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/conf.py": "LIMIT = 10\n\n\ndef clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n"
+                           "    cap = 5\n    return min(x, cap)\n",
+        "tests/test_conf.py": "from pkg.conf import clamp\n\n\ndef test_loose():\n    assert clamp(20, False) == 10\n\n\n"
+                              "def test_strict():\n    assert clamp(20, True) == 5\n",
+    })
+    repo.replace("src/pkg/conf.py", "    cap = 5\n    return min(x, cap)\n", "    LIMIT = 5\n    return min(x, LIMIT)\n")
+    assert broken_tests(repo) == ["tests/test_conf.py::test_loose"]  # UnboundLocalError on a line it did run
+    warm = repo.decide()
+    assert change(warm, "src/pkg/conf.py") == ("coverage", None)
+    assert covers(warm, "tests/test_conf.py::test_loose")
+
+
+def test_a_replaced_line_of_a_shared_generator_selects_the_tests_that_resumed_it(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/seq.py": "def counter():\n    step = 1\n    n = 0\n    while True:\n        yield n\n        n += step\n\n\n"
+                          "SHARED = counter()\n\n\ndef take():\n    return next(SHARED)\n",
+        "tests/test_seq.py": "from pkg.seq import take\n\n\ndef test_a():\n    assert take() == 0\n\n\n"
+                             "def test_b():\n    assert take() == 1\n",
+    })
+    repo.replace("src/pkg/seq.py", "step = 1", "step = 2")
+    assert broken_tests(repo) == ["tests/test_seq.py::test_b"]
+    assert covers(repo.decide(), "tests/test_seq.py::test_b")
+
+
+def test_module_code_first_imported_inside_a_test_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/heavy.py": "def build_table():\n    return {'a': 1, 'b': 2}\n\n\ndef make():\n    return build_table()\n\n\n"
+                            "TABLE = make()\n",
+        "tests/test_heavy.py": "def test_a():\n    from pkg import heavy\n    assert heavy.TABLE['a'] == 1\n\n\n"
+                               "def test_b():\n    from pkg import heavy\n    assert heavy.TABLE['b'] == 2\n",
+    })
+    repo.replace("src/pkg/heavy.py", "'b': 2", "'b': 3")
+    assert broken_tests(repo) == ["tests/test_heavy.py::test_b"]  # test_b never ran build_table's body
+    warm = repo.decide()
+    assert change(warm, "src/pkg/heavy.py") == ("static", "outside_tests")
+    assert selected_ids(warm) == selected_ids(repo.decide("--no-index"))
+
+
+def test_a_session_fixture_first_set_up_inside_a_test_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/db.py": "def connect():\n    return {'rows': 3}\n",
+        "tests/conftest.py": "import pytest\n\nfrom pkg import db\n\n\n@pytest.fixture(scope='session')\n"
+                             "def conn():\n    return db.connect()\n",
+        "tests/test_db.py": "def test_a(request):\n    assert request.getfixturevalue('conn')['rows'] == 3\n\n\n"
+                            "def test_b(conn):\n    assert conn['rows'] > 2\n",
+    })
+    repo.replace("src/pkg/db.py", "'rows': 3", "'rows': 1")
+    assert broken_tests(repo) == ["tests/test_db.py::test_a", "tests/test_db.py::test_b"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/db.py") == ("static", "outside_tests")
+    assert covers(warm, "tests/test_db.py::test_b")
+
+
+@pytest.mark.parametrize("head,decorator", [
+    ("import functools\n", None),                                         # load = lru_cache(...)(_settings)
+    ("from functools import cache as remember\n", "@remember\n"),
+    ("import functools\nkeep = functools.lru_cache(maxsize=None)\n", "@keep\n"),
+    ("from pkg.util import once\n", "@once\n"),                             # a decorator the project makes
+], ids=["wrapped-by-a-call", "aliased-import", "assigned-decorator", "project-decorator"])
+def test_a_function_whose_results_may_be_cached_keeps_the_static_answer(tmp_path, head, decorator):
+    body = "def _settings():\n    return {'name': 'demo', 'size': 3}\n"
+    if decorator is None:
+        cfg = head + "\n\n" + body + "\n\nsettings = functools.lru_cache(maxsize=None)(_settings)\n"
+    else:
+        cfg = head + "\n\n" + decorator + body.replace("_settings", "settings") + "\n\ndef _settings():\n    return settings()\n"
+    repo = indexed(tmp_path, {
+        "src/pkg/util.py": "def once(fn):\n    box = []\n\n    def wrapper():\n        if not box:\n            box.append(fn())\n"
+                           "        return box[0]\n    return wrapper\n",
+        "src/pkg/cfg.py": cfg,
+        "tests/test_cfg.py": "from pkg import cfg\n\n\ndef test_name():\n    assert cfg.settings()['name'] == 'demo'\n\n\n"
+                             "def test_size():\n    assert cfg.settings()['size'] == 3\n",
+    })
+    repo.replace("src/pkg/cfg.py", "'size': 3", "'size': 4")
+    assert broken_tests(repo) == ["tests/test_cfg.py::test_size"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/cfg.py") == ("static", "memoized")
+    assert covers(warm, "tests/test_cfg.py::test_size")
+
+
+def test_a_function_with_a_mutable_default_is_answered_by_every_test_of_its_body(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/log.py": "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('init')\n    _seen.append(x)\n"
+                          "    return list(_seen)\n",
+        "tests/test_log.py": "from pkg import log\n\n\ndef test_a():\n    assert log.record(1) == ['init', 1]\n\n\n"
+                             "def test_b():\n    assert log.record(2)[0] == 'init'\n",
+    })
+    repo.replace("src/pkg/log.py", "'init')", "'start')")
+    assert broken_tests(repo) == ["tests/test_log.py::test_a", "tests/test_log.py::test_b"]
+    warm = repo.decide()
+    assert covers(warm, "tests/test_log.py::test_a") and covers(warm, "tests/test_log.py::test_b")
+
+
+def test_a_test_that_skipped_itself_in_its_call_keeps_the_static_answer(tmp_path):
+    # pytest.skip() in the body: the test ran lines before the skip, and runs through where DIAG is set.
+    repo = indexed(tmp_path, {
+        "src/pkg/geo.py": "def area(r):\n    return 3 * r * r\n\n\ndef diag(r):\n    return r * 2\n",
+        "tests/test_geo.py": "import os\n\nimport pytest\n\nfrom pkg import geo\n\n\ndef test_area():\n    assert geo.area(1) == 3\n\n\n"
+                             "def test_diag():\n    if not os.environ.get('DIAG'):\n        pytest.skip('no DIAG')\n"
+                             "    assert geo.diag(2) == 4\n",
+    })
+    repo.replace("src/pkg/geo.py", "r * 2", "r * 3")
+    warm = repo.decide()
+    assert covers(warm, "tests/test_geo.py::test_diag")
