@@ -31,7 +31,18 @@ bool inert_base(const FileInfo& info, std::string_view base) {
       "typing.NamedTuple", "TypedDict", "typing.TypedDict", "int", "str", "float", "bytes", "list", "dict",
       "set", "frozenset", "tuple", "Exception", "BaseException"};
   if (std::find(k_inert.begin(), k_inert.end(), base) != k_inert.end()) return true;
-  bool bound = info.binding(base.substr(0, base.find('.'))) != nullptr;
+  // The typing and abc forms under a module's other name (`import typing as t`: `t.Generic`).
+  const resolve::Binding* root = info.binding(base.substr(0, base.find('.')));
+  if (root != nullptr && root->kind == resolve::Binding::module && root->import >= 0 && base.find('.') != std::string_view::npos &&
+      static_cast<size_t>(root->import) < info.imports.imports.size()) {
+    std::string_view module = info.imports.imports[static_cast<size_t>(root->import)].module;
+    std::string_view rest = base.substr(base.find('.') + 1);
+    if (module == "typing" || module == "typing_extensions" || module == "abc") {
+      std::string spelled = std::string(module == "abc" ? "abc." : "typing.") + std::string(rest);
+      if (std::find(k_inert.begin(), k_inert.end(), spelled) != k_inert.end()) return true;
+    }
+  }
+  bool bound = root != nullptr;
   return !bound && (base.ends_with("Error") || base.ends_with("Warning") || base.ends_with("Exception"));
 }
 
