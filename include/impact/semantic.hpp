@@ -24,6 +24,7 @@ enum class ChangeKind : uint8_t {
   import_,         // module-level imports
   module_code,     // any other module-level statement
   main_block,      // the body of a module-level `if __name__ == "__main__":`: runs only as a program
+  type_checking,   // the body of a module-level `if TYPE_CHECKING:`: only a type checker reads it
   added_symbol,
   deleted_symbol,
   added_file,
@@ -65,7 +66,8 @@ struct FileSemantics {
   // names it uses (the file-level rule applies).
   bool runs_at_import = false;
   // A change to the body of a module-level `if __name__ == "__main__":` block: code that runs where the
-  // module runs as a program (`python -m pkg.mod`, `runpy`), never on import.
+  // module runs as a program (`python -m pkg.mod`, `runpy`), never on import. Also a change to the body
+  // of a module-level `if TYPE_CHECKING:`, which only a type checker run as a program reads.
   bool runs_as_program = false;
   std::vector<SymbolChange> symbols; // in the order of the new file (deleted ones after)
   Confidence confidence = Confidence::high;

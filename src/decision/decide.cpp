@@ -374,7 +374,8 @@ private:
         }
         continue;
       }
-      if (s->runs_at_import || s->kind == ChangeKind::unclassifiable) {
+      bool typed = s->kind == ChangeKind::type_checking && decision::rules::tests_set_type_checking(m_in.graph, m_in.facts);
+      if (s->runs_at_import || s->kind == ChangeKind::unclassifiable || typed) { // (`type-checking`: a test sets it)
         whole(decision::relation_of(s->kind));
         continue;
       }

@@ -93,6 +93,7 @@ Relation relation_of(ChangeKind kind) {
   case ChangeKind::import_: return Relation::import_;
   case ChangeKind::module_code: return Relation::module_code;
   case ChangeKind::main_block: return Relation::main_block;
+  case ChangeKind::type_checking: return Relation::type_checking;
   case ChangeKind::added_symbol: return Relation::added_symbol;
   case ChangeKind::deleted_symbol: return Relation::deleted_symbol;
   case ChangeKind::added_file: return Relation::added_file;

@@ -19,6 +19,17 @@ bool is_main_test(TSNode condition, std::string_view source) {
   return (name(a) && main(b)) || (main(a) && name(b));
 }
 
+bool is_type_checking_test(TSNode condition, std::string_view source) {
+  if (ts_node_is_null(condition)) return false;
+  std::string_view type = type_of(condition);
+  if (type == "identifier") return node_text(condition, source) == "TYPE_CHECKING";
+  if (type != "attribute") return false;
+  TSNode attribute = ts_node_child_by_field_name(condition, "attribute", 9);
+  TSNode object = ts_node_child_by_field_name(condition, "object", 6);
+  return !ts_node_is_null(attribute) && node_text(attribute, source) == "TYPE_CHECKING" && !ts_node_is_null(object) &&
+         type_of(object) == "identifier";
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> main_guard_bodies(TSNode root, std::string_view source) {
   std::vector<std::pair<uint32_t, uint32_t>> out;
   uint32_t count = ts_node_named_child_count(root);

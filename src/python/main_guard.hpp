@@ -17,6 +17,10 @@ namespace impact::python {
 // Whether `condition` is `__name__ == "__main__"` (either way round, either quote).
 bool is_main_test(TSNode condition, std::string_view source);
 
+// Whether `condition` is `TYPE_CHECKING` or `<module>.TYPE_CHECKING` (`typing.TYPE_CHECKING`, `t.TYPE_CHECKING`):
+// the test of a block only a type checker reads.
+bool is_type_checking_test(TSNode condition, std::string_view source);
+
 // The byte ranges of the bodies of the main guards among `root`'s statements, ascending. Their elif
 // and else branches run on import and are not part of them.
 std::vector<std::pair<uint32_t, uint32_t>> main_guard_bodies(TSNode root, std::string_view source);

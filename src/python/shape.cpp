@@ -85,15 +85,18 @@ public:
   }
 
   void module(TSNode root) {
-    Hasher imports, code, main;
+    Hasher imports, code, main, type_checking;
     TSNode doc = docstring_of(root);
     m_shape.docstring = hash_of(doc);
     m_main = &main;
+    m_type_checking = &type_checking;
     module_statements(root, imports, code, doc);
     m_main = nullptr;
+    m_type_checking = nullptr;
     m_shape.imports = imports.h;
     m_shape.module_code = code.h;
     m_shape.main_block = main.h;
+    m_shape.type_checking = type_checking.h;
     m_shape.with_comments = hash_of(root, true);
     m_shape.tokens = hash_of(root, false);
     m_shape.parse_error = ts_node_has_error(root);
@@ -154,10 +157,14 @@ private:
       TSSymbol s = ts_node_symbol(child);
       if (s == m_g.comment || ts_node_eq(child, doc)) continue;
       // A main guard's body; its test and elif/else branches (which run on import) stay module code.
+      // Likewise the body of an `if TYPE_CHECKING:`, which never runs.
       TSNode guarded{};
-      if (m_main != nullptr && s == m_g.if_statement && ts_node_symbol(node) == m_g.module &&
-          python::is_main_test(ts_node_child_by_field_id(child, m_g.f_condition), m_src)) {
-        guarded = ts_node_child_by_field_id(child, m_g.f_consequence);
+      Hasher* guard = nullptr;
+      if (m_main != nullptr && s == m_g.if_statement && ts_node_symbol(node) == m_g.module) {
+        TSNode condition = ts_node_child_by_field_id(child, m_g.f_condition);
+        if (python::is_main_test(condition, m_src)) guard = m_main;
+        else if (python::is_type_checking_test(condition, m_src)) guard = m_type_checking;
+        if (guard != nullptr) guarded = ts_node_child_by_field_id(child, m_g.f_consequence);
       }
       if (s == m_g.import_statement || s == m_g.import_from_statement || s == m_g.future_import_statement) {
         hash(child, imports, false);
@@ -175,8 +182,8 @@ private:
           TSNode part = ts_node_named_child(child, k);
           TSSymbol ps = ts_node_symbol(part);
           if (!ts_node_is_null(guarded) && ts_node_eq(part, guarded)) {
-            m_main->mix(uint64_t{3});
-            hash(part, *m_main, false);
+            guard->mix(uint64_t{3});
+            hash(part, *guard, false);
           } else if (ps == m_g.block || ps == m_g.elif_clause || ps == m_g.else_clause || ps == m_g.except_clause ||
                      ps == m_g.finally_clause || ps == m_g.case_clause || ps == m_g.except_group_clause) {
             Hasher nested_code;
@@ -305,6 +312,7 @@ private:
   FileShape& m_shape;
   TSSymbol m_line_continuation;
   Hasher* m_main = nullptr; // while the module's statements are read: where a main guard's body goes
+  Hasher* m_type_checking = nullptr; // ... and an `if TYPE_CHECKING:` body
 };
 
 } // namespace

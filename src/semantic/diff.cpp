@@ -32,6 +32,7 @@ std::string_view to_string(ChangeKind kind) {
   case ChangeKind::import_: return "import";
   case ChangeKind::module_code: return "module_code";
   case ChangeKind::main_block: return "main_block";
+  case ChangeKind::type_checking: return "type_checking";
   case ChangeKind::added_symbol: return "added_symbol";
   case ChangeKind::deleted_symbol: return "deleted_symbol";
   case ChangeKind::added_file: return "added_file";
@@ -206,8 +207,11 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
     out.runs_at_import = true;
   } else if (before.main_block != after.main_block) {
     out.kind = ChangeKind::main_block;
+  } else if (before.type_checking != after.type_checking) {
+    out.kind = ChangeKind::type_checking;
   }
-  out.runs_as_program = before.main_block != after.main_block;
+  // A type checker reads an `if TYPE_CHECKING:` body where a test runs one as a program (`mypy src`).
+  out.runs_as_program = before.main_block != after.main_block || before.type_checking != after.type_checking;
 
   auto old_symbols = by_key(before);
   auto new_symbols = by_key(after);

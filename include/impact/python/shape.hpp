@@ -38,6 +38,9 @@ struct FileShape {
   // The body of each module-level `if __name__ == "__main__":`, whole (its imports and definitions
   // too): code that runs only where the module runs as a program, never on import.
   uint64_t main_block = 0;
+  // The body of each module-level `if TYPE_CHECKING:` (`typing.TYPE_CHECKING`, `t.TYPE_CHECKING`),
+  // whole: code only a type checker reads; it never runs.
+  uint64_t type_checking = 0;
   uint64_t docstring = 0;
   uint64_t with_comments = 0; // the whole file, comments included
   uint64_t tokens = 0;        // the whole file without comments

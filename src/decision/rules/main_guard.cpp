@@ -100,7 +100,8 @@ void select_program_runners(const DecisionInput& in, const std::vector<const Pyt
   std::optional<std::vector<uint32_t>> loaders;
   for (const PythonChange* py : changes) {
     if (py->semantics != nullptr && py->semantics->runs_as_program) {
-      programs.emplace_back(files[py->verdict].path.str, Relation::main_block);
+      bool typing_only = py->semantics->kind == ChangeKind::type_checking;
+      programs.emplace_back(files[py->verdict].path.str, typing_only ? Relation::type_checking : Relation::main_block);
     } else if (py->unloaded && facts != nullptr) { // `python -m pkg` (pkg/__main__.py), `python scripts/tool.py`
       programs.emplace_back(files[py->verdict].path.str, relation_of(py->status));
       if (auto t = collect_hook_over(graph, *facts, in.layout, files[py->verdict].path)) triggers.push_back(std::move(*t));
@@ -120,6 +121,18 @@ void select_program_runners(const DecisionInput& in, const std::vector<const Pyt
       out.whole.emplace(node, std::vector<Hop>{Hop{graph.nodes[node].path.str, Relation::runs_program, 0, {}}, Hop{path, why, 0, {}}});
     }
   }
+}
+
+bool tests_set_type_checking(const ImportGraph& graph, const ProjectFacts* facts) {
+  if (facts == nullptr) return true;
+  for (uint32_t n = 0; n < graph.nodes.size() && n < facts->size(); ++n) {
+    const GraphNode& node = graph.nodes[n];
+    if (node.ghost || !(node.test || node.conftest) || !facts->mentions(n, "TYPE_CHECKING")) continue;
+    for (std::string_view how : {"reload", "setattr", "patch", "exec", "run_path", "run_module", "import_module", "exec_module"}) {
+      if (facts->mentions(n, how)) return true;
+    }
+  }
+  return false;
 }
 
 void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,

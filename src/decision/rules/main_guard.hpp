@@ -30,6 +30,11 @@ void select_program_runners(const DecisionInput& in, const std::vector<const Pyt
 void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,
                              const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers, bool loaded = false);
 
+// Whether test code may run a module with TYPE_CHECKING set (`type-checking`): a test file or
+// conftest.py names TYPE_CHECKING and a way to set it or to run a module again (setattr, patch,
+// reload, exec, runpy, import_module). True without `facts`.
+bool tests_set_type_checking(const ImportGraph& graph, const ProjectFacts* facts);
+
 // The test files that may run a module as a program (every test file without `facts`).
 std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts);
 

@@ -277,3 +277,29 @@ TEST_CASE("diff_semantics takes definitions that only moved as module code", "[s
     CHECK_FALSE(s.runs_at_import);
   }
 }
+
+TEST_CASE("diff_semantics tells the body of a module-level if TYPE_CHECKING from code that runs", "[semantic]") {
+  std::string before = "import typing\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.a import A\n"
+                       "if typing.TYPE_CHECKING:\n    from pkg.b import B\nelse:\n    B = None\n\ndef f(x: 'A') -> 'B':\n    return x\n";
+  auto replaced = [&](std::string_view from, std::string_view to) {
+    std::string s = before;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  SECTION("an import or a definition under either spelling runs nowhere") {
+    for (auto [from, to] : {std::pair{"from pkg.a import A", "from pkg.a import A, C"},
+                            std::pair{"from pkg.b import B\n", "from pkg.b import B\n    class P:\n        x: int\n"}}) {
+      INFO(to);
+      FileSemantics s = diff(before, replaced(from, to));
+      CHECK(s.kind == ChangeKind::type_checking);
+      CHECK(s.runs_as_program);
+      CHECK_FALSE(s.runs_at_import);
+      CHECK(s.symbols.empty());
+    }
+  }
+  SECTION("the condition and the else branch run on import") {
+    CHECK(diff(before, replaced("B = None", "B = 0")).runs_at_import);
+    CHECK(diff(before, replaced("if TYPE_CHECKING:", "if TYPE_CHECKING or X:")).runs_at_import);
+    CHECK(diff(before, replaced("if TYPE_CHECKING:", "if not TYPE_CHECKING:")).runs_at_import);
+  }
+}
