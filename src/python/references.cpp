@@ -119,7 +119,11 @@ private:
         m_stored_chains.emplace_back(c.data(), c.size()); // (a copy of the view: GCC 12 -O3 warns on push_back(c))
       }
     } else if (!c.empty() && m_chain.owner == -1 && in_main_guard(m_program, m_chain.first)) {
-      if (m_scratch.seen.insert(OwnedName{k_program_owner, c}).second) m_program_chains.push_back(m_scratch.arena.emplace_back(c));
+      if (!m_scratch.seen.contains(OwnedName{k_program_owner, c})) {
+        std::string_view kept = m_chain.copied ? std::string_view(m_scratch.arena.emplace_back(c)) : c; // the copy is reused
+        m_scratch.seen.insert(OwnedName{k_program_owner, kept});
+        m_program_chains.push_back(kept);
+      }
     } else if (!c.empty() && (m_chain.copied || !std::binary_search(m_stored.bound.begin(), m_stored.bound.end(), at))) {
       // (a stored value's own name is bound, not read; a class body's alias of a method is Symbol::aliases)
       read(state(m_chain.owner), c, !m_chain.copied);

@@ -83,3 +83,10 @@ TEST_CASE("the guard's reads sit between module code and stored values, and surv
   CHECK(decoded.module_program == facts.module_program);
   CHECK(decoded.module_stored == facts.module_stored);
 }
+
+TEST_CASE("chains copied out of the source are kept once each", "[extract][main_guard]") {
+  // `.run` and `.y.z` are no slice of the source (their tokens do not abut what they follow).
+  auto facts = extract("import app\nif __name__ == \"__main__\":\n    app.make(1).run()\n    app.make(2).run()\n    (app.x).y.z\n");
+  Parts p = parts(facts);
+  CHECK(p.program == std::vector<std::string>{"app.make", ".run", "app.x", ".y.z"});
+}
