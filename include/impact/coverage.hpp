@@ -258,7 +258,8 @@ struct CoverageReads {
 // inside a function body (not its signature, decorators or defaults), indented at least as that body
 // is; no line of such a body ran outside a test's own call (at import, in a fixture), and none is a
 // generator or coroutine; a body no test ran counts only when the index saw the whole suite; and every
-// test named still exists. A recorded doctest stands for its file: a text doctest while it is one of
+// test named still exists (or, in a test file unchanged since the index, was made at collection:
+// generated_tests.hpp). A recorded doctest stands for its file: a text doctest while it is one of
 // `text_doctests` (the paths pytest collects for their examples), a module's doctest while the module
 // still has examples. Everything else, conftest.py files included,
 // is left to the static analysis with the reason (CoverageUse::fallback).

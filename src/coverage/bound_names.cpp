@@ -119,7 +119,9 @@ std::set<std::string> bound_names(std::string_view code) {
       else if (n == "case" && i == start) mode = Mode::case_pattern;
       else if ((n == "as" || n == "def" || n == "class") && i + 1 < all.size() && all[i + 1].name) out.emplace(all[i + 1].text);
       else if (next == ":=") out.emplace(n);
-      else if (i == start && next == ":" && depth == 0) out.emplace(n); // an annotated name
+      else if (i == start && next == ":" && depth == 0 && n != "else" && n != "try" && n != "finally") {
+        out.emplace(n); // an annotated name (a block's keyword is none)
+      }
       else if (!t.after_dot) {
         switch (mode) {
         case Mode::for_targets:

@@ -10,6 +10,7 @@
 #include "impact/node_id.hpp"
 
 #include "coverage/blocks.hpp"
+#include "coverage/generated_tests.hpp"
 #include "coverage/memoized.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
@@ -34,13 +35,14 @@ namespace {
 // each file's qualnames, since a hot line names thousands of tests in few files.
 class TestNames {
 public:
-  TestNames(const ProjectFacts& facts, const ImportGraph& graph, const std::vector<std::string>& text_doctests)
-      : m_facts(facts), m_graph(graph), m_text_doctests(text_doctests.begin(), text_doctests.end()) {}
+  TestNames(const ProjectFacts& facts, const ImportGraph& graph, const std::vector<std::string>& text_doctests,
+            UnchangedTestFiles& unchanged)
+      : m_facts(facts), m_graph(graph), m_text_doctests(text_doctests.begin(), text_doctests.end()), m_unchanged(unchanged) {}
 
-  // The id that runs a recorded test now: the id itself while it names a test; for a doctest, the
-  // file that holds its examples (below); nullopt when the test is gone.
+  // The id that runs a recorded test now: the id itself while it names a test or one made at
+  // collection; for a doctest, the file that holds its examples (below); nullopt when the test is gone.
   std::optional<std::string> current(const std::string& id) {
-    if (exists(id)) return id;
+    if (exists(id) || generated(id)) return id;
     NodeId parts = NodeId::of(id);
     if (parts.whole_file || parts.test.find("::") != std::string_view::npos || parts.test.find('[') != std::string_view::npos) {
       return std::nullopt;
@@ -79,6 +81,12 @@ private:
     if (parts.whole_file) return true;
     std::string qual(parts.test);
     qual = dotted_qualname(qual.substr(0, qual.find('[')));
+    const auto& names = names_of(file);
+    return names.contains(qual) || inherited(names, qual);
+  }
+
+  // The qualnames of a test file's symbols, and the names imported into it (k_imported in front).
+  const std::unordered_set<std::string>& names_of(const std::string& file) {
     auto [it, inserted] = m_qualnames.try_emplace(file);
     if (inserted) {
       size_t index = m_facts.find(file);
@@ -94,10 +102,22 @@ private:
         }
       }
     }
-    return it->second.contains(qual) || inherited(it->second, qual);
+    return it->second;
   }
 
   static constexpr std::string_view k_imported = "import:";
+
+  // A test the file makes as pytest collects it (generated_tests.hpp): `name` or `Class::name` (the
+  // class may be made too: `globals()["Test" + name] = cls`) in a test file whose content is what the
+  // index hashed, so that collecting it again makes the same tests.
+  bool generated(const std::string& id) {
+    NodeId parts = NodeId::of(id);
+    if (parts.whole_file || !generated_test_form(parts.test)) return false;
+    std::string file(parts.file);
+    auto node = m_graph.find(file);
+    if (!node || !m_graph.nodes[*node].test) return false;
+    return m_unchanged.unchanged(file);
+  }
 
   // pytest collects a test method a class inherits (from a mixin, a base test class) under the
   // subclass's id, and a test class imported into a test module again under that module's path:
@@ -127,6 +147,7 @@ private:
   std::unordered_map<std::string, std::unordered_set<std::string>> m_qualnames;
   std::unordered_set<std::string> m_methods; // the names of every method of the project, read once
   std::unordered_set<std::string> m_text_doctests; // the text files pytest collects for their examples
+  UnchangedTestFiles& m_unchanged;
 };
 
 // The changed files' content at the diff base, each read once: a file's change is judged on it (its
@@ -171,7 +192,7 @@ public:
   Evaluator(const CoverageReads& reads, BaseFiles& base, const ProjectFacts& facts, const ImportGraph& graph,
             IndexReader& index, const std::vector<std::string>& text_doctests)
       : m_reads(reads), m_base(base), m_facts(facts), m_graph(graph), m_index(index),
-        m_names(facts, graph, text_doctests) {}
+        m_unchanged(reads, index, facts), m_names(facts, graph, text_doctests, m_unchanged) {}
 
   // The runs that measured the version the last trusted answer used, newest first.
   const std::vector<uint32_t>& origins() const { return m_origins; }
@@ -392,6 +413,7 @@ private:
   const ProjectFacts& m_facts;
   const ImportGraph& m_graph;
   IndexReader& m_index;
+  UnchangedTestFiles m_unchanged;
   TestNames m_names;
   std::vector<uint32_t> m_origins;
 };

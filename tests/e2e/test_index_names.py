@@ -140,3 +140,53 @@ def test_only_the_tests_that_left_no_coverage_take_the_static_answer(tmp_path_fa
     # answer also holds test_getattr (a computed getattr), which the index saw run without triple().
     assert selected_ids(warm) == ["tests/test_ops.py::test_triple_skipped"]
     assert "tests/test_ops.py::test_getattr" in selected_ids(repo.decide("--no-index"))
+
+
+GENERATED = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    "src/calc/__init__.py": "",
+    OPS: DOCTESTS[OPS],
+    "tests/cases.txt": "double-two 2 4\ntriple-one 1 3\n",
+    # Tests made as the file is collected, from a data file: setattr() on a class, and a class bound
+    # through globals(). Static collection sees neither; pytest collects them again from the same file.
+    "tests/test_cases.py": (
+        "import pathlib\nimport unittest\n\nfrom calc import ops\n\n\n"
+        "class TestCases(unittest.TestCase):\n    pass\n\n\n"
+        "def attach(cls, name, fn, x, want):\n"
+        "    def method(self):\n        self.assertEqual(getattr(ops, fn)(x), want)\n"
+        "    setattr(cls, 'test_' + name, method)\n\n\n"
+        "for line in (pathlib.Path(__file__).parent / 'cases.txt').read_text().splitlines():\n"
+        "    name, x, want = line.split()\n"
+        "    attach(TestCases, name, 'double' if name.startswith('double') else 'triple', int(x), int(want))\n\n\n"
+        "def made(fn):\n"
+        "    class TestMade(unittest.TestCase):\n"
+        "        def test_one(self):\n            self.assertEqual(getattr(ops, fn)(1), {'double': 2, 'triple': 3}[fn])\n"
+        "    globals()['TestMade' + fn.title()] = TestMade\n\n\n"
+        "made('double')\nmade('triple')\ndel made\n"
+    ),
+}
+
+
+def test_tests_made_at_collection_are_run_by_their_recorded_ids(tmp_path_factory):
+    # Before, the recorded ids were unknown to static collection: every change fell back to the static
+    # answer (`tests_missing`), here the whole test file.
+    repo = indexed(tmp_path_factory, "generated", GENERATED)
+    repo.replace(OPS, "    return 3 * x\n", "    return 3 * x + 1\n")
+    warm = repo.decide()
+    assert (entry(warm)["source"], entry(warm)["fallback"]) == ("coverage", None), entry(warm)
+    assert selected_ids(warm) == ["tests/test_cases.py::TestCases::test_triple-one",
+                                  "tests/test_cases.py::TestMadeTriple::test_one"]
+    assert selected_ids(repo.decide("--no-index")) == ["tests/test_cases.py"]
+    run = repo.impact("--changed")  # pytest collects the ids again: both fail, none is "not found"
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "2 failed" in run.stdout, run.stdout
+
+
+def test_tests_made_by_a_test_file_that_changed_since_the_index_are_missing(tmp_path_factory):
+    repo = indexed(tmp_path_factory, "generated-drift", GENERATED)
+    repo.replace("tests/test_cases.py", "made('triple')\n", "")
+    repo.commit("no more TestMadeTriple")
+    repo.replace(OPS, "    return 3 * x\n", "    return 3 * x + 1\n")
+    warm = repo.decide()
+    assert entry(warm)["fallback"] == "tests_missing", entry(warm)
+    assert selected_ids(warm) == ["tests/test_cases.py"]

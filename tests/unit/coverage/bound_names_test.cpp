@@ -26,6 +26,9 @@ TEST_CASE("bound_names: reads, calls, keywords and strings bind nothing", "[cove
   CHECK(bound_names("return min(x, LIMIT)\n").empty());
   CHECK(bound_names("f(a=1, b=2)\n").empty());
   CHECK(bound_names("if a == b or c <= d:\n").empty());
+  CHECK(bound_names("else:\n").empty());
+  CHECK(bound_names("try:\n").empty());
+  CHECK(bound_names("finally:\n").empty());
   CHECK(bound_names("print('x = 1')  # y = 2\n").empty());
   CHECK(bound_names("self.total = v\n") == Names{"self"}); // an attribute's base: more, never fewer
 }
