@@ -22,18 +22,6 @@ namespace impact {
 
 namespace {
 
-// The lines of `text`, 1-based ([0] is empty).
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> out{std::string_view()};
-  while (!text.empty()) {
-    size_t end = text.find('\n');
-    out.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return out;
-}
-
 // The width of a line's leading whitespace (a tab to the next multiple of 8, as Python's tokenizer
 // counts it), or -1 for a line without code (blank, or only a comment).
 int indentation(std::string_view line) {
@@ -51,7 +39,7 @@ class Judge {
 public:
   Judge(std::string_view path, std::string_view base, std::string_view current,
         const std::map<uint32_t, std::vector<uint32_t>>& lines, bool whole_suite, bool arcs)
-      : m_path(path), m_old(split_lines(base)), m_new(split_lines(current)), m_blocks(function_blocks(base)),
+      : m_path(path), m_old(numbered_lines(base)), m_new(numbered_lines(current)), m_blocks(function_blocks(base)),
         m_starts(statement_starts(base)), m_lines(lines), m_whole_suite(whole_suite), m_arcs(arcs) {}
 
   BlockAnswer run(const std::vector<Hunk>& hunks) {

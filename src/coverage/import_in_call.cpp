@@ -61,13 +61,7 @@ void find_imports_in_calls(const MeasuredFile& f, std::string_view content, std:
     return l.first != k_loaded_line && !l.second.empty() && l.second.back() != k_import_time;
   });
   if (!any) return;
-  std::vector<std::string_view> lines{std::string_view()}; // 1-based
-  for (std::string_view rest = content; !rest.empty();) {
-    size_t end = rest.find('\n');
-    lines.push_back(rest.substr(0, end));
-    if (end == std::string_view::npos) break;
-    rest.remove_prefix(end + 1);
-  }
+  std::vector<std::string_view> lines = numbered_lines(content);
   std::vector<FunctionBlock> blocks = function_blocks(content);
   std::vector<uint32_t> starts = statement_starts(content);
   for (const auto& [line, ran] : f.lines) {

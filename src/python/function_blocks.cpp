@@ -130,6 +130,17 @@ std::vector<FunctionBlock> function_blocks(std::string_view source) {
   return Collector(source).run(ts_tree_root_node(tree.get()));
 }
 
+std::vector<std::string_view> numbered_lines(std::string_view text) {
+  std::vector<std::string_view> out{std::string_view()};
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    out.push_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
 int32_t innermost_block(const std::vector<FunctionBlock>& blocks, uint32_t line) {
   int32_t found = -1;
   // Blocks nest and come in source order: the last one whose body holds the line is the innermost.

@@ -40,6 +40,9 @@ struct FunctionBlock {
 // A source tree-sitter cannot parse gives what it could read; callers check compilability elsewhere.
 std::vector<FunctionBlock> function_blocks(std::string_view source);
 
+// The lines of `text` split at '\n', 1-based ([0] is empty), as coverage.py and the blocks number them.
+std::vector<std::string_view> numbered_lines(std::string_view text);
+
 // The innermost block whose body (not its header) holds `line`, or -1.
 int32_t innermost_block(const std::vector<FunctionBlock>& blocks, uint32_t line);
 

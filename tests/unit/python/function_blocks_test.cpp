@@ -122,3 +122,12 @@ TEST_CASE("function_blocks: a body holding a def, a class or a lambda has nested
   CHECK(blocks[1].has_nested);
   CHECK_FALSE(blocks[2].has_nested); // a comprehension runs at once
 }
+
+TEST_CASE("numbered_lines: 1-based, a last line without a newline kept, a lone '\\r' no line end",
+          "[python][function_blocks]") {
+  using V = std::vector<std::string_view>;
+  CHECK(impact::numbered_lines("") == V{""});
+  CHECK(impact::numbered_lines("a\nb\n") == V{"", "a", "b"});
+  CHECK(impact::numbered_lines("a\n\nb") == V{"", "a", "", "b"});
+  CHECK(impact::numbered_lines("a\rb\r\n") == V{"", "a\rb\r"});
+}
