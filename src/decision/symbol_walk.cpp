@@ -23,6 +23,7 @@ SymbolWalk::SymbolWalk(const ImportGraph& graph, const ProjectFacts& facts, cons
       m_budget(budget), m_mode(mode), m_nested(false), m_fixtures(*this), m_registration(*this), m_classes(*this),
       m_dynamic_access(*this), m_self_calls(*this), m_references(*this) {
   m_own_index->count_namespace_stores(mode == Mode::safe);
+  m_own_index->type_checking_set_by([this] { return m_mode == Mode::safe || rules::tests_set_type_checking(m_graph, &m_facts); });
 }
 
 SymbolWalk::SymbolWalk(SymbolWalk& parent, Budget budget)

@@ -97,6 +97,7 @@ public:
   ProjectTables& tables() { return m_tables; }
   rules::DynamicAccessRules& dynamic_access() { return m_dynamic_access; }
   rules::ClassRules& classes() { return m_classes; }
+  rules::ReferenceRules& references() { return m_references; }
   rules::RegistrationRules& registration() { return m_registration; }
   rules::SelfCallRules& self_calls() { return m_self_calls; }
 

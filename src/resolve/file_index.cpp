@@ -55,6 +55,11 @@ FileIndex::FileIndex(const ImportGraph& graph, const ProjectFacts& facts)
   m_links = std::any_of(facts.files.begin(), facts.files.end(), [](const auto& f) { return !f.link_target.empty(); });
 }
 
+bool FileIndex::type_checking_may_run() {
+  if (!m_type_checking_may_run) m_type_checking_may_run = !m_type_checking_ask || m_type_checking_ask();
+  return *m_type_checking_may_run;
+}
+
 // The process exits right after the decision: freeing every decoded file one by one would cost more
 // than building them, so the index is left for the operating system to reclaim (like compilers do).
 // Under AddressSanitizer they are freed, so that its leak check keeps its meaning.
@@ -114,26 +119,28 @@ FileInfo* FileIndex::mutable_get(uint32_t node) {
   m_facts.view(node, info->facts);
   m_facts.imports(node, info->imports);
   const FactsView& f = info->facts;
-  std::vector<std::pair<std::string_view, Binding>> names;
-  names.reserve(f.symbols.size() + f.module_names.size() + info->imports.imports.size() * 2);
+  std::vector<std::pair<std::string_view, Binding>> runtime;
+  runtime.reserve(f.symbols.size() + f.module_names.size() + info->imports.imports.size() * 2);
   info->by_qualname.reserve(f.symbols.size());
   for (size_t i = 0; i < f.symbols.size(); ++i) {
     info->by_qualname.emplace_back(f.symbols[i].qualname, static_cast<int32_t>(i));
     if (f.symbols[i].dynamic_access) info->dynamic_symbols.push_back(static_cast<int32_t>(i));
-    if (f.symbols[i].parent == -1) names.push_back({f.symbols[i].qualname, Binding{Binding::definition, -1, f.symbols[i].qualname}});
+    if (f.symbols[i].parent == -1) runtime.push_back({f.symbols[i].qualname, Binding{Binding::definition, -1, f.symbols[i].qualname}});
   }
-  for (auto name : f.module_names) names.push_back({name, Binding{Binding::assignment, -1, {}}});
+  for (auto name : f.module_names) runtime.push_back({name, Binding{Binding::assignment, -1, {}}});
+  std::vector<std::pair<std::string_view, Binding>> typing_only; // bound by an `if TYPE_CHECKING:` import
   for (size_t k = 0; k < info->imports.imports.size(); ++k) {
     const ImportView& imp = info->imports.imports[k];
     auto index = static_cast<int32_t>(k);
+    auto& into = (imp.flags & k_import_type_checking) != 0 ? typing_only : runtime;
     switch (imp.kind) {
     case ImportKind::plain: {
       std::string_view alias = imp.aliases_begin < imp.aliases_end ? info->imports.aliases[imp.aliases_begin] : std::string_view();
       if (alias.empty()) {
         std::string_view root = imp.module.substr(0, imp.module.find('.'));
-        names.push_back({root, Binding{Binding::module, index, root}});
+        into.push_back({root, Binding{Binding::module, index, root}});
       } else {
-        names.push_back({alias, Binding{Binding::module, index, imp.module}});
+        into.push_back({alias, Binding{Binding::module, index, imp.module}});
       }
       break;
     }
@@ -141,12 +148,19 @@ FileInfo* FileIndex::mutable_get(uint32_t node) {
       for (size_t n = imp.names_begin; n < imp.names_end; ++n) {
         size_t a = imp.aliases_begin + (n - imp.names_begin);
         std::string_view alias = a < imp.aliases_end ? info->imports.aliases[a] : info->imports.names[n];
-        names.push_back({alias, Binding{Binding::from_import, index, info->imports.names[n]}});
+        into.push_back({alias, Binding{Binding::from_import, index, info->imports.names[n]}});
       }
       break;
     case ImportKind::star: info->star_imports = true; break;
     default: break;
     }
+  }
+  // A name an `if TYPE_CHECKING:` import binds, which the module also binds at run time (`from builtins
+  // import list as _List` there, `class _List(list)` in the else branch): only the run-time binding is
+  // there when code runs, unless a test may set TYPE_CHECKING (type_checking_may_run()).
+  for (auto& entry : typing_only) {
+    bool also_runtime = std::any_of(runtime.begin(), runtime.end(), [&](const auto& r) { return r.first == entry.first; });
+    if (!also_runtime || type_checking_may_run()) runtime.push_back(entry);
   }
   // Sorted, with a name bound two different ways marked as a conflict.
   auto same_import = [&](int32_t a, int32_t b) {
@@ -156,8 +170,8 @@ FileInfo* FileIndex::mutable_get(uint32_t node) {
     const ImportView& y = info->imports.imports[static_cast<size_t>(b)];
     return x.module == y.module && x.level == y.level;
   };
-  std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& entry : names) {
+  std::stable_sort(runtime.begin(), runtime.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& entry : runtime) {
     if (!info->names.empty() && info->names.back().first == entry.first) {
       Binding& old = info->names.back().second;
       const Binding& b = entry.second;

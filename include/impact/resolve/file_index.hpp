@@ -12,6 +12,7 @@
 #include "util/string_set.hpp"
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -132,6 +133,10 @@ public:
   // (Symbol::namespace_values) are reads of what they name: off by default (pytest hands the dict to
   // doctests only, which docs/selection.md `collection` selects), on in --mode safe. Set before any read.
   void count_namespace_stores(bool on) { m_namespace_stores = on; }
+  // Whether test code may run a module with TYPE_CHECKING set (asked at most once, on the first name
+  // that an `if TYPE_CHECKING:` import and a run-time statement both bind): when it may not, such a
+  // name is the run-time binding only. Unset, it may. Set before any read.
+  void type_checking_set_by(std::function<bool()> ask) { m_type_checking_ask = std::move(ask); }
   // Where file `h` reads a whole namespace (`ops.__dict__`, inspect.getmembers(ops)), with what the
   // part before `__dict__` denotes; `self.__dict__` (an instance's own attributes) is left out.
   const std::vector<Read>& namespace_reads(uint32_t h);
@@ -169,6 +174,7 @@ private:
   // The graph's name_match targets of import `imp` of `importer` (an import no root resolves).
   void name_matched(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const;
   bool same_file(uint32_t a, uint32_t b) const;
+  bool type_checking_may_run();
 
   const ImportGraph& m_graph;
   const ProjectFacts& m_facts;
@@ -176,6 +182,8 @@ private:
   std::string m_key; // prefix_target's key, reused
   util::StringMap<uint32_t> m_names; // intern()
   bool m_namespace_stores = false; // count_namespace_stores()
+  std::function<bool()> m_type_checking_ask;  // type_checking_set_by()
+  std::optional<bool> m_type_checking_may_run; // its answer, once asked
   bool m_links = false; // some file is a symbolic link: same_file() must compare paths
 };
 

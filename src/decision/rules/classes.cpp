@@ -297,7 +297,20 @@ const std::vector<std::string_view>* ClassRules::abc_calls(const FileInfo& info,
 std::vector<std::pair<uint32_t, int32_t>> ClassRules::subclasses(uint32_t node, std::string_view qualname) {
   std::vector<std::pair<uint32_t, int32_t>> out;
   std::string_view name = last_part(qualname);
-  for (uint32_t h : m_facts.files_mentioning(name)) {
+  // A module-level class is also derived from under the names renamed imports give it
+  // (`from pkg.items import Float as _Base` in one module, `class AoT(_Base)` in another).
+  std::vector<std::string> names{std::string(name)};
+  if (name.size() == qualname.size()) names = m_walk.references().names_known(node, name);
+  std::vector<uint32_t> files;
+  for (const auto& n : names) {
+    std::vector<uint32_t> more = m_facts.files_mentioning(n);
+    files.insert(files.end(), more.begin(), more.end());
+  }
+  if (names.size() > 1) {
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+  }
+  for (uint32_t h : files) {
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) continue;
     for (size_t i = 0; i < info->facts.symbols.size(); ++i) {
@@ -309,7 +322,9 @@ std::vector<std::pair<uint32_t, int32_t>> ClassRules::subclasses(uint32_t node, 
         // The base names the class (under an alias, too: `from x import Base as B`), or is bound in a
         // way resolution does not follow; a base proved to be something else is not it.
         std::string_view root = base.substr(0, base.find('.'));
-        if (info->binding(root) == nullptr && last_part(base) != name) continue; // a builtin
+        if (info->binding(root) == nullptr && std::find(names.begin(), names.end(), last_part(base)) == names.end()) {
+          continue; // a builtin
+        }
         Target t = m_index.resolve(h, base);
         bool may = t.kind == Target::unknown ||
                    (t.kind == Target::definition && t.qualname == qualname && m_index.may_denote(t, node, qualname));

@@ -365,6 +365,10 @@ std::vector<uint32_t> ReferenceRules::candidates(const Key& key, bool member, co
   return out;
 }
 
+std::vector<std::string> ReferenceRules::names_known(uint32_t module, std::string_view name) {
+  return aliases(module, candidates(Key{module, name}, false, {}, {}), name);
+}
+
 // Names a module-level symbol is also known by: `from x import name as alias` in the candidate files,
 // followed through re-exports. In up to 4 rounds, every renamed import of the candidates (`files`, the
 // module's), in file order, whose imported name is known by then adds its alias. The renamed imports

@@ -31,6 +31,9 @@ public:
   void referrers(const Key& key, WalkKey self, std::string_view name, Scan scan);
   // Nested function `key` is reached: the function around it, which makes and usually calls it.
   void enclosing(const Key& key, const SymbolView& parent, WalkKey self);
+  // The names module-level symbol `name` of file `module` is known by: itself, then the aliases of
+  // renamed imports (`from x import name as alias`), followed through re-exports.
+  std::vector<std::string> names_known(uint32_t module, std::string_view name);
   // Whether getattr(self, <name starting with `prefix`>) may run member `member` (an empty prefix: any).
   static bool looks_up(std::string_view prefix, std::string_view member);
 
