@@ -271,6 +271,26 @@ bool ProjectLayout::may_collect_class(const std::vector<SymbolView>& symbols, in
   return c.kind == SymbolKind::class_ && (is_test_class_name(c.name()) || !c.bases.empty());
 }
 
+namespace {
+
+// A class pytest collects by name with no test method written in it, which the module may give tests
+// as it is imported (docs/selection.md `collection`): a metaclass, a decorator other than a dataclass
+// maker, or a `setattr` call in the module (`setattr(TestCases, "test_" + name, method)` in a loop).
+bool may_be_given_tests(const FileFacts& facts, const Symbol& cls) {
+  if (cls.has_metaclass) return true;
+  for (const auto& d : cls.decorators) {
+    std::string_view last = std::string_view(d).substr(d.rfind('.') == std::string::npos ? 0 : d.rfind('.') + 1);
+    if (last != "dataclass" && last != "s" && last != "attrs" && last != "define" && last != "frozen" && last != "mutable") {
+      return true;
+    }
+  }
+  auto setattr = [](const std::vector<std::string>& refs) { return std::find(refs.begin(), refs.end(), "setattr") != refs.end(); };
+  if (setattr(facts.module_refs)) return true;
+  return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& s) { return setattr(s.refs); });
+}
+
+} // namespace
+
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
   // A module that stores into globals() by a computed key may bind test functions no statement spells.
   if (facts.parse_error || facts.stores_globals) return true;
@@ -303,6 +323,7 @@ bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
     if (has_bases && has_test_methods(sym)) return true;
     if (!is_test_class_name(sym.name()) || sym.has_init) continue;
     if (has_bases || has_test_methods(sym)) return true; // may inherit its tests
+    if (may_be_given_tests(facts, sym)) return true;
   }
   for (const auto& imp : facts.imports) {
     if (imp.kind == ImportKind::star) return true;
