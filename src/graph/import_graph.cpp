@@ -249,6 +249,9 @@ public:
       }
       return;
     }
+    // `from nsp import mod` where nsp is a namespace package (a folder without __init__.py under a
+    // root): no file is nsp, and each name can only be its submodule.
+    if (imp.kind == ImportKind::from && namespace_submodules(imp, scratch, kind)) return;
     // Not importable from any root: a script importing its neighbours (its folder is sys.path[0]).
     std::string_view dir = parent_of(m_graph.nodes[m_current].path.view());
     std::string_view first = imp.module.substr(0, imp.module.find('.'));
@@ -263,6 +266,18 @@ public:
     // Else a module of that name anywhere in the repository (code that extends sys.path at run time);
     // a name found nowhere is third-party.
     link_by_name(imp, scratch, imp.module, 1);
+  }
+
+  bool namespace_submodules(const ImportView& imp, const ImportScratch& scratch, EdgeKind kind) {
+    bool any = false;
+    for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+      m_name.assign(imp.module).append(".").append(scratch.names[k]);
+      for (uint32_t target : m_index.find(m_name)) {
+        edge(target, kind, imp.line);
+        any = true;
+      }
+    }
+    return any;
   }
 
   // Every module `dotted` names under a folder holding its first part, as `name_match` (and the names a

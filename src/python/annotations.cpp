@@ -162,6 +162,27 @@ void find_marker_conditions(TSNode root, std::string_view source, const FileFact
     for (uint32_t k = 0; k < count; ++k) marker_condition(ts_node_named_child(ts_node_named_child(decorated, k), 0), source, spelled);
     for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
   }
+  // Class-body assignments (`pytestmark = pytest.mark.xfail("...")` in `class TestX:`, a list of
+  // markers, a marker bound to a name and applied to methods below): reads of the class, as its
+  // decorators' are.
+  for (size_t i = 0; i < facts.symbols.size(); ++i) {
+    const Symbol& s = facts.symbols[i];
+    if (s.kind != SymbolKind::class_) continue;
+    TSNode def = definition_starting_at(root, s.header_begin);
+    TSNode body = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "body", 4);
+    if (ts_node_is_null(body)) continue;
+    spelled.clear();
+    uint32_t statements = ts_node_named_child_count(body);
+    for (uint32_t k = 0; k < statements; ++k) {
+      TSNode statement = ts_node_named_child(body, k);
+      if (type_of(statement) != "expression_statement") continue;
+      TSNode assignment = ts_node_named_child(statement, 0);
+      if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
+      TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
+      if (!ts_node_is_null(value)) marker_conditions_in(value, source, spelled);
+    }
+    for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
+  }
   // Module-level assignments (`pytestmark = pytest.mark.skipif("...")`, a marker bound to a name and
   // applied below): module-level reads.
   spelled.clear();

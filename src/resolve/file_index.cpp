@@ -111,6 +111,28 @@ void FileIndex::resolve_module(uint32_t importer, const ImportView& imp, std::ve
   }
 }
 
+std::vector<uint32_t> FileIndex::namespace_submodule(uint32_t importer, const ImportView& imp, std::string_view name) const {
+  std::vector<uint32_t> out;
+  if (imp.level == 0) {
+    std::string full(imp.module);
+    full.append(".").append(name);
+    const auto& nodes = m_graph.modules_named(full);
+    out.assign(nodes.begin(), nodes.end());
+    return out;
+  }
+  std::string path(parent_of(m_graph.nodes[importer].path.view()));
+  for (int up = 1; up < imp.level; ++up) path = std::string(parent_of(path));
+  for (std::string_view part : {imp.module, name}) {
+    if (part.empty()) continue;
+    if (!path.empty()) path.push_back('/');
+    for (char c : part) path.push_back(c == '.' ? '/' : c);
+  }
+  for (std::string candidate : {path + ".py", path + "/__init__.py"}) {
+    if (auto n = m_graph.find(candidate)) out.push_back(*n);
+  }
+  return out;
+}
+
 FileInfo* FileIndex::mutable_get(uint32_t node) {
   if (node >= m_facts.size()) return nullptr;
   if (m_files[node]) return m_files[node].get();
@@ -214,7 +236,19 @@ Target FileIndex::from_binding(uint32_t h, const FileInfo& info, const Binding& 
       name_matched(h, imp, modules);
     } else {
       resolve_module(h, imp, modules);
+      // `from nsp import mod` where nsp is a namespace package (a folder without __init__.py): no file
+      // is nsp, and the name can only be its submodule.
+      if (modules.empty() && b.kind == Binding::from_import) {
+        std::vector<uint32_t> sub = namespace_submodule(h, imp, b.name);
+        if (!sub.empty()) return Target{Target::module, std::move(sub), 0, {}};
+      }
     }
+  }
+  // `import nsp.sub.mod` binds nsp, a namespace package no file is, through which `nsp.sub.mod.f` reads
+  // a project module: anything (namespace parts have no target of their own).
+  if (b.import >= 0 && modules.empty() && b.kind == Binding::module) {
+    const ImportView& imp = info.imports.imports[static_cast<size_t>(b.import)];
+    if (imp.level == 0 && imp.module != b.name && !m_graph.modules_named(imp.module).empty()) return Target{};
   }
   // A module of a project package that no file is (`pkg.impl` registered in sys.modules by pkg's
   // __init__.py, a module of a folder added to the package's __path__): anything.

@@ -168,6 +168,9 @@ private:
   bool star_may_rebind(const FileInfo& info, const Binding& b, std::string_view name);
   std::vector<uint32_t> submodules(const std::vector<uint32_t>& modules, std::string_view name) const;
   void resolve_module(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const;
+  // The submodule `name` of the package `imp` imports from, when no file is that package (a namespace
+  // package): `from nsp import mod` binds nsp/mod.py.
+  std::vector<uint32_t> namespace_submodule(uint32_t importer, const ImportView& imp, std::string_view name) const;
   // Whether the module `imp` imports lies in a package of the project (a relative import, or a
   // dotted name whose prefix is a project module), though no file may be it.
   bool in_project_package(const ImportView& imp) const;
