@@ -11,6 +11,7 @@
 
 #include "coverage/blocks.hpp"
 #include "coverage/generated_tests.hpp"
+#include "coverage/keeping_callers.hpp"
 #include "coverage/memoized.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
@@ -271,8 +272,18 @@ public:
     BlockAnswer blocks = answer_by_blocks(path, change.hunks, *base, *current, measured->lines, m_index.meta().whole_suite,
                                           m_index.meta().arcs);
     if (blocks.fallback != CoverageFallback::none) return fallback(blocks.fallback, std::move(blocks.detail));
-    if (auto outside = add_caching_callers(at, *sem, measured->lines, blocks)) {
+    if (auto outside = add_caching_callers(at, *sem, change.hunks, measured->lines, blocks)) {
       return fallback(CoverageFallback::outside_tests, std::move(*outside));
+    }
+    for (const auto& k : keeping_callers(m_facts, m_graph, at, path, *sem, *current)) {
+      if (k.memoized) {
+        return fallback(CoverageFallback::memoized, fmt::format("{}: {} calls {}, and {}: a call that finds its result kept runs "
+                                                                "neither", path, k.qualname, k.changed, k.how));
+      }
+      auto why = fmt::format("{} may keep what {} computed ({}), and ran outside a test", k.qualname, k.changed, k.how);
+      if (auto outside = add_caller_tests(k.def_line, k.last_line, change.hunks, std::move(why), measured->lines, blocks)) {
+        return fallback(CoverageFallback::outside_tests, std::move(*outside));
+      }
     }
     const auto& tests = blocks.tests;
     for (const auto& [id, line] : tests) {
@@ -325,7 +336,7 @@ private:
   // module binds by assignment, unless that name's value can hold no result: one no code of the file
   // can change (FileFacts::constant_names) and no other file names. Returns why the index cannot
   // answer when such a caller ran outside a test (its cache filled at import).
-  std::optional<std::string> add_caching_callers(size_t at, const FileSemantics& sem,
+  std::optional<std::string> add_caching_callers(size_t at, const FileSemantics& sem, const std::vector<Hunk>& hunks,
                                                  const std::map<uint32_t, std::vector<uint32_t>>& lines, BlockAnswer& blocks) {
     FactsView view;
     m_facts.view(at, view);
@@ -361,17 +372,8 @@ private:
     for (size_t i = 0; i < callers.size(); ++i) {
       const auto& [caller, changed] = callers[i];
       if (std::none_of(reads[i].begin(), reads[i].end(), [&](std::string_view d) { return kept.contains(d); })) continue;
-      // The body: the `def` line itself runs at import.
-      for (auto it = lines.upper_bound(caller->def_line); it != lines.end() && it->first <= caller->last_line; ++it) {
-        for (uint32_t test : it->second) {
-          if (test == k_import_time) {
-            return fmt::format("{} may keep the result of {} in module-level data, and ran outside a test",
-                               caller->qualname, changed);
-          }
-          blocks.tests.emplace(test, it->first);
-        }
-      }
-      blocks.bodies.push_back(LineSpan{caller->def_line + 1, caller->last_line});
+      auto why = fmt::format("{} may keep the result of {} in module-level data, and ran outside a test", caller->qualname, changed);
+      if (auto outside = add_caller_tests(caller->def_line, caller->last_line, hunks, std::move(why), lines, blocks)) return outside;
     }
     return std::nullopt;
   }

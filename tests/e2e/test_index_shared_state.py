@@ -114,6 +114,51 @@ def test_a_function_whose_results_may_be_cached_keeps_the_static_answer(tmp_path
     assert covers(warm, "tests/test_cfg.py::test_size")
 
 
+# soupsieve compiles its `:disabled` and like pseudo-classes lazily, in a class attribute's map, three
+# calls above the parser: only the first test that used one ran the parser.
+PARSER = (
+    "class Parser:\n"
+    "    def __init__(self, text):\n        self.text = text\n\n"
+    "    def parse_nth(self):\n        return self.text.count('n') * 2\n\n"
+    "    def parse(self):\n        return ('nth', self.parse_nth())\n\n"
+    "    def process(self):\n        return [self.parse()]\n\n\n"
+    "class Lazy:\n"
+    "    def __init__(self):\n        self.data = {}\n\n"
+    "    def get(self, key):\n        if key not in self.data:\n"
+    "            self.data[key] = Parser(key).process()\n        return self.data[key]\n\n\n"
+    "PATTERNS = Lazy()\n"
+)
+
+
+def test_a_caller_three_calls_up_that_keeps_results_in_an_attribute_selects_the_tests_that_ran_it(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/css.py": PARSER,
+        "tests/test_css.py": "from pkg.css import PATTERNS\n\n\n"
+                             "def test_first():\n    assert PATTERNS.get('nn') == [('nth', 4)]\n\n\n"
+                             "def test_second():\n    assert PATTERNS.get('nn')[0][1] == 4\n",
+    })
+    repo.replace("src/pkg/css.py", "count('n') * 2", "count('n') * 3")
+    assert broken_tests(repo) == ["tests/test_css.py::test_first", "tests/test_css.py::test_second"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/css.py") == ("coverage", None)
+    assert covers(warm, "tests/test_css.py::test_second")  # it ran Lazy.get, never parse_nth
+
+
+def test_a_memoized_caller_two_calls_up_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/css.py": "import functools\n\n\n" + PARSER.split("class Lazy:")[0] +
+                          "@functools.lru_cache(maxsize=None)\ndef compile_pattern(text):\n    return Parser(text).process()\n",
+        "tests/test_css.py": "from pkg.css import compile_pattern\n\n\n"
+                             "def test_first():\n    assert compile_pattern('nn') == [('nth', 4)]\n\n\n"
+                             "def test_second():\n    assert compile_pattern('nn')[0][1] == 4\n",
+    })
+    repo.replace("src/pkg/css.py", "count('n') * 2", "count('n') * 3")
+    assert broken_tests(repo) == ["tests/test_css.py::test_first", "tests/test_css.py::test_second"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/css.py") == ("static", "memoized")  # a cache hit runs no line of compile_pattern
+    assert covers(warm, "tests/test_css.py::test_second")
+
+
 def test_a_function_with_a_mutable_default_is_answered_by_every_test_of_its_body(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/log.py": "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('init')\n    _seen.append(x)\n"
