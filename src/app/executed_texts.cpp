@@ -24,11 +24,27 @@ struct Candidate {
   std::string stem;
 };
 
-// Whether `lit` (lower-cased) could name the file: it holds the name, is its extension or stem, or its
+// Whether `lit` holds `name` as a whole word: not inside a longer name (`pyflakes_builtins`,
+// `_pyflakes_parent` name no `pyflakes`; `bin/pyflakes`, `pyflakes.cfg` and `"pyflakes"` do). A
+// printf field just before it (`"%spyflakes"`, `"%(dir)spyflakes"`) is a boundary.
+bool holds_name(std::string_view lit, std::string_view name) {
+  auto word = [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || static_cast<unsigned char>(ch) >= 0x80;
+  };
+  for (size_t at = lit.find(name); at != std::string_view::npos; at = lit.find(name, at + 1)) {
+    bool field = at >= 2 && lit[at - 1] == 's' && (lit[at - 2] == '%' || lit[at - 2] == ')');
+    bool starts = at == 0 || !word(lit[at - 1]) || field;
+    bool ends = at + name.size() == lit.size() || !word(lit[at + name.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// Whether `lit` (lower-cased) could name the file: it holds the name (as a whole word), is its extension or stem, or its
 // last component is a wildcard the name matches. No folder match: a folder holds many files, and an
 // exec'ing file that lists one is rare enough to be left to the data-files rule's listing readers.
 bool names(std::string_view lit, const Candidate& c) {
-  if (lit.find(c.name) != std::string_view::npos) return true;
+  if (holds_name(lit, c.name)) return true;
   if (!c.ext.empty() && (lit == c.ext || lit == std::string_view(c.ext).substr(1))) return true;
   if (!c.stem.empty() && lit == c.stem) return true;
   auto slash = lit.rfind('/');
