@@ -5,6 +5,7 @@
 // Stage 4, the coverage index: which tests executed each line of each file, recorded by coverage.py
 // with per-test contexts, and the SHA-256 of the content that was measured. A file's entry is trusted
 // only while the file's content at the diff base still has that hash.
+#include "impact/changes.hpp"
 #include "impact/vocabulary.hpp"
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impact {
@@ -241,6 +243,11 @@ struct CoverageInput {
   // deselected or stopped when it was built): the static answer applies to those tests only. File ->
   // the node ids of those tests (`file::test`, `file::Class::test`), sorted.
   std::map<std::string, std::vector<std::string>> unrecorded_tests;
+  // The files that are not Python and differ between the commit the index was built at and the state
+  // under test (added, changed or deleted since; this change's too), with their status: data a test
+  // may read, which the index's line maps knew nothing of (docs/coverage.md, "Data changed since the
+  // index"). Empty when that commit is not in HEAD's history (not checked).
+  std::vector<std::pair<RepoPath, FileStatus>> drifted_data;
 };
 
 // How the coverage stage reads file contents, bound by the caller to its Repository: `base` gives a

@@ -4,6 +4,7 @@
 
 #include "app/non_python_input.hpp"
 #include "app/executed_texts.hpp"
+#include "app/index_data_drift.hpp"
 #include "app/template_reads.hpp"
 #include "app/pytest_command.hpp"
 #include "app/stage_clock.hpp"
@@ -388,6 +389,7 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
       std::vector<std::string> doctest_paths;
       for (const auto& doc : input.text_doctests) doctest_paths.push_back(doc.path.str);
       coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, *index, reads, doctest_paths);
+      coverage.drifted_data = data_since_index(repo, index->meta(), out.changes);
       input.coverage = &coverage;
       out.index = index->meta();
       out.index_path = index_path.string();

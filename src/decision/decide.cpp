@@ -284,13 +284,14 @@ private:
       selection.merge(decision::covered_tests(covered, m_decision.files, m_in.graph));
       // Tests the index never measured, and test files that may start a process it does not see into:
       // what the static analysis of the covered changes selects in them (safe mode has all of it).
-      bool unmeasured = !m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty();
+      std::vector<std::string> drifted = decision::tests_reading_drifted_data(*m_in.coverage, m_non_python, m_in.graph);
+      bool unmeasured = !m_in.coverage->unmeasured_tests.empty() || !m_in.coverage->unrecorded_tests.empty() || !drifted.empty();
       std::optional<decision::ProcessStarters> starters;
       if (m_in.mode != Mode::safe) starters.emplace(m_in.graph, m_in.facts);
       if (starters && (unmeasured || starters->any())) {
         Selection answer = analyse(covered);
         selection.merge(starters->keep(answer));
-        if (unmeasured) selection.merge(decision::keep_unmeasured(std::move(answer), *m_in.coverage, m_in.graph));
+        if (unmeasured) selection.merge(decision::keep_unmeasured(std::move(answer), *m_in.coverage, drifted, m_in.graph));
       }
     }
     // Where the index answers for every changed Python file, it saw whether any test's computed import

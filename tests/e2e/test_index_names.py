@@ -190,3 +190,43 @@ def test_tests_made_by_a_test_file_that_changed_since_the_index_are_missing(tmp_
     warm = repo.decide()
     assert entry(warm)["fallback"] == "tests_missing", entry(warm)
     assert selected_ids(warm) == ["tests/test_cases.py"]
+
+
+DATA_DRIVEN = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    "src/calc/__init__.py": "",
+    OPS: DOCTESTS[OPS] + "\n\ndef neg(x):\n    return -x\n",
+    "tests/cases.json": '[["dbl", "double", 2, 4]]\n',
+    "tests/test_cases.py": (
+        "import json\nimport pathlib\n\nimport pytest\n\nfrom calc import ops\n\n"
+        "CASES = json.loads((pathlib.Path(__file__).parent / 'cases.json').read_text())\n\n\n"
+        "@pytest.mark.parametrize('name,fn,x,want', CASES, ids=[c[0] for c in CASES])\n"
+        "def test_case(name, fn, x, want):\n    assert getattr(ops, fn)(x) == want\n"
+    ),
+}
+
+
+def test_a_data_file_changed_since_the_index_gives_its_readers_the_static_answer(tmp_path_factory):
+    # A case added after the index was built runs neg(), which no recorded test ran: the index alone
+    # selected nothing.
+    repo = indexed(tmp_path_factory, "data-drift", DATA_DRIVEN)
+    repo.write("tests/cases.json", '[["dbl", "double", 2, 4], ["neg", "neg", 2, -2]]\n')
+    repo.commit("a case for neg")
+    repo.replace(OPS, "    return -x\n", "    return x\n")
+    warm = repo.decide()
+    assert (entry(warm)["source"], entry(warm)["fallback"]) == ("coverage", None), entry(warm)
+    assert selected_ids(warm) == ["tests/test_cases.py::test_case"]
+
+
+def test_a_parameter_id_gone_since_the_index_is_not_passed_beside_its_function(tmp_path_factory):
+    # The index recorded test_case[dbl]; a commit after it renamed the case. Passing the recorded id
+    # made pytest stop with "not found" (exit 4).
+    repo = indexed(tmp_path_factory, "param-drift", DATA_DRIVEN)
+    repo.write("tests/cases.json", '[["twice", "double", 2, 4]]\n')
+    repo.commit("rename a case")
+    repo.replace(OPS, "    return 2 * x\n", "    return 2 * x + 1\n")
+    warm = repo.decide()
+    assert selected_ids(warm) == ["tests/test_cases.py::test_case"]
+    run = repo.impact("--changed")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "not found" not in run.stdout + run.stderr

@@ -48,7 +48,7 @@ TEST_CASE("keep_unmeasured keeps unmeasured files whole and, in measured files, 
       {"tests/test_b.py", {"tests/test_b.py::test_y"}},
       {"tests/test_c.py", {"tests/test_c.py::TestK::test_m"}},
   };
-  auto kept = decision::keep_unmeasured(std::move(answer), coverage, built->graph);
+  auto kept = decision::keep_unmeasured(std::move(answer), coverage, {}, built->graph);
   CHECK(ids(kept, built->graph) == std::set<std::string>{
                                        "tests/test_a.py::test_skipped", // a whole file: its unrecorded tests
                                        "tests/test_b.py::test_y[1]",    // a parameter set of an unrecorded test
