@@ -275,9 +275,17 @@ namespace {
 
 // A class pytest collects by name with no test method written in it, which the module may give tests
 // as it is imported (docs/selection.md `collection`): a metaclass, a decorator other than a dataclass
-// maker, or a `setattr` call in the module (`setattr(TestCases, "test_" + name, method)` in a loop).
+// maker, a class body that stores through `locals()` or `vars()`, module-level code that names the
+// class (`fill(TestCalc)`, a helper's loop of setattr), or a `setattr` call in the module
+// (`setattr(TestCases, "test_" + name, method)` in a loop).
 bool may_be_given_tests(const FileFacts& facts, const Symbol& cls) {
   if (cls.has_metaclass) return true;
+  auto named = [](const std::vector<std::string>& refs, std::string_view name) {
+    return std::any_of(refs.begin(), refs.end(), [&](const std::string& r) {
+      return r == name || (r.size() > name.size() && r.starts_with(name) && r[name.size()] == '.');
+    });
+  };
+  if (named(cls.refs, "locals") || named(cls.refs, "vars") || named(facts.module_refs, cls.qualname)) return true;
   for (const auto& d : cls.decorators) {
     std::string_view last = std::string_view(d).substr(d.rfind('.') == std::string::npos ? 0 : d.rfind('.') + 1);
     if (last != "dataclass" && last != "s" && last != "attrs" && last != "define" && last != "frozen" && last != "mutable") {
@@ -292,8 +300,14 @@ bool may_be_given_tests(const FileFacts& facts, const Symbol& cls) {
 } // namespace
 
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
-  // A module that stores into globals() by a computed key may bind test functions no statement spells.
+  // A module that stores into globals() by a computed key may bind test functions no statement spells;
+  // so may one that sets attributes of a module from sys.modules (`setattr(sys.modules[__name__], ...)`).
   if (facts.parse_error || facts.stores_globals) return true;
+  const auto& refs = facts.module_refs;
+  if (std::find(refs.begin(), refs.end(), "setattr") != refs.end() &&
+      std::any_of(refs.begin(), refs.end(), [](const std::string& r) { return r.starts_with("sys.modules") || r.starts_with("*modules"); })) {
+    return true;
+  }
   // Methods anywhere below class `c` (nested Test classes included) named like tests.
   // Test methods of `c`, or of classes nested in it that pytest collects too (name and no __init__,
   // or a base they may inherit tests from).

@@ -127,10 +127,15 @@ bool tests_set_type_checking(const ImportGraph& graph, const ProjectFacts* facts
   if (facts == nullptr) return true;
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts->size(); ++n) {
     const GraphNode& node = graph.nodes[n];
-    if (node.ghost || !(node.test || node.conftest) || !facts->mentions(n, "TYPE_CHECKING")) continue;
-    for (std::string_view how : {"reload", "setattr", "patch", "exec", "run_path", "run_module", "import_module", "exec_module"}) {
+    if (node.ghost || !facts->mentions(n, "TYPE_CHECKING")) continue;
+    // Test code, and any helper it may call (a tests/ helper, `pkg/testing.py`, a plugin module): a
+    // module that names TYPE_CHECKING with a way to set it and run a module again. A module's own
+    // lazy loading (`import_module`, `exec`) beside a plain `if TYPE_CHECKING:` is no such way.
+    bool tests = node.test || node.conftest;
+    for (std::string_view how : {"reload", "setattr", "patch", "run_path", "run_module", "exec_module"}) {
       if (facts->mentions(n, how)) return true;
     }
+    if (tests && (facts->mentions(n, "exec") || facts->mentions(n, "import_module"))) return true;
   }
   return false;
 }

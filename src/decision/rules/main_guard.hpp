@@ -30,9 +30,9 @@ void select_program_runners(const DecisionInput& in, const std::vector<const Pyt
 void select_reached_programs(const DecisionInput& in, const std::map<uint32_t, std::vector<Hop>>& reached,
                              const ReverseWalk& files, Selection& out, std::vector<Trigger>& triggers, bool loaded = false);
 
-// Whether test code may run a module with TYPE_CHECKING set (`type-checking`): a test file or
-// conftest.py names TYPE_CHECKING and a way to set it or to run a module again (setattr, patch,
-// reload, exec, runpy, import_module). True without `facts`.
+// Whether test code may run a module with TYPE_CHECKING set (`type-checking`): a file of the project
+// names TYPE_CHECKING and a way to set it or to run a module again (setattr, patch, reload, runpy,
+// exec_module; in a test file or conftest.py also exec and import_module). True without `facts`.
 bool tests_set_type_checking(const ImportGraph& graph, const ProjectFacts* facts);
 
 // The test files that may run a module as a program (every test file without `facts`).
