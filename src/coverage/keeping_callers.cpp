@@ -20,19 +20,110 @@ bool calls(std::string_view ref, std::string_view name) {
   return ref.size() > name.size() && ref.ends_with(name) && ref[ref.size() - name.size() - 1] == '.';
 }
 
-// What in lines `first`..`last` of `lines` may keep a value across calls: an item stored into an
-// attribute (`self.data[key] = value`, `cls._cache[k] = v`, `type(self).seen[k] = v`) or `setdefault`.
-std::optional<std::string> keeps_items(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last) {
+std::string_view last_name(std::string_view qualname) {
+  return qualname.substr(qualname.rfind('.') == std::string_view::npos ? 0 : qualname.rfind('.') + 1);
+}
+
+bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+// The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`):
+// what is stored into them is gone when the call returns (unless returned, which its caller's own
+// stores show).
+std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last) {
+  std::set<std::string_view> out;
+  for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
+    std::string_view line = lines[l];
+    size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos) continue;
+    size_t end = start;
+    while (end < line.size() && name_char(line[end])) ++end;
+    if (end == start) continue;
+    size_t eq = line.find_first_not_of(" \t", end);
+    if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) continue;
+    size_t value = line.find_first_not_of(" \t", eq + 1);
+    if (value == std::string_view::npos) continue;
+    std::string_view v = line.substr(value);
+    for (std::string_view fresh : {"{", "[", "dict(", "set(", "list(", "OrderedDict(", "collections.OrderedDict(",
+                                   "defaultdict(", "collections.defaultdict(", "Counter(", "collections.Counter("}) {
+      if (v.starts_with(fresh)) out.insert(line.substr(start, end - start));
+    }
+  }
+  return out;
+}
+
+// What in lines `first`..`last` of `lines` may keep a value across calls: an item stored into a
+// container that outlives the call (an attribute's, `self.data[key] = value`, `vars(self)[k] = v`; a
+// module-level name's, a parameter's, a closure's, an alias's: anything but a fresh local), a
+// mutating call on one (`update`, `setdefault`, `__setitem__`; `append`, `add`, `extend`, `insert`
+// too, but not on an attribute of `self`: an instance's own accumulator, `self.errors.append`), or
+// `setattr` (`bypassed`: a later read finds the attribute without running the caller at all, as a
+// memoized call does).
+std::optional<std::string> keeps_items(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
+                                       const std::set<std::string_view>& leading, bool& bypassed) {
+  bypassed = false;
+  std::set<std::string_view> fresh = fresh_locals(lines, first, last);
+  // What is stored must come from the changed code: it calls a function that leads there (`leading`),
+  // or names a local assigned from such a call (two passes: `v = f(); w = v + 1`). A statement that
+  // goes on past its line is taken to (its value is not read).
+  auto has_word = [](std::string_view text, std::string_view word, bool call) {
+    for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+      if (at > 0 && name_char(text[at - 1])) continue;
+      size_t after = at + word.size();
+      if (after < text.size() && name_char(text[after])) continue;
+      if (!call) return true;
+      size_t open = text.find_first_not_of(" \t", after);
+      if (open != std::string_view::npos && text[open] == '(') return true;
+    }
+    return false;
+  };
+  std::set<std::string_view> derived;
+  auto from_change = [&](std::string_view text) {
+    int depth = 0;
+    for (char c : text) depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth > 0 || text.ends_with("\\")) return true;
+    return std::any_of(leading.begin(), leading.end(), [&](std::string_view n) { return has_word(text, n, true); }) ||
+           std::any_of(derived.begin(), derived.end(), [&](std::string_view n) { return has_word(text, n, false); });
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
+      std::string_view line = lines[l];
+      size_t start = line.find_first_not_of(" \t");
+      if (start == std::string_view::npos) continue;
+      size_t end = start;
+      while (end < line.size() && name_char(line[end])) ++end;
+      size_t eq = end == start ? std::string_view::npos : line.find_first_not_of(" \t", end);
+      if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) continue;
+      if (from_change(line.substr(eq + 1))) derived.insert(line.substr(start, end - start));
+    }
+  }
+  auto local = [&](std::string_view base) {
+    return base.find_first_of(".([") == std::string_view::npos && fresh.contains(base);
+  };
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
     std::string_view line = lines[l];
     size_t code = line.find_first_not_of(" \t");
     if (code == std::string_view::npos || line[code] == '#') continue;
-    if (line.find(".setdefault(") != std::string_view::npos) return fmt::format("line {} calls setdefault", l);
-    // `<target>[...] = ` where the target holds a dot: an item of an attribute.
+    if (line.find("setattr(") != std::string_view::npos && from_change(line.substr(line.find("setattr(")))) {
+      bypassed = true;
+      return fmt::format("line {} sets an attribute with setattr", l);
+    }
+    for (std::string_view method : {".update(", ".setdefault(", ".__setitem__(", ".append(", ".add(", ".extend(", ".insert("}) {
+      for (size_t at = line.find(method); at != std::string_view::npos; at = line.find(method, at + 1)) {
+        size_t begin = at;
+        while (begin > 0 && (name_char(line[begin - 1]) || line[begin - 1] == '.')) --begin;
+        std::string_view base = line.substr(begin, at - begin);
+        if (base.empty() || local(base)) continue;
+        bool accumulates = method == ".append(" || method == ".add(" || method == ".extend(" || method == ".insert(";
+        if (accumulates && base.starts_with("self.")) continue;
+        if (!from_change(line.substr(at + method.size() - 1))) continue;
+        return fmt::format("line {} calls {}{}", l, base, method.substr(0, method.size() - 1));
+      }
+    }
+    // `<target>[...] = ` (or an augmented assignment) where the target is not a fresh local.
     size_t open = line.find('[', code);
     if (open == std::string_view::npos) continue;
     std::string_view target = line.substr(code, open - code);
-    if (target.find('.') == std::string_view::npos || target.find_first_of(" =(,") != std::string_view::npos) continue;
+    if (target.empty() || target.find_first_of(" =,") != std::string_view::npos || local(target)) continue;
     int depth = 0;
     size_t close = std::string_view::npos;
     for (size_t i = open; i < line.size(); ++i) {
@@ -45,7 +136,11 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     if (close == std::string_view::npos) continue;
     std::string_view rest = line.substr(close + 1);
     size_t op = rest.find_first_not_of(" \t");
-    if (op == std::string_view::npos || rest[op] != '=' || (op + 1 < rest.size() && rest[op + 1] == '=')) continue;
+    if (op == std::string_view::npos) continue;
+    bool assigns = rest[op] == '=' && !(op + 1 < rest.size() && rest[op + 1] == '=');
+    bool augmented = op + 1 < rest.size() && rest[op + 1] == '=' && std::string_view("+-*/|&%^").find(rest[op]) != std::string_view::npos;
+    if (!assigns && !augmented) continue;
+    if (!from_change(rest.substr(op + (assigns ? 1 : 2)))) continue;
     return fmt::format("line {} stores an item of {}", l, target);
   }
   return std::nullopt;
@@ -76,6 +171,8 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
     // Callers found so far, with the names they are called by; each round goes one call further up.
     std::set<std::string_view> seen{change.qualname};
     std::vector<std::string_view> frontier{change.qualname};
+    // The names of the changed function and of the callers found so far: calls that lead to the change.
+    std::set<std::string_view> leading{last_name(change.qualname)};
     for (int depth = 0; depth < k_keeping_depth && !frontier.empty(); ++depth) {
       std::vector<std::string_view> next;
       for (const auto& caller : view.symbols) {
@@ -87,13 +184,15 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
         if (!reached) continue;
         seen.insert(caller.qualname);
         next.push_back(caller.qualname);
+        leading.insert(last_name(caller.qualname));
         FileSemantics as_changed;
         as_changed.symbols.push_back(SymbolChange{std::string(caller.qualname), caller.kind, ChangeKind::implementation, {}, {}, false});
         if (auto cached = memoized(facts, graph, at, file, as_changed)) {
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
                                       fmt::format("it is memoized ({})", cached->second), true});
-        } else if (auto how = keeps_items(lines, caller.def_line + 1, caller.last_line)) {
-          out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname, *how, false});
+        } else if (bool bypassed = false;
+                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, bypassed)) {
+          out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname, *how, bypassed});
         }
       }
       frontier = std::move(next);

@@ -21,17 +21,17 @@ struct KeepingCaller {
   uint32_t def_line = 0, last_line = 0;
   std::string changed; // the changed function it leads to
   std::string how;     // what may keep the result, for people
-  // Memoized itself: a call that finds its result kept runs no line of its body, so the tests that got
-  // a kept result left no trace in the caller either (the index cannot answer).
+  // Memoized itself, or setting an attribute a later read finds without calling it: a test that got
+  // the kept result ran no line of the caller, so no coverage names it (the index cannot answer).
   bool memoized = false;
 };
 
 // The functions of file `at` (`file`, content `content`) that call a changed function of `sem`,
 // directly or through other functions of the file (up to k_keeping_depth calls up), and may keep what
-// they got across calls: memoized themselves (memoized.hpp), or storing into an item of an attribute
-// or of a name they do not bind (`self.data[key] = value`, `cls._cache[k] = v`) or calling
-// `setdefault`. A direct caller that keeps a result in module-level data is found by the evidence's
-// own rule.
+// they got across calls: memoized themselves (memoized.hpp), or storing into a container that
+// outlives the call (keeping_callers.cpp, keeps_items: an item of an attribute or of any name but a
+// fresh local, a mutating call on one, setattr). A direct caller that keeps a result in module-level
+// data is also found by the evidence's own rule.
 std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const ImportGraph& graph, size_t at,
                                            std::string_view file, const FileSemantics& sem, std::string_view content);
 

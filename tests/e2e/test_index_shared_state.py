@@ -159,6 +159,50 @@ def test_a_memoized_caller_two_calls_up_keeps_the_static_answer(tmp_path):
     assert covers(warm, "tests/test_css.py::test_second")
 
 
+# Two tests in two files ask for the same kept result; only the first ran compute().
+KEEPERS = {
+    "module-dict-two-calls-up": "_cache = {}\n\n\ndef mid(k):\n    return compute(k)\n\n\ndef lookup(k):\n"
+                                "    if k not in _cache:\n        _cache[k] = mid(k)\n    return _cache[k]\n",
+    "local-alias-of-an-attribute": "class Box:\n    def __init__(self):\n        self._c = {}\n\n    def get(self, k):\n"
+                                   "        c = self._c\n        if k not in c:\n            c[k] = compute(k)\n        return c[k]\n\n\n"
+                                   "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
+    "update-of-an-attribute": "class Box:\n    def __init__(self):\n        self._c = {}\n\n    def get(self, k):\n"
+                              "        if k not in self._c:\n            self._c.update({k: compute(k)})\n        return self._c[k]\n\n\n"
+                              "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
+    "closure-dict": "def _memo():\n    c = {}\n\n    def get(k):\n        if k not in c:\n            c[k] = compute(k)\n"
+                    "        return c[k]\n    return get\n\n\nlookup = _memo()\n",
+    "default-argument-dict": "def lookup(k, _c={}):\n    if k not in _c:\n        _c[k] = compute(k)\n    return _c[k]\n",
+}
+
+
+@pytest.mark.parametrize("keeper", sorted(KEEPERS))
+def test_a_result_kept_by_a_caller_selects_every_test_that_asked_for_it(tmp_path, keeper):
+    repo = indexed(tmp_path, {
+        "src/pkg/core.py": "def compute(k):\n    return k * 2\n\n\n" + KEEPERS[keeper],
+        "tests/test_a.py": "from pkg.core import lookup\n\n\ndef test_a():\n    assert lookup(3) == 6\n",
+        "tests/test_b.py": "from pkg.core import lookup\n\n\ndef test_b():\n    assert lookup(3) == 6\n",
+    })
+    repo.replace("src/pkg/core.py", "return k * 2", "return k * 2 + 1")
+    assert broken_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
+
+
+def test_an_attribute_a_caller_sets_with_setattr_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/core.py": "def compute(k):\n    return k * 2\n\n\nclass Lazy:\n    def __getattr__(self, name):\n"
+                           "        v = compute(len(name))\n        setattr(self, name, v)\n        return v\n\n\nLAZY = Lazy()\n\n\n"
+                           "def abc():\n    return LAZY.abc\n",  # not imported into a test module, where collection would ask it
+        "tests/test_a.py": "from pkg.core import abc\n\n\ndef test_a():\n    assert abc() == 6\n",
+        "tests/test_b.py": "from pkg.core import abc\n\n\ndef test_b():\n    assert abc() == 6\n",
+    })
+    repo.replace("src/pkg/core.py", "return k * 2", "return k * 2 + 1")
+    assert broken_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/core.py") == ("static", "memoized")  # test_b never ran __getattr__
+    assert covers(warm, "tests/test_b.py::test_b")
+
+
 def test_a_function_with_a_mutable_default_is_answered_by_every_test_of_its_body(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/log.py": "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('init')\n    _seen.append(x)\n"
