@@ -103,28 +103,60 @@ void quoted_chains(TSNode n, std::string_view src, std::vector<std::string>& out
 namespace {
 
 
+// Names bound to a string literal by a module-level or class-body assignment (`COND = "pkg.flags.skip()"`):
+// a marker's condition given by name is that string.
+using StringNames = std::vector<std::pair<std::string_view, TSNode>>;
+
+void string_assignments(TSNode block, std::string_view source, StringNames& out) {
+  uint32_t count = ts_node_named_child_count(block);
+  for (uint32_t k = 0; k < count; ++k) {
+    TSNode statement = ts_node_named_child(block, k);
+    if (type_of(statement) == "class_definition") {
+      TSNode body = ts_node_child_by_field_name(statement, "body", 4);
+      if (!ts_node_is_null(body)) string_assignments(body, source, out);
+      continue;
+    }
+    if (type_of(statement) != "expression_statement") continue;
+    TSNode assignment = ts_node_named_child(statement, 0);
+    if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
+    TSNode left = ts_node_child_by_field_name(assignment, "left", 4);
+    TSNode right = ts_node_child_by_field_name(assignment, "right", 5);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || type_of(left) != "identifier" || type_of(right) != "string") continue;
+    out.emplace_back(node_text(left, source), right);
+  }
+}
+
 // The names spelled by `call` when it is a skipif / xfail marker with string conditions: its positional
-// string arguments and `condition=` (`reason=` is prose).
-void marker_condition(TSNode call, std::string_view source, std::vector<std::string>& out) {
+// string arguments and `condition=` (`reason=` is prose), also given by a name bound to a string.
+void marker_condition(TSNode call, std::string_view source, const StringNames& strings, std::vector<std::string>& out) {
   if (ts_node_is_null(call) || type_of(call) != "call") return;
   std::string_view callee = node_text(ts_node_child_by_field_name(call, "function", 8), source);
   if (!callee.ends_with("skipif") && !callee.ends_with("xfail")) return;
   TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  auto by_name = [&](TSNode arg) {
+    if (type_of(arg) != "identifier") return;
+    std::string_view name = node_text(arg, source);
+    for (const auto& [bound, value] : strings) {
+      if (bound == name) quoted_chains(value, source, out);
+    }
+  };
   for (uint32_t a = 0; a < n; ++a) {
     TSNode arg = ts_node_named_child(args, a);
     if (type_of(arg) == "string") quoted_chains(arg, source, out);
+    by_name(arg);
     if (type_of(arg) == "keyword_argument" && node_text(ts_node_child_by_field_name(arg, "name", 4), source) == "condition") {
       quoted_chains(ts_node_child_by_field_name(arg, "value", 5), source, out);
+      by_name(ts_node_child_by_field_name(arg, "value", 5));
     }
   }
 }
 
 // The same for every call inside `n` (a module-level `pytestmark = [pytest.mark.skipif("..."), ...]`).
-void marker_conditions_in(TSNode n, std::string_view source, std::vector<std::string>& out) {
-  if (type_of(n) == "call") marker_condition(n, source, out);
+void marker_conditions_in(TSNode n, std::string_view source, const StringNames& strings, std::vector<std::string>& out) {
+  if (type_of(n) == "call") marker_condition(n, source, strings, out);
   uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) marker_conditions_in(ts_node_named_child(n, i), source, out);
+  for (uint32_t i = 0; i < count; ++i) marker_conditions_in(ts_node_named_child(n, i), source, strings, out);
 }
 
 } // namespace
@@ -148,18 +180,23 @@ void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& fa
 void find_marker_conditions(TSNode root, std::string_view source, const FileFacts& facts, std::vector<QuotedName>& quoted) {
   // Most files name neither marker: no walk over their module-level values (a large data literal).
   if (source.find("skipif") == std::string_view::npos && source.find("xfail") == std::string_view::npos) return;
+  StringNames strings;
+  string_assignments(root, source, strings);
   std::vector<std::string> spelled;
+  // Decorators: a skipif / xfail marker, or one inside another decorator's arguments
+  // (`parametrize(..., [pytest.param(1, marks=pytest.mark.skipif("..."))])`).
   for (size_t i = 0; i < facts.symbols.size(); ++i) {
     const Symbol& s = facts.symbols[i];
-    bool marked = std::any_of(s.decorators.begin(), s.decorators.end(),
-                              [](const std::string& d) { return d.ends_with("skipif") || d.ends_with("xfail"); });
-    if (!marked) continue;
+    if (s.decorators.empty()) continue;
     TSNode def = definition_starting_at(root, s.header_begin);
     TSNode decorated = ts_node_is_null(def) ? def : ts_node_parent(def);
     if (ts_node_is_null(decorated) || type_of(decorated) != "decorated_definition") continue;
     spelled.clear();
     uint32_t count = ts_node_named_child_count(decorated);
-    for (uint32_t k = 0; k < count; ++k) marker_condition(ts_node_named_child(ts_node_named_child(decorated, k), 0), source, spelled);
+    for (uint32_t k = 0; k < count; ++k) {
+      TSNode decorator = ts_node_named_child(decorated, k);
+      if (type_of(decorator) == "decorator") marker_conditions_in(decorator, source, strings, spelled);
+    }
     for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
   }
   // Class-body assignments (`pytestmark = pytest.mark.xfail("...")` in `class TestX:`, a list of
@@ -179,7 +216,7 @@ void find_marker_conditions(TSNode root, std::string_view source, const FileFact
       TSNode assignment = ts_node_named_child(statement, 0);
       if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
       TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
-      if (!ts_node_is_null(value)) marker_conditions_in(value, source, spelled);
+      if (!ts_node_is_null(value)) marker_conditions_in(value, source, strings, spelled);
     }
     for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
   }
@@ -193,7 +230,7 @@ void find_marker_conditions(TSNode root, std::string_view source, const FileFact
     TSNode assignment = ts_node_named_child(statement, 0);
     if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
     TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
-    if (!ts_node_is_null(value)) marker_conditions_in(value, source, spelled);
+    if (!ts_node_is_null(value)) marker_conditions_in(value, source, strings, spelled);
   }
   for (auto& chain : spelled) quoted.push_back(QuotedName{-1, std::move(chain)});
 }
