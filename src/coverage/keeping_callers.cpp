@@ -26,26 +26,30 @@ std::string_view last_name(std::string_view qualname) {
 
 bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
+// `name = value` (one plain name, not `==`): the name and the value's text.
+std::optional<std::pair<std::string_view, std::string_view>> simple_assignment(std::string_view line) {
+  size_t start = line.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return std::nullopt;
+  size_t end = start;
+  while (end < line.size() && name_char(line[end])) ++end;
+  if (end == start) return std::nullopt;
+  size_t eq = line.find_first_not_of(" \t", end);
+  if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) return std::nullopt;
+  return std::pair{line.substr(start, end - start), line.substr(eq + 1)};
+}
+
 // The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`):
 // what is stored into them is gone when the call returns (unless returned, which its caller's own
 // stores show).
 std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last) {
   std::set<std::string_view> out;
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
-    std::string_view line = lines[l];
-    size_t start = line.find_first_not_of(" \t");
-    if (start == std::string_view::npos) continue;
-    size_t end = start;
-    while (end < line.size() && name_char(line[end])) ++end;
-    if (end == start) continue;
-    size_t eq = line.find_first_not_of(" \t", end);
-    if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) continue;
-    size_t value = line.find_first_not_of(" \t", eq + 1);
-    if (value == std::string_view::npos) continue;
-    std::string_view v = line.substr(value);
+    auto assigned = simple_assignment(lines[l]);
+    if (!assigned) continue;
+    std::string_view v = assigned->second.substr(std::min(assigned->second.size(), assigned->second.find_first_not_of(" \t")));
     for (std::string_view fresh : {"{", "[", "dict(", "set(", "list(", "OrderedDict(", "collections.OrderedDict(",
                                    "defaultdict(", "collections.defaultdict(", "Counter(", "collections.Counter("}) {
-      if (v.starts_with(fresh)) out.insert(line.substr(start, end - start));
+      if (v.starts_with(fresh)) out.insert(assigned->first);
     }
   }
   return out;
@@ -62,6 +66,9 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
                                        const std::set<std::string_view>& leading, bool& bypassed) {
   bypassed = false;
   std::set<std::string_view> fresh = fresh_locals(lines, first, last);
+  auto local = [&](std::string_view base) {
+    return base.find_first_of(".([") == std::string_view::npos && fresh.contains(base);
+  };
   // What is stored must come from the changed code: it calls a function that leads there (`leading`),
   // or names a local assigned from such a call (two passes: `v = f(); w = v + 1`). A statement that
   // goes on past its line is taken to (its value is not read).
@@ -86,19 +93,10 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
   };
   for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
-      std::string_view line = lines[l];
-      size_t start = line.find_first_not_of(" \t");
-      if (start == std::string_view::npos) continue;
-      size_t end = start;
-      while (end < line.size() && name_char(line[end])) ++end;
-      size_t eq = end == start ? std::string_view::npos : line.find_first_not_of(" \t", end);
-      if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) continue;
-      if (from_change(line.substr(eq + 1))) derived.insert(line.substr(start, end - start));
+      auto assigned = simple_assignment(lines[l]);
+      if (assigned && from_change(assigned->second)) derived.insert(assigned->first);
     }
   }
-  auto local = [&](std::string_view base) {
-    return base.find_first_of(".([") == std::string_view::npos && fresh.contains(base);
-  };
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
     std::string_view line = lines[l];
     size_t code = line.find_first_not_of(" \t");

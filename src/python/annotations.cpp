@@ -159,6 +159,19 @@ void marker_conditions_in(TSNode n, std::string_view source, const StringNames& 
   for (uint32_t i = 0; i < count; ++i) marker_conditions_in(ts_node_named_child(n, i), source, strings, out);
 }
 
+// The markers' conditions in the values the statements of `block` assign (`pytestmark = ...`).
+void assigned_markers(TSNode block, std::string_view source, const StringNames& strings, std::vector<std::string>& out) {
+  uint32_t count = ts_node_named_child_count(block);
+  for (uint32_t k = 0; k < count; ++k) {
+    TSNode statement = ts_node_named_child(block, k);
+    if (type_of(statement) != "expression_statement") continue;
+    TSNode assignment = ts_node_named_child(statement, 0);
+    if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
+    TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
+    if (!ts_node_is_null(value)) marker_conditions_in(value, source, strings, out);
+  }
+}
+
 } // namespace
 
 void add_quoted_annotations(const std::vector<QuotedName>& quoted, FileFacts& facts) {
@@ -209,29 +222,13 @@ void find_marker_conditions(TSNode root, std::string_view source, const FileFact
     TSNode body = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "body", 4);
     if (ts_node_is_null(body)) continue;
     spelled.clear();
-    uint32_t statements = ts_node_named_child_count(body);
-    for (uint32_t k = 0; k < statements; ++k) {
-      TSNode statement = ts_node_named_child(body, k);
-      if (type_of(statement) != "expression_statement") continue;
-      TSNode assignment = ts_node_named_child(statement, 0);
-      if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
-      TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
-      if (!ts_node_is_null(value)) marker_conditions_in(value, source, strings, spelled);
-    }
+    assigned_markers(body, source, strings, spelled);
     for (auto& chain : spelled) quoted.push_back(QuotedName{static_cast<int32_t>(i), std::move(chain)});
   }
   // Module-level assignments (`pytestmark = pytest.mark.skipif("...")`, a marker bound to a name and
   // applied below): module-level reads.
   spelled.clear();
-  uint32_t count = ts_node_named_child_count(root);
-  for (uint32_t k = 0; k < count; ++k) {
-    TSNode statement = ts_node_named_child(root, k);
-    if (type_of(statement) != "expression_statement") continue;
-    TSNode assignment = ts_node_named_child(statement, 0);
-    if (ts_node_is_null(assignment) || type_of(assignment) != "assignment") continue;
-    TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
-    if (!ts_node_is_null(value)) marker_conditions_in(value, source, strings, spelled);
-  }
+  assigned_markers(root, source, strings, spelled);
   for (auto& chain : spelled) quoted.push_back(QuotedName{-1, std::move(chain)});
 }
 
