@@ -389,7 +389,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
       std::vector<std::string> doctest_paths;
       for (const auto& doc : input.text_doctests) doctest_paths.push_back(doc.path.str);
       coverage = coverage_evidence(out.changes, semantics, facts, layout, graph, *index, reads, doctest_paths);
-      coverage.drifted_data = data_since_index(repo, index->meta(), out.changes);
+      // Read only where the index answers a change (the decision uses it for those alone): one more diff.
+      bool answered = std::any_of(coverage.files.begin(), coverage.files.end(), [](const CoverageUse& u) { return u.trusted; });
+      if (answered) coverage.drifted_data = data_since_index(repo, index->meta(), out.changes);
       input.coverage = &coverage;
       out.index = index->meta();
       out.index_path = index_path.string();
