@@ -51,6 +51,12 @@ struct GraphNode {
   std::vector<std::string> module_names; // every dotted name it can be imported as
 };
 
+// The dotted names a relative import (`level` dots, then `module`, which may be empty) means in
+// `importer`, one per name the file is imported as: `from . import b` in src/nsp/a.py is `nsp.b`, which
+// another import root may hold (a namespace package split over src/ and lib/). None where the dots
+// climb above a top-level package.
+std::vector<std::string> relative_module_names(const GraphNode& importer, int level, std::string_view module);
+
 // A computed import whose target cannot be bounded: it may load any module of the project.
 struct UnboundedImport {
   uint32_t node = 0;

@@ -43,6 +43,22 @@ std::optional<uint32_t> ImportGraph::find(std::string_view path) const {
   return it->second;
 }
 
+std::vector<std::string> relative_module_names(const GraphNode& importer, int level, std::string_view module) {
+  std::vector<std::string> out;
+  bool package = importer.path.filename() == "__init__.py"; // its name is the package's own
+  for (std::string_view name : importer.module_names) {
+    for (int up = package ? 1 : 0; up < level && !name.empty(); ++up) {
+      size_t dot = name.rfind('.');
+      name = dot == std::string_view::npos ? std::string_view() : name.substr(0, dot);
+    }
+    if (name.empty()) continue;
+    std::string full(name);
+    if (!module.empty()) full.append(".").append(module);
+    if (std::find(out.begin(), out.end(), full) == out.end()) out.push_back(std::move(full));
+  }
+  return out;
+}
+
 namespace {
 
 constexpr uint32_t k_none = std::numeric_limits<uint32_t>::max();
@@ -361,6 +377,14 @@ public:
     std::string module_dir(base);
     append_dotted_as_path(module_dir, imp.module);
     follow_names(imp, scratch, module_dir, kind);
+    // The same names in every root: a namespace package's portions lie in several folders.
+    for (const std::string& name : relative_module_names(m_graph.nodes[m_current], imp.level, imp.module)) {
+      link_absolute(name, kind, imp.line);
+      if (imp.kind != ImportKind::from) continue;
+      ImportView named = imp;
+      named.module = name;
+      namespace_submodules(named, scratch, kind);
+    }
   }
 
   // `from <module_dir> import a, b`: a and b may be submodules; `import *` may load __all__'s.

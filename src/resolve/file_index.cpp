@@ -109,6 +109,12 @@ void FileIndex::resolve_module(uint32_t importer, const ImportView& imp, std::ve
   for (const std::string* candidate : {&module_file, &package_file}) {
     if (auto n = m_graph.find(*candidate)) out.push_back(*n);
   }
+  // The same module in the other roots (a namespace package's portions lie in several folders).
+  for (const std::string& name : relative_module_names(m_graph.nodes[importer], imp.level, imp.module)) {
+    for (uint32_t n : m_graph.modules_named(name)) {
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    }
+  }
 }
 
 std::vector<uint32_t> FileIndex::namespace_submodule(uint32_t importer, const ImportView& imp, std::string_view name) const {
@@ -129,6 +135,12 @@ std::vector<uint32_t> FileIndex::namespace_submodule(uint32_t importer, const Im
   }
   for (std::string candidate : {path + ".py", path + "/__init__.py"}) {
     if (auto n = m_graph.find(candidate)) out.push_back(*n);
+  }
+  for (std::string full : relative_module_names(m_graph.nodes[importer], imp.level, imp.module)) {
+    full.append(".").append(name);
+    for (uint32_t n : m_graph.modules_named(full)) {
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    }
   }
   return out;
 }

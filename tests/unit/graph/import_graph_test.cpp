@@ -162,6 +162,34 @@ TEST_CASE("build_import_graph links a name found under several import roots to e
   CHECK(has_edge(g, "main.py", "lib/shared/__init__.py", EdgeKind::import_));
 }
 
+TEST_CASE("build_import_graph resolves relative imports across a namespace package's portions in several roots", "[import_graph]") {
+  Project p;
+  p.config.pythonpath = {"src", "lib"};
+  p.file("src/nsp/a.py", "from . import b\nfrom .c import f\n")
+      .file("src/nsp/deep/x.py", "from ..b import g\n")
+      .file("lib/nsp/b.py")
+      .file("lib/nsp/c.py");
+  auto b = testing::build(p);
+  const auto& g = b->graph;
+  CHECK(has_edge(g, "src/nsp/a.py", "lib/nsp/b.py", EdgeKind::from_import));
+  CHECK(has_edge(g, "src/nsp/a.py", "lib/nsp/c.py", EdgeKind::from_import));
+  CHECK(has_edge(g, "src/nsp/deep/x.py", "lib/nsp/b.py", EdgeKind::from_import));
+}
+
+TEST_CASE("relative_module_names climbs the importer's dotted names", "[import_graph]") {
+  GraphNode module;
+  module.path = RepoPath("src/nsp/sub/a.py");
+  module.module_names = {"nsp.sub.a", "src.nsp.sub.a"};
+  CHECK(relative_module_names(module, 1, "") == Strings{"nsp.sub", "src.nsp.sub"});
+  CHECK(relative_module_names(module, 2, "b.c") == Strings{"nsp.b.c", "src.nsp.b.c"});
+  CHECK(relative_module_names(module, 3, "b") == Strings{"src.b"}); // above the top of `nsp`
+  GraphNode package;
+  package.path = RepoPath("src/nsp/sub/__init__.py");
+  package.module_names = {"nsp.sub"};
+  CHECK(relative_module_names(package, 1, "x") == Strings{"nsp.sub.x"});
+  CHECK(relative_module_names(package, 2, "") == Strings{"nsp"});
+}
+
 TEST_CASE("build_import_graph adds the edges Python implies to package __init__.py files", "[import_graph]") {
   auto b = testing::build(app_project());
   const auto& g = b->graph;
