@@ -278,36 +278,46 @@ namespace {
 // maker, a class body that stores through `locals()` or `vars()`, module-level code that names the
 // class (`fill(TestCalc)`, a helper's loop of setattr), or a `setattr` call in the module
 // (`setattr(TestCases, "test_" + name, method)` in a loop).
+// Whether `refs` read `name` itself or an attribute of it (`name.x`).
+bool reads(const std::vector<std::string>& refs, std::string_view name) {
+  return std::any_of(refs.begin(), refs.end(), [&](const std::string& r) {
+    return r.starts_with(name) && (r.size() == name.size() || r[name.size()] == '.');
+  });
+}
+
 bool may_be_given_tests(const FileFacts& facts, const Symbol& cls) {
   if (cls.has_metaclass) return true;
-  auto named = [](const std::vector<std::string>& refs, std::string_view name) {
-    return std::any_of(refs.begin(), refs.end(), [&](const std::string& r) {
-      return r == name || (r.size() > name.size() && r.starts_with(name) && r[name.size()] == '.');
-    });
-  };
-  if (named(cls.refs, "locals") || named(cls.refs, "vars") || named(facts.module_refs, cls.qualname)) return true;
+  if (reads(cls.refs, "locals") || reads(cls.refs, "vars") || reads(facts.module_refs, cls.qualname)) return true;
   for (const auto& d : cls.decorators) {
     std::string_view last = std::string_view(d).substr(d.rfind('.') == std::string::npos ? 0 : d.rfind('.') + 1);
     if (last != "dataclass" && last != "s" && last != "attrs" && last != "define" && last != "frozen" && last != "mutable") {
       return true;
     }
   }
-  auto setattr = [](const std::vector<std::string>& refs) { return std::find(refs.begin(), refs.end(), "setattr") != refs.end(); };
-  if (setattr(facts.module_refs)) return true;
-  return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& s) { return setattr(s.refs); });
+  if (reads(facts.module_refs, "setattr")) return true;
+  return std::any_of(facts.symbols.begin(), facts.symbols.end(), [&](const Symbol& s) { return reads(s.refs, "setattr"); });
+}
+
+// A module that names its own module object at module level (`setattr(sys.modules[__name__], ...)`,
+// `fill(sys.modules[__name__])`) or hands its name or namespace to a helper (`inject(__name__)`,
+// `fill_named(__name__, "TestCalc")`, `fill(globals())`): the helper may bind tests in it.
+bool hands_itself_over(const FileFacts& facts) {
+  const auto& refs = facts.module_refs;
+  if (std::any_of(refs.begin(), refs.end(), [](const std::string& r) { return r.starts_with("sys.modules") || r.starts_with("*modules"); })) {
+    return true;
+  }
+  return std::any_of(facts.handed.begin(), facts.handed.end(), [](const std::string& h) {
+    std::string_view value = std::string_view(h).substr(0, h.find('\t'));
+    return value == "__name__" || value == "globals" || value == "vars" || value == "locals";
+  });
 }
 
 } // namespace
 
 bool ProjectLayout::has_collectible_items(const FileFacts& facts) const {
   // A module that stores into globals() by a computed key may bind test functions no statement spells;
-  // so may one that sets attributes of a module from sys.modules (`setattr(sys.modules[__name__], ...)`).
-  if (facts.parse_error || facts.stores_globals) return true;
-  const auto& refs = facts.module_refs;
-  if (std::find(refs.begin(), refs.end(), "setattr") != refs.end() &&
-      std::any_of(refs.begin(), refs.end(), [](const std::string& r) { return r.starts_with("sys.modules") || r.starts_with("*modules"); })) {
-    return true;
-  }
+  // so may one that hands itself over to a helper.
+  if (facts.parse_error || facts.stores_globals || hands_itself_over(facts)) return true;
   // Methods anywhere below class `c` (nested Test classes included) named like tests.
   // Test methods of `c`, or of classes nested in it that pytest collects too (name and no __init__,
   // or a base they may inherit tests from).
