@@ -273,11 +273,6 @@ bool ProjectLayout::may_collect_class(const std::vector<SymbolView>& symbols, in
 
 namespace {
 
-// A class pytest collects by name with no test method written in it, which the module may give tests
-// as it is imported (docs/selection.md `collection`): a metaclass, a decorator other than a dataclass
-// maker, a class body that stores through `locals()` or `vars()`, module-level code that names the
-// class (`fill(TestCalc)`, a helper's loop of setattr), or a `setattr` call in the module
-// (`setattr(TestCases, "test_" + name, method)` in a loop).
 // Whether `refs` read `name` itself or an attribute of it (`name.x`).
 bool reads(const std::vector<std::string>& refs, std::string_view name) {
   return std::any_of(refs.begin(), refs.end(), [&](const std::string& r) {
@@ -285,12 +280,18 @@ bool reads(const std::vector<std::string>& refs, std::string_view name) {
   });
 }
 
+// A class pytest collects by name with no test method written in it, which the module may give tests
+// as it is imported (docs/selection.md `collection`): a metaclass, a decorator other than a dataclass
+// maker or a pytest marker, a class body that stores through `locals()` or `vars()`, module-level
+// code that names the class (`fill(TestCalc)`, a helper's loop of setattr), or a `setattr` call in the
+// module (`setattr(TestCases, "test_" + name, method)` in a loop).
 bool may_be_given_tests(const FileFacts& facts, const Symbol& cls) {
   if (cls.has_metaclass) return true;
   if (reads(cls.refs, "locals") || reads(cls.refs, "vars") || reads(facts.module_refs, cls.qualname)) return true;
   for (const auto& d : cls.decorators) {
     std::string_view last = std::string_view(d).substr(d.rfind('.') == std::string::npos ? 0 : d.rfind('.') + 1);
-    if (last != "dataclass" && last != "s" && last != "attrs" && last != "define" && last != "frozen" && last != "mutable") {
+    bool marker = d.starts_with("pytest.mark.") || d.starts_with("mark.");
+    if (!marker && last != "dataclass" && last != "s" && last != "attrs" && last != "define" && last != "frozen" && last != "mutable") {
       return true;
     }
   }
