@@ -59,11 +59,12 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
 // container that outlives the call (an attribute's, `self.data[key] = value`, `vars(self)[k] = v`; a
 // module-level name's, a parameter's, a closure's, an alias's: anything but a fresh local), a
 // mutating call on one (`update`, `setdefault`, `__setitem__`; `append`, `add`, `extend`, `insert`
-// too, but not on an attribute of `self`: an instance's own accumulator, `self.errors.append`), or
-// `setattr` (`bypassed`: a later read finds the attribute without running the caller at all, as a
+// too, but not on an attribute of `self`, an instance's own accumulator, `self.errors.append`, unless
+// the instance may be shared: `shared_self`), a defaultdict made with a factory that leads to the
+// change, or `setattr` (`bypassed`: a later read finds the attribute without running the caller at all, as a
 // memoized call does).
 std::optional<std::string> keeps_items(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
-                                       const std::set<std::string_view>& leading, bool& bypassed) {
+                                       const std::set<std::string_view>& leading, bool shared_self, bool& bypassed) {
   bypassed = false;
   std::set<std::string_view> fresh = fresh_locals(lines, first, last);
   auto local = [&](std::string_view base) {
@@ -112,10 +113,15 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
         std::string_view base = line.substr(begin, at - begin);
         if (base.empty() || local(base)) continue;
         bool accumulates = method == ".append(" || method == ".add(" || method == ".extend(" || method == ".insert(";
-        if (accumulates && base.starts_with("self.")) continue;
+        if (accumulates && base.starts_with("self.") && !shared_self) continue;
         if (!from_change(line.substr(at + method.size() - 1))) continue;
         return fmt::format("line {} calls {}{}", l, base, method.substr(0, method.size() - 1));
       }
+    }
+    // A defaultdict whose factory calls the change: it stores the value at the first read of a key.
+    // (Not one bound to a plain local: it is gone when the call returns.)
+    if (size_t at = line.find("defaultdict("); at != std::string_view::npos && !simple_assignment(line) && from_change(line.substr(at + 11))) {
+      return fmt::format("line {} makes a defaultdict whose factory leads to the change", l);
     }
     // `<target>[...] = ` (or an augmented assignment) where the target is not a fresh local.
     size_t open = line.find('[', code);
@@ -142,6 +148,16 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     return fmt::format("line {} stores an item of {}", l, target);
   }
   return std::nullopt;
+}
+
+// Whether `method`'s instance may be one that several tests share: its class is made by module-level
+// code of the file (`REG = Registry()`), whose instance every importer gets.
+bool shared_instance(const FactsView& view, const SymbolView& method) {
+  if (method.parent < 0) return false;
+  const SymbolView& owner = view.symbols[static_cast<size_t>(method.parent)];
+  if (owner.kind != SymbolKind::class_) return false;
+  std::string_view name = last_name(owner.qualname);
+  return std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
 }
 
 // Line `line` of the current file at the base: shifted by the hunks before it; inside a hunk, the
@@ -189,7 +205,7 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
                                       fmt::format("it is memoized ({})", cached->second), true});
         } else if (bool bypassed = false;
-                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, bypassed)) {
+                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(view, caller), bypassed)) {
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname, *how, bypassed});
         }
       }

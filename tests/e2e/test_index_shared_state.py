@@ -172,6 +172,12 @@ KEEPERS = {
     "closure-dict": "def _memo():\n    c = {}\n\n    def get(k):\n        if k not in c:\n            c[k] = compute(k)\n"
                     "        return c[k]\n    return get\n\n\nlookup = _memo()\n",
     "default-argument-dict": "def lookup(k, _c={}):\n    if k not in _c:\n        _c[k] = compute(k)\n    return _c[k]\n",
+    "append-on-a-module-level-instance": "class Box:\n    def __init__(self):\n        self._items = []\n\n    def get(self, k):\n"
+                                         "        if not self._items:\n            self._items.append(compute(k))\n"
+                                         "        return self._items[0]\n\n\nBOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
+    "defaultdict-factory": "import collections\n\n\nclass Box:\n    def __init__(self):\n"
+                           "        self._c = collections.defaultdict(lambda: compute(3))\n\n    def get(self, k):\n"
+                           "        return self._c[k]\n\n\nBOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
 }
 
 
