@@ -58,6 +58,24 @@ def pytest_runtest_logreport(report):
         _skipped.add(report.nodeid)
 
 
+# A process that a test's call starts records what it runs under "<test>|child", not pytest-cov's
+# "<test>|run" (docs/coverage.md, "Tests that start processes"): the lines are the test's, but its
+# imports leave nothing behind in this process for later tests.
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    contexts = session.config.pluginmanager.get_plugin("_cov_contexts")
+    switch = getattr(contexts, "switch_context", None)
+    if switch is None:
+        return
+
+    def switch_context(item, when):
+        switch(item, when)
+        if when == "run" and os.environ.get("COV_CORE_CONTEXT") == item.nodeid + "|run":
+            os.environ["COV_CORE_CONTEXT"] = item.nodeid + "|child"
+
+    contexts.switch_context = switch_context
+
+
 def pytest_deselected(items):
     _seen["deselected"] += len(items)
 

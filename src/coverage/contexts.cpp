@@ -81,9 +81,10 @@ MappedContext ContextMapper::map(std::string context) const {
   bool phase = false, fixture = false;
   if (auto bar = context.rfind('|'); bar != std::string::npos) {
     std::string_view word = std::string_view(context).substr(bar + 1);
-    if (word == "run" || word == "call" || word == "setup" || word == "teardown") {
+    if (word == "run" || word == "call" || word == "setup" || word == "teardown" || word == "child") {
       phase = true;
       fixture = word == "setup" || word == "teardown";
+      out.child = word == "child";
       context.resize(bar);
       out.decorated = strip_worker_suffix(context) || out.decorated;
     }

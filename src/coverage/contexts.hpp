@@ -25,12 +25,14 @@ struct MappedContext {
   ContextKind kind = ContextKind::unknown;
   std::string node_id;    // for `test`, and for `fixture` (the test whose phase it was)
   bool decorated = false; // a static context label or an xdist worker suffix was stripped
+  bool child = false;     // "path::test|child": a process the test's call started (impact index labels them)
 };
 
 // Maps contexts to pytest node ids: pytest-cov's "path::test|run" (phases setup, run, teardown; node
-// ids relative to pytest's rootdir), coverage's dynamic_context = test_function
-// ("package.module.Class.test"), either behind a static context label ("label|..."), and with an
-// xdist worker suffix (" [gw3]", "@gw3") when a setup appends one.
+// ids relative to pytest's rootdir; "child", impact index's label for a process the call started),
+// coverage's dynamic_context = test_function ("package.module.Class.test"), either behind a static
+// context label ("label|..."), and with an xdist worker suffix (" [gw3]", "@gw3") when a setup
+// appends one.
 class ContextMapper {
 public:
   // `rootdir`: pytest's rootdir, repository-relative ("" for the root).

@@ -88,6 +88,7 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
   CoverageIndex index;
   index.meta.built_at = now_iso(index.meta.built_epoch);
   index.meta.source = name;
+  std::unordered_map<size_t, std::map<uint32_t, std::vector<uint32_t>>> child_lines; // slot -> what children ran
   try {
     util::Database db(data_file, util::Database::Mode::read_only);
     check_coverage_file(db, name);
@@ -144,6 +145,7 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
 
     // Contexts -> test ids (1-based); what cannot be attributed to one test's call is k_import_time.
     std::unordered_map<int64_t, uint32_t> test_of; // coverage context id -> test id
+    std::unordered_set<int64_t> child_contexts;    // a child process of a test's call
     std::unordered_map<std::string, uint32_t> ids;
     {
       auto contexts = db.prepare("SELECT id, context FROM context");
@@ -165,6 +167,7 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
         case coverage::ContextKind::unknown: ++stats.unknown_contexts; break;
         }
         test_of[contexts.integer(0)] = test;
+        if (c.child && test != k_import_time) child_contexts.insert(contexts.integer(0));
       }
     }
     if (index.tests.empty()) {
@@ -179,6 +182,11 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
     }
 
     std::vector<uint32_t> lines;
+    // What a child process of a test's call ran is the test's, but kept apart until the imports inside
+    // calls are found: a child's imports leave nothing behind for later tests.
+    auto lines_of = [&](size_t slot, int64_t context_id) -> std::map<uint32_t, std::vector<uint32_t>>& {
+      return child_contexts.contains(context_id) ? child_lines[slot] : index.files[slot].lines;
+    };
     auto known = [&](int64_t file_id, int64_t context_id) {
       return file_slot.contains(file_id) && test_of.contains(context_id);
     };
@@ -188,10 +196,10 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
         if (!known(rows.integer(0), rows.integer(1))) continue;
         lines.clear();
         coverage::decode_numbits(rows.blob(2), lines);
-        MeasuredFile& f = index.files[file_slot[rows.integer(0)]];
+        auto& into = lines_of(file_slot[rows.integer(0)], rows.integer(1));
         uint32_t test = test_of[rows.integer(1)];
         for (uint32_t line : lines) {
-          if (line > 0) f.lines[line].push_back(test);
+          if (line > 0) into[line].push_back(test);
         }
       }
     } else if (db.has_table("arc")) {
@@ -200,10 +208,10 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
       auto rows = db.prepare("SELECT file_id, context_id, fromno, tono FROM arc");
       while (rows.step()) {
         if (!known(rows.integer(0), rows.integer(1))) continue;
-        MeasuredFile& f = index.files[file_slot[rows.integer(0)]];
+        auto& into = lines_of(file_slot[rows.integer(0)], rows.integer(1));
         uint32_t test = test_of[rows.integer(1)];
         for (int64_t line : {rows.integer(2), rows.integer(3)}) {
-          if (line > 0) f.lines[static_cast<uint32_t>(line)].push_back(test);
+          if (line > 0) into[static_cast<uint32_t>(line)].push_back(test);
         }
       }
     }
@@ -213,11 +221,15 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
                 e.sqlite_message());
   }
   std::unordered_set<uint32_t> imports_in_calls; // tests whose call ran import-time code (coverage/import_in_call.hpp)
-  for (auto& f : index.files) {
-    for (auto& [line, tests] : f.lines) {
-      std::sort(tests.begin(), tests.end());
-      tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
-    }
+  for (size_t slot = 0; slot < index.files.size(); ++slot) {
+    MeasuredFile& f = index.files[slot];
+    auto sort_unique = [](std::map<uint32_t, std::vector<uint32_t>>& by_line) {
+      for (auto& [line, tests] : by_line) {
+        std::sort(tests.begin(), tests.end());
+        tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
+      }
+    };
+    sort_unique(f.lines);
     // The content measured: the file as it is now (run impact index in the checkout the data comes
     // from). A file measured and since deleted cannot be vouched for: it is dropped.
     auto content = util::read_file(repo_root / f.path.str);
@@ -229,6 +241,10 @@ CoverageIndex ingest_coverage(const std::filesystem::path& data_file, const std:
     f.sha256 = util::sha256_hex(*content);
     f.oid = util::git_blob_id(*content);
     find_imports_in_calls(f, *content, imports_in_calls);
+    if (auto child = child_lines.find(slot); child != child_lines.end()) {
+      for (auto& [line, tests] : child->second) f.lines[line].insert(f.lines[line].end(), tests.begin(), tests.end());
+      sort_unique(f.lines);
+    }
   }
   std::erase_if(index.files, [](const MeasuredFile& f) { return f.path.empty(); });
   mark_imports_in_calls(index, imports_in_calls);

@@ -74,6 +74,7 @@ def main() -> int:
     ap.add_argument("impact", help="the impact binary to replay the edits with")
     ap.add_argument("--env", action="append", default=[], help="KEY=VALUE for pytest and impact (PYTHONPATH=src)")
     ap.add_argument("--index", type=Path, help="decide with this coverage index (compares the recorded index share)")
+    ap.add_argument("--why", action="store_true", help="print each changed file's effect under its edit")
     args = ap.parse_args()
     recorded = "static" if args.index is None else "index"
     env = {k: v for k, v in os.environ.items() if not k.startswith("IMPACT_")}
@@ -110,6 +111,9 @@ def main() -> int:
         print(f"{edit['edit'][:72]:72} recorded {edit[recorded]['share']:.3f} now {share:.3f} "
               f"oracle {edit['oracle']['share']:.3f}" + (f"  MISSES {left_out[:3]}" if left_out else "")
               + (f"  [{fallbacks(doc)}]" if args.index is not None else ""))
+        if args.why:
+            for f in doc.get("changed_files", []):
+                print(f"    {f['path']}: {(f.get('effect') or '')[:400]}")
     if rows:
         mean = [sum(r[i] for r in rows) / len(rows) for i in range(3)]
         print(f"edits {len(rows)}  mean share: recorded {recorded} {mean[0]:.3f}, now {mean[1]:.3f}, oracle {mean[2]:.3f}  "

@@ -85,6 +85,32 @@ def test_a_module_only_a_child_loads_keeps_the_answer_of_the_tests_that_start_it
                        ["tests/test_cli.py", "tests/test_helped.py"])
 
 
+# A child that inherits the environment runs pytest-cov's hook and is measured: its module-level code
+# (pkg.tool, which no process of the suite but the child imports) runs under the test that started it,
+# labelled as a child's, so it is the test's own and no import inside the test's call.
+MEASURED = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    "pkg/mod.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
+    "pkg/tool.py": "from pkg.mod import f\n\nprint(f())\n",
+    "tests/test_tool.py": (
+        "import os\nimport subprocess\nimport sys\n\n\n"
+        "def test_tool():\n"
+        '    env = dict(os.environ, PYTHONPATH=os.getcwd())\n'
+        '    run = subprocess.run([sys.executable, "-m", "pkg.tool"], env=env, capture_output=True, text=True)\n'
+        '    assert run.stdout.strip() == "1"\n'
+    ),
+    "tests/test_direct.py": "from pkg.mod import f, g\n\n\ndef test_f():\n    assert f() == 1\n\n\ndef test_g():\n    assert g() == 2\n",
+}
+
+
+def test_what_a_measured_child_ran_at_its_import_is_its_test_s_own(tmp_path):
+    repo = indexed(tmp_path, MEASURED)
+    breaks_and_selects(repo, "pkg/mod.py", "    return 1\n", "    return 3\n", "2 failed",
+                       ["tests/test_direct.py::test_f", "tests/test_tool.py"])
+    assert entry(repo.decide(), "pkg/mod.py")["fallback"] is None
+
+
 # --- project code that forks -------------------------------------------------------------------------
 
 POOL = {

@@ -52,6 +52,15 @@ TEST_CASE("pytest-cov contexts: the run phase is the test, setup and teardown ar
   CHECK(m.map("tests/test_cart.py::TestCart::test_add|run").node_id == "tests/test_cart.py::TestCart::test_add");
 }
 
+TEST_CASE("a child process of a test's call is the test, marked as a child's", "[coverage]") {
+  ContextMapper m = shop_mapper();
+  auto child = m.map("tests/test_cart.py::test_total|child");
+  CHECK(child.kind == ContextKind::test);
+  CHECK(child.node_id == "tests/test_cart.py::test_total");
+  CHECK(child.child);
+  CHECK_FALSE(m.map("tests/test_cart.py::test_total|run").child);
+}
+
 TEST_CASE("the empty context is code run outside any test", "[coverage]") {
   ContextMapper m = shop_mapper();
   CHECK(m.map("").kind == ContextKind::outside);

@@ -311,6 +311,39 @@ TEST_CASE("import-time code run inside a test's call counts as run outside any t
   CHECK(index.files[1].lines[4] == std::vector<uint32_t>{k_import_time, 3});
 }
 
+TEST_CASE("ingest gives a child process's lines to its test, and no import inside the test's call", "[coverage][import_in_call]") {
+  Fixture fx;
+  fx.dir.write("repo/src/app.py", "def f():\n    return 1\n\n\nf()\n"); // line 5: module-level code, run by the child only
+  {
+    CoverageDb db(fx.data);
+    int64_t app = db.file((fx.repo / "src/app.py").string());
+    int64_t run = db.context("tests/test_app.py::test_f|run");
+    int64_t child = db.context("tests/test_app.py::test_f|child");
+    int64_t other = db.context("tests/test_app.py::test_g|run");
+    db.lines(app, child, {1, 2, 5});
+    db.lines(app, run, {2});
+    db.lines(app, other, {2});
+  }
+  IngestStats stats;
+  CoverageIndex index = impact::ingest_coverage(fx.data, fx.repo, "", k_files, stats);
+  const MeasuredFile& app = file_of(index, "src/app.py");
+  CHECK(names(index, app.lines.at(5)) == std::vector<std::string>{"tests/test_app.py::test_f"});
+  CHECK(names(index, app.lines.at(2)) == std::vector<std::string>{"tests/test_app.py::test_f", "tests/test_app.py::test_g"});
+  SECTION("the same lines run in the call itself are an import inside it") {
+    Fixture in_call;
+    in_call.dir.write("repo/src/app.py", "def f():\n    return 1\n\n\nf()\n");
+    {
+      CoverageDb db(in_call.data);
+      int64_t file = db.file((in_call.repo / "src/app.py").string());
+      db.lines(file, db.context("tests/test_app.py::test_f|run"), {1, 2, 5});
+      db.lines(file, db.context("tests/test_app.py::test_g|run"), {2});
+    }
+    CoverageIndex marked = impact::ingest_coverage(in_call.data, in_call.repo, "", k_files, stats);
+    CHECK(names(marked, file_of(marked, "src/app.py").lines.at(5)) ==
+          std::vector<std::string>{"<outside>", "tests/test_app.py::test_f"});
+  }
+}
+
 TEST_CASE("drop_tests forgets tests and their lines, renumbering the rest", "[coverage][drop_tests]") {
   using namespace impact;
   CoverageIndex index;
