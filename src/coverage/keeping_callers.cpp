@@ -47,6 +47,12 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
     auto assigned = simple_assignment(lines[l]);
     if (!assigned) continue;
     std::string_view v = assigned->second.substr(std::min(assigned->second.size(), assigned->second.find_first_not_of(" \t")));
+    // `decls = (` over several lines, `[first] if first else [make()]` on the next: the first line that
+    // is not an opening parenthesis.
+    for (uint32_t next = l + 1; (v == "(" || v.empty()) && next <= last && next < lines.size(); ++next) {
+      v = lines[next].substr(std::min(lines[next].size(), lines[next].find_first_not_of(" \t")));
+    }
+    while (v.starts_with("(")) v = v.substr(std::min(v.size(), v.find_first_not_of(" \t", 1)));
     for (std::string_view fresh : {"{", "[", "dict(", "set(", "list(", "OrderedDict(", "collections.OrderedDict(",
                                    "defaultdict(", "collections.defaultdict(", "Counter(", "collections.Counter("}) {
       if (v.starts_with(fresh)) out.insert(assigned->first);

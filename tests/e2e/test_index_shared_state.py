@@ -194,6 +194,22 @@ def test_a_result_kept_by_a_caller_selects_every_test_that_asked_for_it(tmp_path
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
 
+def test_a_caller_appending_to_a_list_it_made_keeps_nothing(tmp_path):
+    # decls is a fresh list (bound over several lines): what is appended is gone when collect returns.
+    repo = indexed(tmp_path, {
+        "src/pkg/core.py": "def compute(k):\n    if k > 5:\n        return k * 2\n    return k\n\n\n"
+                           "def collect(first, more):\n    decls = (\n        [first]\n        if first is not None\n"
+                           "        else []\n    )\n    for k in more:\n        decls.append(compute(k))\n    return decls\n",
+        "tests/test_big.py": "from pkg.core import collect\n\n\ndef test_big():\n    assert collect(None, [6]) == [12]\n",
+        "tests/test_small.py": "from pkg.core import collect\n\n\ndef test_small():\n    assert collect(1, [2]) == [1, 2]\n",
+    })
+    repo.replace("src/pkg/core.py", "return k * 2", "return k * 3")
+    assert broken_tests(repo) == ["tests/test_big.py::test_big"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/core.py") == ("coverage", None)
+    assert selected_ids(warm) == ["tests/test_big.py::test_big"]
+
+
 def test_an_attribute_a_caller_sets_with_setattr_keeps_the_static_answer(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/core.py": "def compute(k):\n    return k * 2\n\n\nclass Lazy:\n    def __getattr__(self, name):\n"
