@@ -2,7 +2,7 @@
 // call and each element of a display as it closes.
 #include "python/handed_values.hpp"
 
-#include "python/names.hpp"
+#include "impact/python/names.hpp"
 
 #include <algorithm>
 #include <array>

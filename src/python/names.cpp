@@ -1,4 +1,4 @@
-#include "python/names.hpp"
+#include "impact/python/names.hpp"
 
 #include <algorithm>
 #include <array>

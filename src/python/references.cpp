@@ -14,7 +14,7 @@
 #include "python/literals.hpp"
 #include "python/main_guard.hpp"
 #include "python/module_lookup.hpp"
-#include "python/names.hpp"
+#include "impact/python/names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -486,8 +486,10 @@ private:
     for (const auto& s : m_facts.symbols) {
       if (s.parent == -1) m_scratch.bound.insert(s.name());
     }
+    m_star_import = false;
     for (const auto& i : m_facts.imports) {
       for (const auto& a : i.aliases) m_scratch.bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
+      m_star_import = m_star_import || i.kind == ImportKind::star;
     }
     m_lookup_aliases = LookupAliases::of(m_facts);
   }
@@ -519,7 +521,8 @@ private:
                        (m_scratch.locals.contains(OwnedName{o.id, root}) || is_param(sym, root) ||
                         enclosing_local(sym, root));
           bool super_member = root == "super" && root.size() < chain.size(); // `super().m`, kept whole
-          if (local || (is_builtin(root) && !m_scratch.bound.contains(root) && !super_member)) {
+          // (A star import may bind a builtin's name: a `def sorted` added to its module.)
+          if (local || (is_builtin(root) && !m_scratch.bound.contains(root) && !m_star_import && !super_member)) {
             // The root is a local value (or a builtin), but its attributes are still read: keep them
             // as attributes of an unknown value (`cart.total()` reads `.total`).
             if (root.size() == chain.size()) continue;
@@ -582,6 +585,7 @@ private:
   NamedCalls m_named;                                // what the arguments of getattr(...) and its siblings read
   TemplateFields m_template_fields;
   LookupAliases m_lookup_aliases;                    // `from builtins import getattr as ga`
+  bool m_star_import = false;                        // the module has a `from x import *`
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each
   const Ranges& m_program;                                    // main guards' bodies (collect_references)
   std::vector<std::string_view> m_program_chains;             // module-level chains read there, once each

@@ -1,5 +1,7 @@
 #include "impact/resolve/file_index.hpp"
 
+#include "impact/python/names.hpp"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -300,8 +302,13 @@ bool FileIndex::star_may_rebind(const FileInfo& info, const Binding& b, std::str
              static_cast<size_t>(b.import) < info.imports.imports.size()) {
     defined_at = info.imports.imports[static_cast<size_t>(b.import)].line;
   }
+  return star_may_bind(info, name, defined_at);
+}
+
+// Whether a star import of the file at or after line `after` (0: any) may bind `name`.
+bool FileIndex::star_may_bind(const FileInfo& info, std::string_view name, uint32_t after) {
   for (const ImportView& imp : info.imports.imports) {
-    if (imp.kind != ImportKind::star || (defined_at != 0 && imp.line < defined_at)) continue;
+    if (imp.kind != ImportKind::star || (after != 0 && imp.line < after)) continue;
     std::vector<uint32_t> modules;
     resolve_module(info.node, imp, modules);
     if (modules.empty()) return true; // from outside the repository: any name
@@ -321,7 +328,12 @@ Target FileIndex::root(uint32_t h, std::string_view name, int depth) {
   const FileInfo* info = get(h);
   if (info == nullptr) return Target{};
   const Binding* b = info->binding(name);
-  if (b == nullptr) return Target{}; // a builtin, or bound in a way not read: unknown
+  if (b == nullptr) {
+    // A builtin's name read in a module with a star import (kept for the star: `star-import`): the
+    // builtin, unless the star's module may bind the name (a `def sorted` added there).
+    if (info->star_imports && python::is_builtin(name) && !star_may_bind(*info, name, 0)) return Target{Target::nothing, {}, 0, {}};
+    return Target{}; // bound in a way not read: unknown
+  }
   if (star_may_rebind(*info, *b, name)) return Target{};
   return from_binding(h, *info, *b, depth);
 }

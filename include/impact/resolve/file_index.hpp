@@ -166,6 +166,7 @@ private:
   Target member(const Target& t, std::string_view name, int depth);
   Target from_binding(uint32_t h, const FileInfo& info, const Binding& b, int depth);
   bool star_may_rebind(const FileInfo& info, const Binding& b, std::string_view name);
+  bool star_may_bind(const FileInfo& info, std::string_view name, uint32_t after);
   std::vector<uint32_t> submodules(const std::vector<uint32_t>& modules, std::string_view name) const;
   void resolve_module(uint32_t importer, const ImportView& imp, std::vector<uint32_t>& out) const;
   // The submodule `name` of the package `imp` imports from, when no file is that package (a namespace
