@@ -404,6 +404,7 @@ private:
     bool every = changes.size() == m_python.size(); // text doctests are narrowed by a walk of every change
     std::optional<decision::NameWatch> watch = every ? decision::doctest_watch(m_in) : std::nullopt;
     if (watch) walk.watch(&*watch);
+    for (uint32_t node : decision::rules::docstrings_read_at_import(walk, symbol_seeds)) file_seeds.emplace_back(node, Relation::docstring_only);
     decision::rules::drop_unread_docstrings(walk, symbol_seeds); // docs/selection.md `docstrings`
     decision::SymbolResult result = walk.run(symbol_seeds);
     // A file too large to parse has no symbols to follow: once an import reaches it, its importers

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace impact::decision::rules {
 
@@ -39,16 +40,17 @@ bool project_reads_docstrings(SymbolWalk& walk) {
   return std::any_of(k_readers.begin(), k_readers.end(), [&](std::string_view n) { return !walk.facts().files_mentioning(n).empty(); });
 }
 
-// Decorators that hand the function to nothing but a builtin descriptor.
-bool plain_decorators(resolve::FileIndex& index, uint32_t node, const FileInfo& info, const SymbolView& s) {
+// A decorator that hands the function to nothing but a builtin descriptor.
+bool plain_decorator(resolve::FileIndex& index, uint32_t node, std::string_view d) {
   static constexpr std::array<std::string_view, 6> k_builtins = {"staticmethod", "classmethod", "property",
                                                                  "setter",       "getter",      "deleter"};
-  for (auto d = info.facts.begin(s.decorators); d != info.facts.end(s.decorators); ++d) {
-    std::string_view name = last_part(*d);
-    bool builtin = std::find(k_builtins.begin(), k_builtins.end(), name) != k_builtins.end();
-    if (!builtin || (d->find('.') == std::string_view::npos && defined_in_project(index, node, *d))) return false;
-  }
-  return true;
+  bool builtin = std::find(k_builtins.begin(), k_builtins.end(), last_part(d)) != k_builtins.end();
+  return builtin && !(d.find('.') == std::string_view::npos && defined_in_project(index, node, d));
+}
+
+bool plain_decorators(resolve::FileIndex& index, uint32_t node, const FileInfo& info, const SymbolView& s) {
+  return std::all_of(info.facts.begin(s.decorators), info.facts.end(s.decorators),
+                     [&](std::string_view d) { return plain_decorator(index, node, d); });
 }
 
 // Whether every base of class `index`, at any depth, is a class of the project (or `object`), with no
@@ -68,6 +70,31 @@ bool project_bases(resolve::FileIndex& index, uint32_t node, int32_t class_index
     if (at < 0 || owner->at(at).kind != SymbolKind::class_ || !project_bases(index, t.node, at, depth + 1)) return false;
   }
   return true;
+}
+
+// Whether decorator `d` may copy the docstring somewhere as the module is imported: a function of the
+// project only where the project names a docstring reader (`project_reads`); anything else (a
+// framework's, an attribute of a project object such as click's `@cli.command()`) in any case, but
+// for the standard library's and pytest's wrappers and markers, which keep at most the function.
+bool decorator_may_copy_docstring(resolve::FileIndex& index, uint32_t node, std::string_view d, bool project_reads) {
+  static constexpr std::array<std::string_view, 9> k_modules = {"pytest", "functools", "abc", "typing", "typing_extensions",
+                                                                "contextlib", "dataclasses", "enum", "unittest"};
+  static constexpr std::array<std::string_view, 17> k_keepers = {
+      "wraps",    "lru_cache", "cache",    "cached_property", "contextmanager", "asynccontextmanager",
+      "abstractmethod", "overload", "override", "final", "total_ordering", "singledispatch",
+      "singledispatchmethod", "dataclass", "fixture", "unique", "runtime_checkable"};
+  if (plain_decorator(index, node, d)) return false;
+  Target t = index.resolve(node, d);
+  if (t.kind == Target::definition) {
+    const FileInfo* owner = index.get(t.node);
+    int32_t at = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (at >= 0 && owner->at(at).kind != SymbolKind::class_) return project_reads;
+  }
+  if (defined_in_project(index, node, d)) return true; // a project object's attribute, a class, anything else
+  std::string_view root = d.substr(0, d.find('.'));
+  bool known = std::find(k_modules.begin(), k_modules.end(), root) != k_modules.end() ||
+               std::find(k_keepers.begin(), k_keepers.end(), last_part(d)) != k_keepers.end();
+  return !known;
 }
 
 } // namespace
@@ -91,6 +118,37 @@ void drop_unread_docstrings(SymbolWalk& walk, std::vector<SymbolSeed>& seeds) {
   std::erase_if(seeds, [&](const SymbolSeed& s) {
     return s.change == Relation::docstring_only && docstring_unread(walk, s.node, s.qualname);
   });
+}
+
+} // namespace impact::decision::rules
+
+namespace impact::decision::rules {
+
+std::vector<uint32_t> docstrings_read_at_import(SymbolWalk& walk, const std::vector<SymbolSeed>& seeds) {
+  std::vector<uint32_t> out;
+  resolve::FileIndex& index = walk.index();
+  std::optional<bool> reads; // project_reads_docstrings(), once
+  auto project_reads = [&] {
+    if (!reads) reads = project_reads_docstrings(walk);
+    return *reads;
+  };
+  for (const auto& seed : seeds) {
+    if (seed.change != Relation::docstring_only || std::find(out.begin(), out.end(), seed.node) != out.end()) continue;
+    const FileInfo* info = index.get(seed.node);
+    int32_t at = info == nullptr ? -1 : info->symbol(seed.qualname);
+    if (at < 0) continue;
+    for (int32_t s = at; s != -1; s = info->at(s).parent) {
+      const SymbolView& sym = info->at(s);
+      bool decorator_reads = std::any_of(info->facts.begin(sym.decorators), info->facts.end(sym.decorators), [&](std::string_view d) {
+        return decorator_may_copy_docstring(index, seed.node, d, project_reads());
+      });
+      if (decorator_reads) {
+        out.push_back(seed.node);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 } // namespace impact::decision::rules

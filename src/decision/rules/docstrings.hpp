@@ -26,5 +26,10 @@ bool docstring_unread(SymbolWalk& walk, uint32_t node, std::string_view qualname
 bool project_reads_source(const ProjectFacts& facts);
 // Drops the docstring-only changes among `seeds` whose docstrings nothing reads (not in safe mode).
 void drop_unread_docstrings(SymbolWalk& walk, std::vector<SymbolSeed>& seeds);
+// The files of the docstring-only changes among `seeds` that a decorator of the symbol, or of a class
+// around it, may read as the module is imported (`@command` copying `f.__doc__` into a registry,
+// click's `@cli.command()` making a group's help text): what it made of the docstring is kept
+// elsewhere, so the change is one of the module's code (in every mode).
+std::vector<uint32_t> docstrings_read_at_import(SymbolWalk& walk, const std::vector<SymbolSeed>& seeds);
 
 } // namespace impact::decision::rules
