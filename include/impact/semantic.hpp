@@ -52,6 +52,7 @@ struct SymbolChange {
   LineSpan old_lines;
   LineSpan new_lines;
   bool runs_at_import = false; // the changed code runs when the module is imported
+  bool docstring_changed = false; // its docstring changed too (an implementation change besides)
 };
 
 // What changed in one Python file.

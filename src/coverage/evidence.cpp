@@ -13,6 +13,7 @@
 #include "coverage/generated_tests.hpp"
 #include "coverage/keeping_callers.hpp"
 #include "coverage/memoized.hpp"
+#include "coverage/read_not_run.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
 #include "util/ascii.hpp"
@@ -236,6 +237,7 @@ public:
         return fallback(CoverageFallback::not_implementation, fmt::format("{}: {} of {}", path, to_string(s.change), s.qualname));
       }
     }
+    if (auto read = read_not_run(m_facts, path, *sem)) return fallback(CoverageFallback::not_implementation, std::move(*read));
     std::vector<MeasuredFile> versions = m_index.versions(change.path());
     if (versions.empty()) return fallback(CoverageFallback::not_indexed, fmt::format("{} was never measured by the index", path));
     const auto& base = m_base.read(change.old_path);

@@ -206,7 +206,7 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
         next.push_back(caller.qualname);
         leading.insert(last_name(caller.qualname));
         FileSemantics as_changed;
-        as_changed.symbols.push_back(SymbolChange{std::string(caller.qualname), caller.kind, ChangeKind::implementation, {}, {}, false});
+        as_changed.symbols.push_back(SymbolChange{std::string(caller.qualname), caller.kind, ChangeKind::implementation, {}, {}, false, false});
         if (auto cached = memoized(facts, graph, at, file, as_changed)) {
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
                                       fmt::format("it is memoized ({})", cached->second), true});

@@ -233,6 +233,7 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
       }
       sc.change = *kind;
       sc.runs_at_import = *kind == ChangeKind::definition || *kind == ChangeKind::class_body;
+      sc.docstring_changed = it->second->docstring != b->docstring;
     }
     out.runs_at_import |= sc.runs_at_import;
     out.symbols.push_back(std::move(sc));

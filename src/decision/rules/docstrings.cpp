@@ -10,6 +10,7 @@
 #include "decision/rules/registration.hpp"
 #include "decision/rules/rule_family.hpp"
 #include "decision/symbol_walk.hpp"
+#include "impact/python/readers.hpp"
 
 #include <algorithm>
 #include <array>
@@ -20,24 +21,14 @@ namespace impact::decision::rules {
 using resolve::FileInfo;
 using resolve::Target;
 
-bool project_reads_source(const ProjectFacts& facts) {
-  static constexpr std::array<std::string_view, 4> k_readers = {"getsource", "getsourcelines", "findsource", "getcomments"};
-  return std::any_of(k_readers.begin(), k_readers.end(), [&](std::string_view n) { return !facts.files_mentioning(n).empty(); });
-}
+bool project_reads_source(const ProjectFacts& facts) { return python::project_names_source_reader(facts); }
 
 namespace {
 
-// Names whose use anywhere in the project may read a docstring: readers of `__doc__`, of the source
-// (ast.get_docstring over a parsed module), of a whole namespace (which holds `__doc__`), and libraries
-// that make help text from docstrings.
+// Whether anything in the project may read a docstring: a name that reads one (python/readers.hpp), or
+// doctest collection.
 bool project_reads_docstrings(SymbolWalk& walk) {
-  static constexpr std::array<std::string_view, 25> k_readers = {
-      "__doc__", "getdoc",   "cleandoc",   "get_docstring", "pydoc",    "help",   "doctest", "testmod", "testfile",
-      "DocTestSuite", "DocTestFinder", "__dict__", "vars", "getmembers", "typer", "Typer", "fire",
-      "Fire", "docopt", "argh", "plac", "pydantic", "fastapi", "docstring_parser", "griffe"};
-  if (project_reads_source(walk.facts())) return true;
-  if (walk.layout().config().doctest_modules) return true;
-  return std::any_of(k_readers.begin(), k_readers.end(), [&](std::string_view n) { return !walk.facts().files_mentioning(n).empty(); });
+  return walk.layout().config().doctest_modules || python::project_names_docstring_reader(walk.facts());
 }
 
 // A decorator that hands the function to nothing but a builtin descriptor.

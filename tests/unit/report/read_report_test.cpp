@@ -35,7 +35,7 @@ struct Saved {
     verdict.tests = 2;
     verdict.change = "implementation";
     verdict.source = TestSource::static_;
-    verdict.symbols = {SymbolChange{"Db.connect", SymbolKind::method, ChangeKind::signature, {3, 9}, {3, 10}, false}};
+    verdict.symbols = {SymbolChange{"Db.connect", SymbolKind::method, ChangeKind::signature, {3, 9}, {3, 10}, false, false}};
     decision.files = {verdict};
     Hop through_symbol = testing::hop("tests/test_db.py", "references", 12);
     through_symbol.symbol = "test_connect";

@@ -1,0 +1,82 @@
+"""Functions a test reads rather than runs (docs/coverage.md, "Functions read, not run"): a test that
+reads a function's docstring, source text or code object runs no line of its body, so the index holds
+nothing that ties it to a change there; where the project names such a reader, the change keeps the
+static answer. End to end with a real index and real pytest.
+"""
+from harness import make_repo, selected_ids
+
+PYPROJECT = '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'
+
+
+def indexed(tmp_path, files):
+    repo = make_repo(tmp_path, files={"pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", **files})
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return repo
+
+
+def change(decision, path):
+    f = next(f for f in decision["changed_files"] if f["path"] == path)
+    return f["source"], f["fallback"]
+
+
+def broken_tests(repo):
+    out = repo.pytest("-rf").stdout
+    return sorted(line.split()[1] for line in out.splitlines() if line.startswith("FAILED "))
+
+
+def test_a_body_change_with_its_docstring_keeps_the_static_answer_where_docstrings_are_read(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/cmds.py": 'def build():\n    """Build the project."""\n    return 0\n\n\nALL = [build]\n\n\n'
+                           "def help_text():\n    return [f.__doc__ for f in ALL]\n",
+        "tests/test_help.py": "from pkg.cmds import help_text\n\n\ndef test_help():\n"
+                              "    assert help_text() == ['Build the project.']\n",
+    })
+    repo.replace("src/pkg/cmds.py", '"""Build the project."""\n    return 0', '"""Compile the project."""\n    return 1')
+    assert broken_tests(repo) == ["tests/test_help.py::test_help"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/cmds.py") == ("static", "not_implementation")
+    assert selected_ids(warm) == ["tests/test_help.py::test_help"]
+
+
+def test_a_function_whose_source_a_test_reads_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/kernels.py": "def square(x):\n    return x * x\n",
+        "src/pkg/transpile.py": "import inspect\n\n\ndef to_c(fn):\n"
+                                "    return inspect.getsource(fn).splitlines()[-1].strip() + ';'\n",
+        "tests/test_c.py": "from pkg.kernels import square\nfrom pkg.transpile import to_c\n\n\n"
+                           "def test_c():\n    assert to_c(square) == 'return x * x;'\n",
+        "tests/test_o.py": "from pkg.kernels import square\n\n\ndef test_o():\n    assert square(2) == 4\n",
+    })
+    repo.replace("src/pkg/kernels.py", "x * x", "x ** 2")
+    assert broken_tests(repo) == ["tests/test_c.py::test_c"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/kernels.py") == ("static", "not_implementation")
+    assert "tests/test_c.py::test_c" in selected_ids(warm)
+
+
+def test_a_function_that_becomes_a_generator_where_code_asks_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/handlers.py": "def export():\n    return [1, 2]\n\n\nHANDLERS = {'export': export}\n",
+        "tests/test_kind.py": "import inspect\n\nfrom pkg.handlers import HANDLERS\n\n\n"
+                              "def test_plain():\n    assert not inspect.isgeneratorfunction(HANDLERS['export'])\n",
+    })
+    repo.replace("src/pkg/handlers.py", "return [1, 2]", "yield from [1, 2]")
+    assert broken_tests(repo) == ["tests/test_kind.py::test_plain"]
+    warm = repo.decide()
+    assert change(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
+    assert selected_ids(warm) == ["tests/test_kind.py::test_plain"]
+
+
+def test_a_function_only_called_keeps_the_index_answer_where_source_is_read(tmp_path):
+    # The project names inspect.getsource, but `double` is only ever called: the index answers.
+    repo = indexed(tmp_path, {
+        "src/pkg/kernels.py": "import inspect\n\n\ndef double(x):\n    return x + x\n\n\n"
+                              "def show(fn):\n    return inspect.getsource(fn)\n",
+        "tests/test_d.py": "from pkg.kernels import double\n\n\ndef test_d():\n    assert double(2) == 4\n\n\n"
+                           "def test_other():\n    assert True\n",
+    })
+    repo.replace("src/pkg/kernels.py", "return x + x", "return x * 2")
+    warm = repo.decide()
+    assert change(warm, "src/pkg/kernels.py") == ("coverage", None)
+    assert selected_ids(warm) == ["tests/test_d.py::test_d"]
