@@ -38,6 +38,19 @@ std::optional<std::pair<std::string_view, std::string_view>> simple_assignment(s
   return std::pair{line.substr(start, end - start), line.substr(eq + 1)};
 }
 
+// `a.b.c = value` (a dotted target, not `==`): the target and the value's text.
+std::optional<std::pair<std::string_view, std::string_view>> attribute_assignment(std::string_view line) {
+  size_t start = line.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return std::nullopt;
+  size_t end = start;
+  while (end < line.size() && (name_char(line[end]) || line[end] == '.')) ++end;
+  std::string_view target = line.substr(start, end - start);
+  if (target.find('.') == std::string_view::npos || target.ends_with(".")) return std::nullopt;
+  size_t eq = line.find_first_not_of(" \t", end);
+  if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) return std::nullopt;
+  return std::pair{target, line.substr(eq + 1)};
+}
+
 // The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`):
 // what is stored into them is gone when the call returns (unless returned, which its caller's own
 // stores show).
@@ -70,7 +83,8 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
 // change, or `setattr` (`bypassed`: a later read finds the attribute without running the caller at all, as a
 // memoized call does).
 std::optional<std::string> keeps_items(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
-                                       const std::set<std::string_view>& leading, bool shared_self, bool& bypassed) {
+                                       const std::set<std::string_view>& leading, bool shared_self,
+                                       const std::set<std::string_view>& module_level, bool module_made, bool& bypassed) {
   bypassed = false;
   std::set<std::string_view> fresh = fresh_locals(lines, first, last);
   auto local = [&](std::string_view base) {
@@ -104,10 +118,47 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
       if (assigned && from_change(assigned->second)) derived.insert(assigned->first);
     }
   }
+  // Names the caller declares `global` or `nonlocal`: an assignment to one outlives the call.
+  std::set<std::string_view> outer;
+  bool generator = false;
+  for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
+    std::string_view line = lines[l].substr(std::min(lines[l].size(), lines[l].find_first_not_of(" \t")));
+    generator = generator || has_word(line, "yield", false);
+    for (std::string_view keyword : {"global ", "nonlocal "}) {
+      if (!line.starts_with(keyword)) continue;
+      for (std::string_view rest = line.substr(keyword.size()); !rest.empty();) {
+        size_t comma = rest.find(',');
+        std::string_view name = rest.substr(0, comma);
+        name.remove_prefix(std::min(name.size(), name.find_first_not_of(" \t")));
+        while (!name.empty() && !name_char(name.back())) name.remove_suffix(1);
+        if (!name.empty()) outer.insert(name);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+    }
+  }
+  // A generator's frame keeps its locals across its yields: a generator object module-level code makes,
+  // which several tests resume (`IDS = _gen()`, `cycle(_colors())`), computed them for the first only.
+  for (uint32_t l = first; generator && module_made && l <= last && l < lines.size(); ++l) {
+    std::string_view line = lines[l];
+    if (std::any_of(leading.begin(), leading.end(), [&](std::string_view n) { return has_word(line, n, true); })) {
+      return fmt::format("it is a generator, whose frame keeps what line {} computed across its yields", l);
+    }
+  }
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
     std::string_view line = lines[l];
     size_t code = line.find_first_not_of(" \t");
     if (code == std::string_view::npos || line[code] == '#') continue;
+    if (auto assigned = simple_assignment(line); assigned && outer.contains(assigned->first) && from_change(assigned->second)) {
+      return fmt::format("line {} assigns {}, a global or nonlocal name", l, assigned->first);
+    }
+    // `cls._inst.val = compute()`, `REGISTRY.default = build()`, `self.value = compute()` on a shared
+    // instance: an attribute of something that outlives the call.
+    if (auto stored = attribute_assignment(line); stored && from_change(stored->second)) {
+      std::string_view root = stored->first.substr(0, stored->first.find('.'));
+      if (root == "cls" || (root == "self" && shared_self) || module_level.contains(root)) {
+        return fmt::format("line {} sets {}", l, stored->first);
+      }
+    }
     if (line.find("setattr(") != std::string_view::npos && from_change(line.substr(line.find("setattr(")))) {
       bypassed = true;
       return fmt::format("line {} sets an attribute with setattr", l);
@@ -166,6 +217,13 @@ bool shared_instance(const FactsView& view, const SymbolView& method) {
   return std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
 }
 
+// Whether module-level code of the file calls `function` (`IDS = _gen()`).
+bool called_at_module_level(const FactsView& view, const SymbolView& function) {
+  if (function.parent >= 0) return false;
+  std::string_view name = function.qualname;
+  return std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
+}
+
 // Line `line` of the current file at the base: shifted by the hunks before it; inside a hunk, the
 // hunk's first base line (`end`: its last), so that a span only widens.
 uint32_t to_base(uint32_t line, const std::vector<Hunk>& hunks, bool end) {
@@ -187,6 +245,11 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
   facts.view(at, view);
   std::vector<std::string_view> lines = numbered_lines(content);
   std::vector<KeepingCaller> out;
+  // What module-level code binds: names by assignment, classes and functions.
+  std::set<std::string_view> module_level(view.module_names.begin(), view.module_names.end());
+  for (const auto& s : view.symbols) {
+    if (s.parent < 0) module_level.insert(s.qualname);
+  }
   for (const auto& change : sem.symbols) {
     // Callers found so far, with the names they are called by; each round goes one call further up.
     std::set<std::string_view> seen{change.qualname};
@@ -211,7 +274,8 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
                                       fmt::format("it is memoized ({})", cached->second), true});
         } else if (bool bypassed = false;
-                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(view, caller), bypassed)) {
+                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(view, caller),
+                                          module_level, called_at_module_level(view, caller), bypassed)) {
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname, *how, bypassed});
         }
       }

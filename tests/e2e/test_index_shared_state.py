@@ -178,6 +178,16 @@ KEEPERS = {
     "defaultdict-factory": "import collections\n\n\nclass Box:\n    def __init__(self):\n"
                            "        self._c = collections.defaultdict(lambda: compute(3))\n\n    def get(self, k):\n"
                            "        return self._c[k]\n\n\nBOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
+    "module-level-generator": "def _gen():\n    base = compute(3)\n    while True:\n        yield base\n\n\nGEN = _gen()\n\n\n"
+                              "def lookup(k):\n    return next(GEN)\n",
+    "nonlocal-name": "def _make():\n    state = None\n\n    def get(k):\n        nonlocal state\n        if state is None:\n"
+                     "            state = compute(k)\n        return state\n    return get\n\n\nlookup = _make()\n",
+    "singleton-attribute": "class Service:\n    _inst = None\n\n    def __new__(cls):\n        if cls._inst is None:\n"
+                           "            cls._inst = super().__new__(cls)\n            cls._inst.val = compute(3)\n        return cls._inst\n\n\n"
+                           "def lookup(k):\n    return Service().val\n",
+    "attribute-of-a-module-level-instance": "class Box:\n    def __init__(self):\n        self.value = None\n\n    def get(self, k):\n"
+                                            "        if self.value is None:\n            self.value = compute(k)\n        return self.value\n\n\n"
+                                            "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
 }
 
 
