@@ -220,6 +220,9 @@ private:
       Kind l = kind_of(left, loop, items), r = kind_of(field(n, "right"), loop, items);
       if (l == Kind::immutable && r == Kind::immutable) return Kind::immutable;
       std::string_view op = text(field(n, "operator"));
+      // Flags of another module (`DIR_FLAGS = ct.SEL_DIR_LTR | ct.SEL_DIR_RTL`): a new value, an int
+      // or a set or dict union at worst, which only this file's uses could change.
+      if (one_of(op, {"|", "&", "^"}) && flag_operand(left, l) && flag_operand(field(n, "right"), r)) return Kind::container;
       if (op == "%" && (type_of(left) == "string" || type_of(left) == "concatenated_string")) return Kind::immutable;
       return l == Kind::container && r == Kind::container ? Kind::container : Kind::none;
     }
@@ -265,6 +268,23 @@ private:
       }
     }
     return Kind::none;
+  }
+
+  // An operand of a flag expression: a value known to be immutable, an UPPER_CASE name of another
+  // module (`ct.SEL_DIR_LTR`, an imported `SEL_DIR_RTL`), or such an expression itself.
+  bool flag_operand(TSNode n, Kind kind) const {
+    if (kind == Kind::immutable) return true;
+    std::string_view t = type_of(n);
+    if (t == "binary_operator") {
+      return one_of(text(field(n, "operator")), {"|", "&", "^"}) && flag_operand(field(n, "left"), Kind::none) &&
+             flag_operand(field(n, "right"), Kind::none);
+    }
+    if (t == "parenthesized_expression" && ts_node_named_child_count(n) == 1) return flag_operand(ts_node_named_child(n, 0), Kind::none);
+    std::string_view name;
+    if (t == "attribute") name = text(field(n, "attribute"));
+    else if (t == "identifier" && m_names.find(text(n)) == m_names.end()) name = text(n);
+    if (name.empty() || std::none_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
   }
 
   bool all_items(TSNode n, const std::vector<std::string_view>& loop) const {

@@ -106,6 +106,19 @@ TEST_CASE("values that may hold anything are never constant", "[extract][constan
   CHECK_FALSE(constant("import mylib as re\nRX = re.compile('x')\n", "RX"));
 }
 
+TEST_CASE("flags of another module's UPPER_CASE names are constant while only read", "[extract][constants]") {
+  std::string source = "from . import css_types as ct\nfrom .css_types import SEL_A\n"
+                       "DIR_FLAGS = ct.SEL_DIR_LTR | ct.SEL_DIR_RTL\n"
+                       "RANGES = (ct.SEL_IN_RANGE | SEL_A) | 4\n"
+                       "def match(flags):\n    return flags & DIR_FLAGS and flags & RANGES\n";
+  CHECK(constant(source, "DIR_FLAGS"));
+  CHECK(constant(source, "RANGES"));
+  CHECK_FALSE(constant(source + "def grow(x):\n    DIR_FLAGS.add(x)\n", "DIR_FLAGS"));
+  CHECK_FALSE(constant("from pkg import q\nFILTER = q.Q(a=1) | q.Q(b=2)\n", "FILTER"));
+  CHECK_FALSE(constant("from pkg import m\nMERGED = m.defaults | m.extra\n", "MERGED"));
+  CHECK_FALSE(constant("from pkg import m\nSUM = m.A + m.B\n", "SUM"));
+}
+
 TEST_CASE("a logger is constant while only its logging methods are called", "[extract][constants]") {
   std::string source = "import logging\nlog = logging.getLogger(__name__)\ndef f(x):\n    log.debug('x %s', x)\n";
   CHECK(constant(source, "log"));
