@@ -26,7 +26,7 @@ std::string_view last_name(std::string_view qualname) {
 
 bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
-// `name = value` (one plain name, not `==`): the name and the value's text.
+// `name = value` or `name: annotation = value` (one plain name, not `==`): the name and the value's text.
 std::optional<std::pair<std::string_view, std::string_view>> simple_assignment(std::string_view line) {
   size_t start = line.find_first_not_of(" \t");
   if (start == std::string_view::npos) return std::nullopt;
@@ -34,6 +34,14 @@ std::optional<std::pair<std::string_view, std::string_view>> simple_assignment(s
   while (end < line.size() && name_char(line[end])) ++end;
   if (end == start) return std::nullopt;
   size_t eq = line.find_first_not_of(" \t", end);
+  if (eq != std::string_view::npos && line[eq] == ':') {
+    std::string_view name = line.substr(start, end - start);
+    if (name == "else" || name == "try" || name == "finally" || name == "lambda") return std::nullopt;
+    size_t assign = line.find('=', eq);
+    while (assign != std::string_view::npos && assign + 1 < line.size() && line[assign + 1] == '=') assign = line.find('=', assign + 2);
+    if (assign == std::string_view::npos) return std::nullopt;
+    eq = assign;
+  }
   if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) return std::nullopt;
   return std::pair{line.substr(start, end - start), line.substr(eq + 1)};
 }
@@ -51,11 +59,13 @@ std::optional<std::pair<std::string_view, std::string_view>> attribute_assignmen
   return std::pair{target, line.substr(eq + 1)};
 }
 
-// The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`):
-// what is stored into them is gone when the call returns (unless returned, which its caller's own
-// stores show).
+// The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`)
+// or a new instance of a class: what is stored into them is gone when the call returns (unless
+// returned, which its caller's own stores show).
 std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last) {
   std::set<std::string_view> out;
+  // A class of the file may hand out one shared instance (`__new__` returning a kept one).
+  bool shares_instances = std::any_of(lines.begin(), lines.end(), [](std::string_view l) { return l.find("__new__") != std::string_view::npos; });
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
     auto assigned = simple_assignment(lines[l]);
     if (!assigned) continue;
@@ -69,6 +79,16 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
     for (std::string_view fresh : {"{", "[", "dict(", "set(", "list(", "OrderedDict(", "collections.OrderedDict(",
                                    "defaultdict(", "collections.defaultdict(", "Counter(", "collections.Counter("}) {
       if (v.starts_with(fresh)) out.insert(assigned->first);
+    }
+    // A new instance (`params = c_ast.ParamList([first], first.coord)`: a class is named in CamelCase),
+    // whose attributes hold what its constructor was given.
+    size_t call = v.find('(');
+    std::string_view callee = v.substr(0, call == std::string_view::npos ? 0 : call);
+    std::string_view cls = callee.substr(callee.rfind('.') == std::string_view::npos ? 0 : callee.rfind('.') + 1);
+    bool dotted_name = !callee.empty() && std::all_of(callee.begin(), callee.end(), [](char c) { return name_char(c) || c == '.'; });
+    if (!shares_instances && dotted_name && !cls.empty() && cls.front() >= 'A' && cls.front() <= 'Z' &&
+        std::any_of(cls.begin(), cls.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
+      out.insert(assigned->first);
     }
   }
   return out;
@@ -87,8 +107,10 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
                                        const std::set<std::string_view>& module_level, bool module_made, bool& bypassed) {
   bypassed = false;
   std::set<std::string_view> fresh = fresh_locals(lines, first, last);
+  // A fresh local, or an attribute of one (`params.params`: what a new instance was given).
   auto local = [&](std::string_view base) {
-    return base.find_first_of(".([") == std::string_view::npos && fresh.contains(base);
+    std::string_view root = base.substr(0, base.find('.'));
+    return root.find_first_of("([") == std::string_view::npos && fresh.contains(root);
   };
   // What is stored must come from the changed code: it calls a function that leads there (`leading`),
   // or names a local assigned from such a call (two passes: `v = f(); w = v + 1`). A statement that

@@ -185,6 +185,11 @@ KEEPERS = {
     "singleton-attribute": "class Service:\n    _inst = None\n\n    def __new__(cls):\n        if cls._inst is None:\n"
                            "            cls._inst = super().__new__(cls)\n            cls._inst.val = compute(3)\n        return cls._inst\n\n\n"
                            "def lookup(k):\n    return Service().val\n",
+    "append-on-a-singleton-made-in-the-caller": "class Service:\n    _inst = None\n\n    def __new__(cls):\n"
+                                                "        if cls._inst is None:\n            cls._inst = super().__new__(cls)\n"
+                                                "            cls._inst.items = []\n        return cls._inst\n\n\n"
+                                                "def lookup(k):\n    svc = Service()\n    if not svc.items:\n"
+                                                "        svc.items.append(compute(k))\n    return svc.items[0]\n",
     "attribute-of-a-module-level-instance": "class Box:\n    def __init__(self):\n        self.value = None\n\n    def get(self, k):\n"
                                             "        if self.value is None:\n            self.value = compute(k)\n        return self.value\n\n\n"
                                             "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
@@ -204,12 +209,23 @@ def test_a_result_kept_by_a_caller_selects_every_test_that_asked_for_it(tmp_path
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
 
-def test_a_caller_appending_to_a_list_it_made_keeps_nothing(tmp_path):
-    # decls is a fresh list (bound over several lines): what is appended is gone when collect returns.
+# A caller that stores into something it made itself keeps nothing once it returns.
+FRESH = {
+    "list-over-several-lines": "    decls = (\n        [first]\n        if first is not None\n        else []\n    )\n"
+                               "    for k in more:\n        decls.append(compute(k))\n    return decls\n",
+    "annotated-dict": "    out: dict = dict()\n    for k in more:\n        out[k] = compute(k)\n"
+                      "    return ([first] if first is not None else []) + [out[k] for k in more]\n",
+    "new-instance": "    box = Box([first] if first is not None else [])\n    for k in more:\n"
+                    "        box.items.append(compute(k))\n    return box.items\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(FRESH))
+def test_a_caller_storing_into_what_it_made_keeps_nothing(tmp_path, shape):
     repo = indexed(tmp_path, {
-        "src/pkg/core.py": "def compute(k):\n    if k > 5:\n        return k * 2\n    return k\n\n\n"
-                           "def collect(first, more):\n    decls = (\n        [first]\n        if first is not None\n"
-                           "        else []\n    )\n    for k in more:\n        decls.append(compute(k))\n    return decls\n",
+        "src/pkg/core.py": "class Box:\n    def __init__(self, items):\n        self.items = items\n\n\n"
+                           "def compute(k):\n    if k > 5:\n        return k * 2\n    return k\n\n\n"
+                           "def collect(first, more):\n" + FRESH[shape],
         "tests/test_big.py": "from pkg.core import collect\n\n\ndef test_big():\n    assert collect(None, [6]) == [12]\n",
         "tests/test_small.py": "from pkg.core import collect\n\n\ndef test_small():\n    assert collect(1, [2]) == [1, 2]\n",
     })
