@@ -30,7 +30,6 @@ constexpr int32_t k_program_owner = -2;
 
 std::string_view root_of(std::string_view chain) { return chain.substr(0, chain.find('.')); }
 
-
 class Collector {
 public:
   Collector(std::string_view source, FileFacts& facts, ReferenceScratch& scratch,
@@ -486,11 +485,10 @@ private:
     for (const auto& s : m_facts.symbols) {
       if (s.parent == -1) m_scratch.bound.insert(s.name());
     }
-    m_star_import = false;
     for (const auto& i : m_facts.imports) {
       for (const auto& a : i.aliases) m_scratch.bound.insert(a.empty() ? root_of(i.module) : std::string_view(a));
-      m_star_import = m_star_import || i.kind == ImportKind::star;
     }
+    m_star_import = std::any_of(m_facts.imports.begin(), m_facts.imports.end(), [](const auto& i) { return i.kind == ImportKind::star; });
     m_lookup_aliases = LookupAliases::of(m_facts);
   }
 
@@ -521,10 +519,9 @@ private:
                        (m_scratch.locals.contains(OwnedName{o.id, root}) || is_param(sym, root) ||
                         enclosing_local(sym, root));
           bool super_member = root == "super" && root.size() < chain.size(); // `super().m`, kept whole
-          // (A star import may bind a builtin's name: a `def sorted` added to its module.)
           if (local || (is_builtin(root) && !m_scratch.bound.contains(root) && !m_star_import && !super_member)) {
-            // The root is a local value (or a builtin), but its attributes are still read: keep them
-            // as attributes of an unknown value (`cart.total()` reads `.total`).
+            // The root is a local value (or a builtin, unless a star import may bind its name), but its
+            // attributes are still read: keep them as attributes of an unknown value (`cart.total()`).
             if (root.size() == chain.size()) continue;
             chain.remove_prefix(root.size());
           }
