@@ -3,6 +3,7 @@
 
 #include "impact/node_id.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -89,7 +90,7 @@ bool names_a_fork(const ProjectFacts& facts, size_t i, ImportScratch& scratch) {
 } // namespace
 
 ProcessStarters::ProcessStarters(const ImportGraph& graph, const ProjectFacts* facts)
-    : m_graph(&graph), m_tests(graph), m_starter(graph.nodes.size(), false) {
+    : m_graph(&graph), m_tests(graph), m_starter(graph.nodes.size(), false), m_facts(facts) {
   if (facts == nullptr) {
     m_any = m_unknown = true;
     return;
@@ -149,13 +150,118 @@ Selection ProcessStarters::keep(Selection static_answer) {
   Selection out;
   if (!m_any) return out;
   for (auto& [node, chain] : static_answer.whole) {
-    if (starts(node)) out.whole.emplace(node, std::move(chain));
+    if (starts(node) && test_starts(node, {})) out.whole.emplace(node, std::move(chain));
   }
   for (auto& [id, chain] : static_answer.tests) {
-    auto node = m_graph->find(NodeId::of(id).file);
-    if (node && starts(*node)) out.tests.emplace(id, std::move(chain));
+    NodeId parts = NodeId::of(id);
+    auto node = m_graph->find(parts.file);
+    if (node && starts(*node) && test_starts(*node, parts.test)) out.tests.emplace(id, std::move(chain));
   }
   return out;
+}
+
+bool ProcessStarters::starting_names(uint32_t node, util::StringSet& names) {
+  if (m_unknown || m_facts == nullptr || node >= m_facts->size() || (node < m_loads_fork.size() && m_loads_fork[node])) return false;
+  // The test file and the helper modules it imports (test code, not a conftest.py): a conftest.py in
+  // scope, or module-level code that names a way to start a process, keeps the file whole.
+  std::vector<uint32_t> files{node};
+  for (const auto& e : m_graph->out[node]) {
+    if (e.target >= m_facts->size() || m_graph->nodes[e.target].conftest) continue;
+    if (m_tests.holds(e.target) && std::find(files.begin(), files.end(), e.target) == files.end()) files.push_back(e.target);
+  }
+  for (const auto& e : m_graph->out[node]) {
+    if (m_graph->nodes[e.target].conftest && starter(e.target)) return false;
+  }
+  ImportScratch scratch;
+  FactsView view;
+  for (uint32_t f : files) {
+    if (!starter(f)) continue;
+    // A helper module's own imports of test code are not followed: keep the file whole.
+    for (const auto& e : m_graph->out[f]) {
+      if (f != node && e.target < m_graph->nodes.size() && m_tests.holds(e.target) && starter(e.target) &&
+          std::find(files.begin(), files.end(), e.target) == files.end()) {
+        return false;
+      }
+    }
+  }
+  auto names_starter = [&](std::string_view ref) {
+    std::string_view root = ref.substr(0, ref.find('.'));
+    std::string_view last = ref.substr(ref.rfind('.') == std::string_view::npos ? 0 : ref.rfind('.') + 1);
+    auto in = [](auto& list, std::string_view n) { return std::find(list.begin(), list.end(), n) != list.end(); };
+    return in(k_modules, root) || in(k_names, last) || (last == "system" && (root == "os" || root == "posix")) ||
+           (last == "run" && (root == "pytester" || root == "testdir")) || names.contains(last);
+  };
+  for (int round = 0; round < 8; ++round) {
+    size_t before = names.size();
+    for (uint32_t f : files) {
+      m_facts->view(f, view);
+      if (std::any_of(view.begin(view.module_refs), view.end(view.module_refs), names_starter)) return false;
+      for (const auto& sym : view.symbols) {
+        // It names one, requests a fixture that does, or asks for fixtures by a computed name.
+        bool leads = std::any_of(view.begin(sym.refs), view.end(sym.refs), [&](std::string_view r) {
+          return names_starter(r) || r.ends_with("getfixturevalue");
+        }) || std::any_of(view.begin(sym.params), view.end(sym.params), [&](std::string_view p) { return names.contains(p); });
+        if (!leads) continue;
+        std::string_view name = sym.qualname.substr(sym.qualname.rfind('.') == std::string_view::npos ? 0 : sym.qualname.rfind('.') + 1);
+        names.emplace(name);
+        if (!sym.fixture.empty()) names.emplace(sym.fixture);
+      }
+    }
+    if (names.size() == before) break;
+  }
+  return true;
+}
+
+bool ProcessStarters::test_starts(uint32_t node, std::string_view test) {
+  auto [it, inserted] = m_names.try_emplace(node);
+  if (inserted) {
+    util::StringSet names;
+    if (starting_names(node, names)) it->second = std::move(names);
+  }
+  if (!it->second) return true;
+  const util::StringSet& names = *it->second;
+  FactsView view;
+  m_facts->view(node, view);
+  auto named = [&](std::string_view n) { return names.contains(n); };
+  if (test.empty()) {
+    // The whole file: whether any of its definitions leads to a way to start a process.
+    auto leads = [&](const SymbolView& sym) {
+      return sym.dynamic_access || sym.usefixtures_dynamic || named(sym.qualname.substr(sym.qualname.rfind('.') + 1)) ||
+             std::any_of(view.begin(sym.params), view.end(sym.params), named) ||
+             std::any_of(view.begin(sym.usefixtures), view.end(sym.usefixtures), named);
+    };
+    return view.module_usefixtures_dynamic || std::any_of(view.symbols.begin(), view.symbols.end(), leads) ||
+           std::any_of(view.begin(view.module_usefixtures), view.end(view.module_usefixtures), named);
+  }
+  std::string qualname(test.substr(0, test.find('[')));
+  for (auto& c : qualname) c = c == ':' ? '.' : c;
+  while (qualname.find("..") != std::string::npos) qualname.erase(qualname.find(".."), 1);
+  const SymbolView* own = nullptr;
+  for (const auto& sym : view.symbols) {
+    if (sym.qualname == qualname) own = &sym;
+    // An autouse fixture of the file that leads to one runs for every test.
+    if (sym.autouse && (named(sym.fixture) || named(sym.qualname.substr(sym.qualname.rfind('.') + 1)))) return true;
+  }
+  if (own == nullptr || own->dynamic_access) return true; // not found as written: keep it
+  std::string_view last = own->qualname.substr(own->qualname.rfind('.') == std::string_view::npos ? 0 : own->qualname.rfind('.') + 1);
+  if (named(last)) return true;
+  if (std::any_of(view.begin(own->params), view.end(own->params), named) || own->usefixtures_dynamic ||
+      std::any_of(view.begin(own->usefixtures), view.end(own->usefixtures), named)) {
+    return true;
+  }
+  // Its classes: a method of any (setup_method, setUp, a fixture, a helper), or a base other than
+  // unittest's (its setUp may).
+  for (int32_t p = own->parent; p >= 0; p = view.symbols[static_cast<size_t>(p)].parent) {
+    const SymbolView& cls = view.symbols[static_cast<size_t>(p)];
+    bool project_base = std::any_of(view.begin(cls.bases), view.end(cls.bases), [](std::string_view b) {
+      return b != "object" && b != "TestCase" && b != "unittest.TestCase";
+    });
+    if (project_base || cls.usefixtures_dynamic || std::any_of(view.begin(cls.usefixtures), view.end(cls.usefixtures), named)) return true;
+    for (const auto& sym : view.symbols) {
+      if (sym.parent == p && named(sym.qualname.substr(sym.qualname.rfind('.') + 1))) return true;
+    }
+  }
+  return std::any_of(view.begin(view.module_usefixtures), view.end(view.module_usefixtures), named) || view.module_usefixtures_dynamic;
 }
 
 } // namespace impact::decision

@@ -10,7 +10,11 @@
 #include "impact/graph.hpp"
 #include "impact/python/project_facts.hpp"
 
+#include "util/string_set.hpp"
+
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -28,10 +32,21 @@ public:
   // code that forks (multiprocessing, os.fork, ProcessPoolExecutor, ...), whose children coverage.py
   // does not record.
   bool starts(uint32_t node);
-  // Keeps, of `static_answer`, what lies in test files that may start a process.
+  // Keeps, of `static_answer`, what lies in test files that may start a process: where the way to start
+  // one lies in the test file or a helper module it imports (not a conftest.py, not forking project
+  // code), only the tests that may use it (test_starts()).
   Selection keep(Selection static_answer);
 
 private:
+  // Whether test `test` (the part of its node id after the file) of test file `node` may start a
+  // process: it, its class, a fixture it requests or an autouse fixture of its file leads to a
+  // function of the file or its helper modules that names a way to start one.
+  bool test_starts(uint32_t node, std::string_view test);
+  // The functions of the test file's own code and its helper modules that lead to a way to start a
+  // process, by name; false when the file must be kept whole (module-level code that names one, a
+  // conftest.py, forking code).
+  bool starting_names(uint32_t node, util::StringSet& names);
+
   bool starter(uint32_t node) const { return m_unknown || (node < m_starter.size() && m_starter[node]); }
 
   const ImportGraph* m_graph;
@@ -41,6 +56,8 @@ private:
   bool m_any = false;
   bool m_unknown = false; // no facts to read
   std::unordered_map<uint32_t, bool> m_starts;
+  const ProjectFacts* m_facts = nullptr;
+  std::unordered_map<uint32_t, std::optional<util::StringSet>> m_names; // starting_names(), per test file
   std::vector<bool> m_seen; // scratch of starts()
 };
 

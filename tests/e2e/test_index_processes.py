@@ -111,6 +111,41 @@ def test_what_a_measured_child_ran_at_its_import_is_its_test_s_own(tmp_path):
     assert entry(repo.decide(), "pkg/mod.py")["fallback"] is None
 
 
+# Only the tests that may use a way to start a process keep the static answer: in a file whose helper
+# module starts one, a test that never calls it (nor requests a fixture that does) keeps the index's.
+PER_TEST = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "pkg/__init__.py": "",
+    "pkg/mod.py": "def f():\n    return 1\n",
+    "tests/runner.py": (
+        "import subprocess\nimport sys\n\n\n"
+        "def run_child():\n"
+        '    return subprocess.run([sys.executable, "-c", "pass"], env={}).returncode\n\n\n'
+        "def version():\n    return 1\n"
+    ),
+    # test_other and test_through_fixtures name f on a branch that does not run: the static answer
+    # reaches them, the index does not; only the one whose fixtures start a process keeps it.
+    "tests/test_mixed.py": (
+        "import pytest\n\nfrom pkg.mod import f\nfrom runner import run_child, version\n\n\n"
+        "@pytest.fixture\ndef child_code():\n    return run_child()\n\n\n"
+        "@pytest.fixture\ndef checked(child_code):\n    return child_code\n\n\n"
+        "def test_through_fixtures(checked):\n    if version() == 2:\n        f()\n    assert checked == 0\n\n\n"
+        "def test_plain():\n    assert f() == 1\n\n\n"
+        "def test_other():\n    if version() == 2:\n        f()\n    assert version() == 1\n"
+    ),
+}
+
+
+def test_only_the_tests_that_may_start_a_process_keep_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, PER_TEST)
+    repo.replace("pkg/mod.py", "    return 1\n", "    return 3\n")
+    result = repo.pytest()
+    assert "1 failed, 2 passed" in result.stdout, result.stdout
+    warm = repo.decide()
+    assert entry(warm, "pkg/mod.py")["source"] == "coverage"
+    assert selected_ids(warm) == ["tests/test_mixed.py::test_plain", "tests/test_mixed.py::test_through_fixtures"]
+
+
 # --- project code that forks -------------------------------------------------------------------------
 
 POOL = {
