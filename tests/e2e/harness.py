@@ -171,6 +171,26 @@ def selected_files(decision):
     return sorted({t["node_id"].split("::", 1)[0] for t in decision["selected"]})
 
 
+def indexed_repo(tmp_path, files):
+    """A repository of `files`, committed, with a coverage index `impact index` built on it."""
+    repo = make_repo(tmp_path, files=files)
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return repo
+
+
+def answer_for(decision, path):
+    """Who answered for changed file `path`: its (source, fallback)."""
+    f = next(f for f in decision["changed_files"] if f["path"] == path)
+    return f["source"], f["fallback"]
+
+
+def failed_tests(repo):
+    """The node ids a full pytest run of `repo` reports as failed."""
+    out = repo.pytest("-rf").stdout
+    return sorted(line.split()[1] for line in out.splitlines() if line.startswith("FAILED "))
+
+
 # --- cases.toml -------------------------------------------------------------------------------------
 
 @dataclass

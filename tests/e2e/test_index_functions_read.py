@@ -3,26 +3,13 @@ reads a function's docstring, source text or code object runs no line of its bod
 nothing that ties it to a change there; where the project names such a reader, the change keeps the
 static answer. End to end with a real index and real pytest.
 """
-from harness import make_repo, selected_ids
+from harness import answer_for, failed_tests, indexed_repo, selected_ids
 
 PYPROJECT = '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'
 
 
 def indexed(tmp_path, files):
-    repo = make_repo(tmp_path, files={"pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", **files})
-    run = repo.impact("index")
-    assert run.returncode == 0, run.stdout + run.stderr
-    return repo
-
-
-def change(decision, path):
-    f = next(f for f in decision["changed_files"] if f["path"] == path)
-    return f["source"], f["fallback"]
-
-
-def broken_tests(repo):
-    out = repo.pytest("-rf").stdout
-    return sorted(line.split()[1] for line in out.splitlines() if line.startswith("FAILED "))
+    return indexed_repo(tmp_path, {"pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", **files})
 
 
 def test_a_body_change_with_its_docstring_keeps_the_static_answer_where_docstrings_are_read(tmp_path):
@@ -33,9 +20,9 @@ def test_a_body_change_with_its_docstring_keeps_the_static_answer_where_docstrin
                               "    assert help_text() == ['Build the project.']\n",
     })
     repo.replace("src/pkg/cmds.py", '"""Build the project."""\n    return 0', '"""Compile the project."""\n    return 1')
-    assert broken_tests(repo) == ["tests/test_help.py::test_help"]
+    assert failed_tests(repo) == ["tests/test_help.py::test_help"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/cmds.py") == ("static", "not_implementation")
+    assert answer_for(warm, "src/pkg/cmds.py") == ("static", "not_implementation")
     assert selected_ids(warm) == ["tests/test_help.py::test_help"]
 
 
@@ -49,9 +36,9 @@ def test_a_function_whose_source_a_test_reads_keeps_the_static_answer(tmp_path):
         "tests/test_o.py": "from pkg.kernels import square\n\n\ndef test_o():\n    assert square(2) == 4\n",
     })
     repo.replace("src/pkg/kernels.py", "x * x", "x ** 2")
-    assert broken_tests(repo) == ["tests/test_c.py::test_c"]
+    assert failed_tests(repo) == ["tests/test_c.py::test_c"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/kernels.py") == ("static", "not_implementation")
+    assert answer_for(warm, "src/pkg/kernels.py") == ("static", "not_implementation")
     assert "tests/test_c.py::test_c" in selected_ids(warm)
 
 
@@ -62,9 +49,9 @@ def test_a_function_that_becomes_a_generator_where_code_asks_keeps_the_static_an
                               "def test_plain():\n    assert not inspect.isgeneratorfunction(HANDLERS['export'])\n",
     })
     repo.replace("src/pkg/handlers.py", "return [1, 2]", "yield from [1, 2]")
-    assert broken_tests(repo) == ["tests/test_kind.py::test_plain"]
+    assert failed_tests(repo) == ["tests/test_kind.py::test_plain"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
+    assert answer_for(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
     assert selected_ids(warm) == ["tests/test_kind.py::test_plain"]
 
 
@@ -78,5 +65,5 @@ def test_a_function_only_called_keeps_the_index_answer_where_source_is_read(tmp_
     })
     repo.replace("src/pkg/kernels.py", "return x + x", "return x * 2")
     warm = repo.decide()
-    assert change(warm, "src/pkg/kernels.py") == ("coverage", None)
+    assert answer_for(warm, "src/pkg/kernels.py") == ("coverage", None)
     assert selected_ids(warm) == ["tests/test_d.py::test_d"]

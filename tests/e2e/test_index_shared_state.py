@@ -7,30 +7,17 @@ built, and the index must still select it.
 """
 import pytest
 
-from harness import make_repo, selected_ids
+from harness import answer_for, failed_tests, indexed_repo, selected_ids
 
 PYPROJECT = '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'
 
 
 def indexed(tmp_path, files):
-    repo = make_repo(tmp_path, files={"pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", **files})
-    run = repo.impact("index")
-    assert run.returncode == 0, run.stdout + run.stderr
-    return repo
-
-
-def change(decision, path):
-    f = next(f for f in decision["changed_files"] if f["path"] == path)
-    return f["source"], f["fallback"]
+    return indexed_repo(tmp_path, {"pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", **files})
 
 
 def covers(decision, test):
     return any(test == s or test.startswith(s + "::") for s in selected_ids(decision))
-
-
-def broken_tests(repo):
-    out = repo.pytest("-rf").stdout
-    return sorted(line.split()[1] for line in out.splitlines() if line.startswith("FAILED "))
 
 
 def test_a_replaced_line_that_makes_a_module_name_local_selects_every_test_of_the_body(tmp_path):
@@ -41,9 +28,9 @@ def test_a_replaced_line_that_makes_a_module_name_local_selects_every_test_of_th
                               "def test_strict():\n    assert clamp(20, True) == 5\n",
     })
     repo.replace("src/pkg/conf.py", "    cap = 5\n    return min(x, cap)\n", "    LIMIT = 5\n    return min(x, LIMIT)\n")
-    assert broken_tests(repo) == ["tests/test_conf.py::test_loose"]  # UnboundLocalError on a line it did run
+    assert failed_tests(repo) == ["tests/test_conf.py::test_loose"]  # UnboundLocalError on a line it did run
     warm = repo.decide()
-    assert change(warm, "src/pkg/conf.py") == ("coverage", None)
+    assert answer_for(warm, "src/pkg/conf.py") == ("coverage", None)
     assert covers(warm, "tests/test_conf.py::test_loose")
 
 
@@ -55,7 +42,7 @@ def test_a_replaced_line_of_a_shared_generator_selects_the_tests_that_resumed_it
                              "def test_b():\n    assert take() == 1\n",
     })
     repo.replace("src/pkg/seq.py", "step = 1", "step = 2")
-    assert broken_tests(repo) == ["tests/test_seq.py::test_b"]
+    assert failed_tests(repo) == ["tests/test_seq.py::test_b"]
     assert covers(repo.decide(), "tests/test_seq.py::test_b")
 
 
@@ -67,9 +54,9 @@ def test_module_code_first_imported_inside_a_test_keeps_the_static_answer(tmp_pa
                                "def test_b():\n    from pkg import heavy\n    assert heavy.TABLE['b'] == 2\n",
     })
     repo.replace("src/pkg/heavy.py", "'b': 2", "'b': 3")
-    assert broken_tests(repo) == ["tests/test_heavy.py::test_b"]  # test_b never ran build_table's body
+    assert failed_tests(repo) == ["tests/test_heavy.py::test_b"]  # test_b never ran build_table's body
     warm = repo.decide()
-    assert change(warm, "src/pkg/heavy.py") == ("static", "outside_tests")
+    assert answer_for(warm, "src/pkg/heavy.py") == ("static", "outside_tests")
     assert selected_ids(warm) == selected_ids(repo.decide("--no-index"))
 
 
@@ -82,9 +69,9 @@ def test_a_session_fixture_first_set_up_inside_a_test_keeps_the_static_answer(tm
                             "def test_b(conn):\n    assert conn['rows'] > 2\n",
     })
     repo.replace("src/pkg/db.py", "'rows': 3", "'rows': 1")
-    assert broken_tests(repo) == ["tests/test_db.py::test_a", "tests/test_db.py::test_b"]
+    assert failed_tests(repo) == ["tests/test_db.py::test_a", "tests/test_db.py::test_b"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/db.py") == ("static", "outside_tests")
+    assert answer_for(warm, "src/pkg/db.py") == ("static", "outside_tests")
     assert covers(warm, "tests/test_db.py::test_b")
 
 
@@ -108,9 +95,9 @@ def test_a_function_whose_results_may_be_cached_keeps_the_static_answer(tmp_path
                              "def test_size():\n    assert cfg.settings()['size'] == 3\n",
     })
     repo.replace("src/pkg/cfg.py", "'size': 3", "'size': 4")
-    assert broken_tests(repo) == ["tests/test_cfg.py::test_size"]
+    assert failed_tests(repo) == ["tests/test_cfg.py::test_size"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/cfg.py") == ("static", "memoized")
+    assert answer_for(warm, "src/pkg/cfg.py") == ("static", "memoized")
     assert covers(warm, "tests/test_cfg.py::test_size")
 
 
@@ -138,9 +125,9 @@ def test_a_caller_three_calls_up_that_keeps_results_in_an_attribute_selects_the_
                              "def test_second():\n    assert PATTERNS.get('nn')[0][1] == 4\n",
     })
     repo.replace("src/pkg/css.py", "count('n') * 2", "count('n') * 3")
-    assert broken_tests(repo) == ["tests/test_css.py::test_first", "tests/test_css.py::test_second"]
+    assert failed_tests(repo) == ["tests/test_css.py::test_first", "tests/test_css.py::test_second"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/css.py") == ("coverage", None)
+    assert answer_for(warm, "src/pkg/css.py") == ("coverage", None)
     assert covers(warm, "tests/test_css.py::test_second")  # it ran Lazy.get, never parse_nth
 
 
@@ -153,9 +140,9 @@ def test_a_memoized_caller_two_calls_up_keeps_the_static_answer(tmp_path):
                              "def test_second():\n    assert compile_pattern('nn')[0][1] == 4\n",
     })
     repo.replace("src/pkg/css.py", "count('n') * 2", "count('n') * 3")
-    assert broken_tests(repo) == ["tests/test_css.py::test_first", "tests/test_css.py::test_second"]
+    assert failed_tests(repo) == ["tests/test_css.py::test_first", "tests/test_css.py::test_second"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/css.py") == ("static", "memoized")  # a cache hit runs no line of compile_pattern
+    assert answer_for(warm, "src/pkg/css.py") == ("static", "memoized")  # a cache hit runs no line of compile_pattern
     assert covers(warm, "tests/test_css.py::test_second")
 
 
@@ -204,7 +191,7 @@ def test_a_result_kept_by_a_caller_selects_every_test_that_asked_for_it(tmp_path
         "tests/test_b.py": "from pkg.core import lookup\n\n\ndef test_b():\n    assert lookup(3) == 6\n",
     })
     repo.replace("src/pkg/core.py", "return k * 2", "return k * 2 + 1")
-    assert broken_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
     warm = repo.decide()
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
@@ -230,9 +217,9 @@ def test_a_caller_storing_into_what_it_made_keeps_nothing(tmp_path, shape):
         "tests/test_small.py": "from pkg.core import collect\n\n\ndef test_small():\n    assert collect(1, [2]) == [1, 2]\n",
     })
     repo.replace("src/pkg/core.py", "return k * 2", "return k * 3")
-    assert broken_tests(repo) == ["tests/test_big.py::test_big"]
+    assert failed_tests(repo) == ["tests/test_big.py::test_big"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/core.py") == ("coverage", None)
+    assert answer_for(warm, "src/pkg/core.py") == ("coverage", None)
     assert selected_ids(warm) == ["tests/test_big.py::test_big"]
 
 
@@ -245,9 +232,9 @@ def test_an_attribute_a_caller_sets_with_setattr_keeps_the_static_answer(tmp_pat
         "tests/test_b.py": "from pkg.core import abc\n\n\ndef test_b():\n    assert abc() == 6\n",
     })
     repo.replace("src/pkg/core.py", "return k * 2", "return k * 2 + 1")
-    assert broken_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
     warm = repo.decide()
-    assert change(warm, "src/pkg/core.py") == ("static", "memoized")  # test_b never ran __getattr__
+    assert answer_for(warm, "src/pkg/core.py") == ("static", "memoized")  # test_b never ran __getattr__
     assert covers(warm, "tests/test_b.py::test_b")
 
 
@@ -259,7 +246,7 @@ def test_a_function_with_a_mutable_default_is_answered_by_every_test_of_its_body
                              "def test_b():\n    assert log.record(2)[0] == 'init'\n",
     })
     repo.replace("src/pkg/log.py", "'init')", "'start')")
-    assert broken_tests(repo) == ["tests/test_log.py::test_a", "tests/test_log.py::test_b"]
+    assert failed_tests(repo) == ["tests/test_log.py::test_a", "tests/test_log.py::test_b"]
     warm = repo.decide()
     assert covers(warm, "tests/test_log.py::test_a") and covers(warm, "tests/test_log.py::test_b")
 
