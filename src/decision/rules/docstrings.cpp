@@ -13,6 +13,7 @@
 #include "impact/python/readers.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <optional>
 
@@ -88,6 +89,25 @@ bool decorator_may_copy_docstring(resolve::FileIndex& index, uint32_t node, std:
   return !known;
 }
 
+// Whether class `class_index` or a project class it derives from (at any depth) names a metaclass in
+// its header: the metaclass sees the class's namespace, `__doc__` included, as the class is made.
+bool project_metaclass(resolve::FileIndex& index, uint32_t node, int32_t class_index, int depth) {
+  const FileInfo* info = index.get(node);
+  if (info == nullptr || depth > 8) return false;
+  const SymbolView& c = info->at(class_index);
+  if (c.has_metaclass) return true;
+  for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases); ++b) {
+    std::string_view base = base_expression(*b);
+    if (base.empty() || base == "object") continue;
+    Target t = index.resolve(node, base);
+    if (t.kind != Target::definition) continue;
+    const FileInfo* owner = index.get(t.node);
+    int32_t at = owner == nullptr ? -1 : owner->symbol(t.qualname);
+    if (at >= 0 && owner->at(at).kind == SymbolKind::class_ && project_metaclass(index, t.node, at, depth + 1)) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 bool docstring_unread(SymbolWalk& walk, uint32_t node, std::string_view qualname) {
@@ -133,7 +153,16 @@ std::vector<uint32_t> docstrings_read_at_import(SymbolWalk& walk, const std::vec
       bool decorator_reads = std::any_of(info->facts.begin(sym.decorators), info->facts.end(sym.decorators), [&](std::string_view d) {
         return decorator_may_copy_docstring(index, seed.node, d, project_reads());
       });
-      if (decorator_reads) {
+      // Decorated by a call (`build = command(build)`: the file hands the definition to it), or a class
+      // whose metaclass may read its namespace's `__doc__` as the class is made.
+      bool handed_reads = sym.parent < 0 && std::any_of(info->facts.handed.begin(), info->facts.handed.end(), [&](std::string_view h) {
+        size_t tab = h.find('\t');
+        bool call = tab != std::string_view::npos && tab + 1 < h.size() && (std::isalpha(static_cast<unsigned char>(h[tab + 1])) || h[tab + 1] == '_');
+        return call && h.substr(0, tab) == sym.qualname &&
+               decorator_may_copy_docstring(index, seed.node, h.substr(tab + 1), project_reads());
+      });
+      bool metaclass_reads = sym.kind == SymbolKind::class_ && project_metaclass(index, seed.node, s, 0);
+      if (decorator_reads || handed_reads || metaclass_reads) {
         out.push_back(seed.node);
         break;
       }
