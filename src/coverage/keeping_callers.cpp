@@ -50,11 +50,16 @@ std::optional<std::pair<std::string_view, std::string_view>> simple_assignment(s
 std::optional<std::pair<std::string_view, std::string_view>> attribute_assignment(std::string_view line) {
   size_t start = line.find_first_not_of(" \t");
   if (start == std::string_view::npos) return std::nullopt;
-  size_t end = start;
+  size_t end = start + (line.substr(start).starts_with("type(self).") ? 11 : 0); // the class's attribute
   while (end < line.size() && (name_char(line[end]) || line[end] == '.')) ++end;
   std::string_view target = line.substr(start, end - start);
   if (target.find('.') == std::string_view::npos || target.ends_with(".")) return std::nullopt;
   size_t eq = line.find_first_not_of(" \t", end);
+  // An augmented assignment (`self.items += [...]`) keeps as a plain one does.
+  if (eq != std::string_view::npos && eq + 1 < line.size() && std::string_view("+-*/|&%^@").find(line[eq]) != std::string_view::npos &&
+      line[eq + 1] == '=') {
+    ++eq;
+  }
   if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) return std::nullopt;
   return std::pair{target, line.substr(eq + 1)};
 }
@@ -134,6 +139,10 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     return std::any_of(leading.begin(), leading.end(), [&](std::string_view n) { return has_word(text, n, true); }) ||
            std::any_of(derived.begin(), derived.end(), [&](std::string_view n) { return has_word(text, n, false); });
   };
+  // A leading function named as a value too (`defaultdict(compute)`, `partial(compute, 3)`).
+  auto names_change = [&](std::string_view text) {
+    return from_change(text) || std::any_of(leading.begin(), leading.end(), [&](std::string_view n) { return has_word(text, n, false); });
+  };
   for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
       auto assigned = simple_assignment(lines[l]);
@@ -176,12 +185,32 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     // `cls._inst.val = compute()`, `REGISTRY.default = build()`, `self.value = compute()` on a shared
     // instance: an attribute of something that outlives the call.
     if (auto stored = attribute_assignment(line); stored && from_change(stored->second)) {
-      std::string_view root = stored->first.substr(0, stored->first.find('.'));
-      if (root == "cls" || (root == "self" && shared_self) || module_level.contains(root)) {
-        return fmt::format("line {} sets {}", l, stored->first);
+      std::string_view target = stored->first;
+      std::string_view root = target.substr(0, target.find('.'));
+      bool class_level = target.starts_with("self.__class__.") || target.starts_with("type(self).");
+      if (root == "cls" || class_level || (root == "self" && shared_self) || module_level.contains(root)) {
+        return fmt::format("line {} sets {}", l, target);
       }
     }
-    if (line.find("setattr(") != std::string_view::npos && from_change(line.substr(line.find("setattr(")))) {
+    // Names a `global` or `nonlocal` statement declares, bound by a tuple target or a walrus.
+    if (size_t eq = line.find('='); !outer.empty() && eq != std::string_view::npos && from_change(line.substr(eq + 1))) {
+      std::string_view left = line.substr(code, eq - code);
+      bool tuple = left.find(',') != std::string_view::npos &&
+                   std::all_of(left.begin(), left.end(), [](char c) { return name_char(c) || c == ',' || c == ' ' || c == '(' || c == ')'; });
+      std::string_view augmented = left.substr(0, left.find_last_not_of(" \t+-*/|&%^@") + 1); // `_S += load()`
+      for (std::string_view name : outer) {
+        if ((tuple && has_word(left, name, false)) || line.find(std::string(name) + " :=") != std::string_view::npos ||
+            (augmented.size() < left.size() && augmented == name)) {
+          return fmt::format("line {} binds {}, a global or nonlocal name", l, name);
+        }
+      }
+    }
+    // The module's namespace itself: `globals()[k] = v`, `globals().update(...)`.
+    if (size_t at = line.find("globals()"); at != std::string_view::npos && from_change(line.substr(at))) {
+      return fmt::format("line {} stores into globals()", l);
+    }
+    size_t sets = std::min(line.find("setattr("), line.find("__setattr__("));
+    if (sets != std::string_view::npos && from_change(line.substr(sets))) {
       bypassed = true;
       return fmt::format("line {} sets an attribute with setattr", l);
     }
@@ -199,7 +228,7 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     }
     // A defaultdict whose factory calls the change: it stores the value at the first read of a key.
     // (Not one bound to a plain local: it is gone when the call returns.)
-    if (size_t at = line.find("defaultdict("); at != std::string_view::npos && !simple_assignment(line) && from_change(line.substr(at + 11))) {
+    if (size_t at = line.find("defaultdict("); at != std::string_view::npos && !simple_assignment(line) && names_change(line.substr(at + 11))) {
       return fmt::format("line {} makes a defaultdict whose factory leads to the change", l);
     }
     // `<target>[...] = ` (or an augmented assignment) where the target is not a fresh local.
@@ -272,6 +301,20 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
   for (const auto& s : view.symbols) {
     if (s.parent < 0) module_level.insert(s.qualname);
   }
+  // And modules it imports (`state.value = compute()` keeps it in another module).
+  ImportScratch imports;
+  facts.imports(at, imports);
+  for (const auto& imp : imports.imports) {
+    if (imp.kind == ImportKind::plain) {
+      std::string_view alias = imp.aliases_begin < imp.aliases_end ? imports.aliases[imp.aliases_begin] : std::string_view();
+      module_level.insert(alias.empty() ? imp.module.substr(0, imp.module.find('.')) : alias);
+    } else if (imp.kind == ImportKind::from) {
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+        size_t a = imp.aliases_begin + (k - imp.names_begin);
+        module_level.insert(a < imp.aliases_end && !imports.aliases[a].empty() ? imports.aliases[a] : imports.names[k]);
+      }
+    }
+  }
   for (const auto& change : sem.symbols) {
     // Callers found so far, with the names they are called by; each round goes one call further up.
     std::set<std::string_view> seen{change.qualname};
@@ -302,6 +345,25 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
         }
       }
       frontier = std::move(next);
+    }
+    // Module-level code that makes a defaultdict whose factory leads to the change
+    // (`_C = defaultdict(lambda: compute())`): it ran at import, so the index cannot answer.
+    for (uint32_t l = 1; l < lines.size(); ++l) {
+      std::string_view line = lines[l];
+      size_t made = line.find("defaultdict(");
+      if (line.empty() || line[0] == ' ' || line[0] == '\t' || made == std::string_view::npos) continue;
+      std::string_view args = line.substr(made + 11);
+      bool leads = std::any_of(leading.begin(), leading.end(), [&](std::string_view n) {
+        for (size_t k = args.find(n); k != std::string_view::npos; k = args.find(n, k + 1)) {
+          bool before = k == 0 || !name_char(args[k - 1]), after = k + n.size() >= args.size() || !name_char(args[k + n.size()]);
+          if (before && after) return true;
+        }
+        return false;
+      });
+      if (leads) {
+        out.push_back(KeepingCaller{"<module>", l - 1, l, change.qualname,
+                                    fmt::format("line {} makes a defaultdict whose factory leads to the change", l), false});
+      }
     }
   }
   return out;

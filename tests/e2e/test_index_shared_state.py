@@ -177,6 +177,13 @@ KEEPERS = {
                                                 "            cls._inst.items = []\n        return cls._inst\n\n\n"
                                                 "def lookup(k):\n    svc = Service()\n    if not svc.items:\n"
                                                 "        svc.items.append(compute(k))\n    return svc.items[0]\n",
+    "class-attribute-through-type-self": "class Parser:\n    _table = None\n\n    def table(self, k):\n"
+                                         "        if type(self)._table is None:\n            type(self)._table = compute(k)\n"
+                                         "        return type(self)._table\n\n\ndef lookup(k):\n    return Parser().table(k)\n",
+    "module-level-defaultdict": "import collections\n\n_C = collections.defaultdict(lambda: compute(3))\n\n\n"
+                                "def lookup(k):\n    return _C[k]\n",
+    "attribute-of-an-imported-module": "import pkg\n\n\ndef lookup(k):\n    if getattr(pkg, 'kept', None) is None:\n"
+                                       "        pkg.kept = compute(k)\n    return pkg.kept\n",
     "attribute-of-a-module-level-instance": "class Box:\n    def __init__(self):\n        self.value = None\n\n    def get(self, k):\n"
                                             "        if self.value is None:\n            self.value = compute(k)\n        return self.value\n\n\n"
                                             "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
