@@ -34,8 +34,12 @@ bool read_as_value(const ProjectFacts& facts, std::string_view name) {
       return at != std::string_view::npos && names(chain.substr(0, at), name);
     };
     if (std::any_of(view.begin(view.module_refs), view.end(view.module_refs), code_of)) return true;
+    // A function that names it and a reader of functions (`inspect.getclosurevars(handle)`).
+    auto reader = [](std::string_view r) { return python::reads_functions(r.substr(r.rfind('.') == std::string_view::npos ? 0 : r.rfind('.') + 1)); };
+    auto named = [&](std::string_view r) { return names(r, name) || r.starts_with(std::string(name) + "."); };
     for (const auto& s : view.symbols) {
       if (std::any_of(view.begin(s.refs), view.end(s.refs), code_of)) return true;
+      if (std::any_of(view.begin(s.refs), view.end(s.refs), reader) && std::any_of(view.begin(s.refs), view.end(s.refs), named)) return true;
     }
   }
   return false;

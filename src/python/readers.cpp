@@ -22,15 +22,18 @@ bool project_names_docstring_reader(const ProjectFacts& facts) {
   return project_names_source_reader(facts) || names_any(facts, k_readers);
 }
 
-bool project_names_source_reader(const ProjectFacts& facts) {
-  static constexpr std::array<std::string_view, 4> k_readers = {"getsource", "getsourcelines", "findsource", "getcomments"};
-  return names_any(facts, k_readers);
-}
+constexpr std::array<std::string_view, 4> k_source_readers = {"getsource", "getsourcelines", "findsource", "getcomments"};
+constexpr std::array<std::string_view, 8> k_code_readers = {"__code__",           "isgeneratorfunction", "iscoroutinefunction",
+                                                            "isasyncgenfunction", "dis",                 "getgeneratorstate",
+                                                            "getclosurevars",     "__closure__"};
 
-bool project_names_code_reader(const ProjectFacts& facts) {
-  static constexpr std::array<std::string_view, 6> k_readers = {"__code__", "isgeneratorfunction", "iscoroutinefunction",
-                                                                "isasyncgenfunction", "dis", "getgeneratorstate"};
-  return names_any(facts, k_readers);
+bool project_names_source_reader(const ProjectFacts& facts) { return names_any(facts, k_source_readers); }
+
+bool project_names_code_reader(const ProjectFacts& facts) { return names_any(facts, k_code_readers); }
+
+bool reads_functions(std::string_view name) {
+  return std::find(k_source_readers.begin(), k_source_readers.end(), name) != k_source_readers.end() ||
+         std::find(k_code_readers.begin(), k_code_readers.end(), name) != k_code_readers.end();
 }
 
 } // namespace impact::python

@@ -67,3 +67,19 @@ def test_a_function_only_called_keeps_the_index_answer_where_source_is_read(tmp_
     warm = repo.decide()
     assert answer_for(warm, "src/pkg/kernels.py") == ("coverage", None)
     assert selected_ids(warm) == ["tests/test_d.py::test_d"]
+
+
+def test_a_function_a_reader_of_closures_names_keeps_the_static_answer(tmp_path):
+    # handle is named next to inspect.getclosurevars, not handed as a plain argument.
+    repo = indexed(tmp_path, {
+        "src/pkg/handlers.py": "LIMIT = 3\nOTHER = 4\n\n\ndef handle(x):\n    return min(x, LIMIT)\n",
+        "src/pkg/audit.py": "import inspect\n\nfrom pkg.handlers import handle\n\n\n"
+                            "def deps():\n    return sorted(inspect.getclosurevars(handle).globals)\n",
+        "tests/test_deps.py": "from pkg.audit import deps\n\n\ndef test_deps():\n    assert deps() == ['LIMIT']\n",
+        "tests/test_o.py": "from pkg.handlers import handle\n\n\ndef test_o():\n    assert handle(5) >= 3\n",
+    })
+    repo.replace("src/pkg/handlers.py", "min(x, LIMIT)", "min(x, OTHER)")
+    assert failed_tests(repo) == ["tests/test_deps.py::test_deps"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
+    assert "tests/test_deps.py::test_deps" in selected_ids(warm)
