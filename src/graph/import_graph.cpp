@@ -372,11 +372,26 @@ public:
     for (int up = 1; up < imp.level; ++up) base = parent_of(base);
     // `from . import x` runs the package's own __init__.py.
     join_into(m_probe, base, "__init__.py");
-    if (uint32_t n = node_at(m_probe); n != k_none) edge(n, kind, imp.line);
-    if (!imp.module.empty()) link_under(base, imp.module, kind, imp.line);
+    uint32_t package = node_at(m_probe);
+    if (package != k_none) edge(package, kind, imp.line);
+    bool linked = imp.module.empty() || link_under(base, imp.module, kind, imp.line);
     std::string module_dir(base);
     append_dotted_as_path(module_dir, imp.module);
     follow_names(imp, scratch, module_dir, kind);
+    // A module no folder of the package holds: the package may add folders to its `__path__`
+    // (`__path__.append(".../plugins")`), so a module of that name anywhere may be the one loaded, as
+    // for the absolute form (unresolved_submodule).
+    auto elsewhere = relative_module_names(m_graph.nodes[m_current], imp.level, imp.module);
+    bool found = std::any_of(elsewhere.begin(), elsewhere.end(), [&](const std::string& n) { return !m_index.find(n).empty(); });
+    if (package != k_none && !linked && !found) {
+      link_by_name(imp, scratch, imp.module, 1);
+    } else if (package != k_none && imp.module.empty() && imp.kind == ImportKind::from) {
+      ImportView plain = imp;
+      plain.kind = ImportKind::plain;
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+        if (!names_file_under(base, scratch.names[k])) link_by_name(plain, scratch, scratch.names[k], 1);
+      }
+    }
     // The same names in every root: a namespace package's portions lie in several folders.
     for (const std::string& name : relative_module_names(m_graph.nodes[m_current], imp.level, imp.module)) {
       link_absolute(name, kind, imp.line);
