@@ -172,7 +172,6 @@ bool ProcessStarters::starting_names(uint32_t node, util::StringSet& names) {
   for (const auto& e : m_graph->out[node]) {
     if (m_graph->nodes[e.target].conftest && starter(e.target)) return false;
   }
-  ImportScratch scratch;
   FactsView view;
   for (uint32_t f : files) {
     if (!starter(f)) continue;

@@ -393,7 +393,7 @@ public:
       }
     }
     // The same names in every root: a namespace package's portions lie in several folders.
-    for (const std::string& name : relative_module_names(m_graph.nodes[m_current], imp.level, imp.module)) {
+    for (const std::string& name : elsewhere) {
       link_absolute(name, kind, imp.line);
       if (imp.kind != ImportKind::from) continue;
       ImportView named = imp;
