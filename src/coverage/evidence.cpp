@@ -5,6 +5,7 @@
 #include "impact/error.hpp"
 #include "impact/graph.hpp"
 #include "impact/project.hpp"
+#include "impact/python/names.hpp"
 #include "impact/python/project_facts.hpp"
 #include "impact/semantic.hpp"
 #include "impact/node_id.hpp"
@@ -351,7 +352,7 @@ private:
     std::vector<std::vector<std::string_view>> reads;
     for (const auto& change : sem.symbols) {
       std::string_view changed = change.qualname;
-      std::string_view name = changed.substr(changed.rfind('.') == std::string_view::npos ? 0 : changed.rfind('.') + 1);
+      std::string_view name = python::last_part(changed);
       for (const auto& caller : view.symbols) {
         if (caller.kind == SymbolKind::class_ || caller.qualname == changed) continue;
         bool calls = false;

@@ -4,6 +4,7 @@
 #include "coverage/memoized.hpp"
 #include "impact/coverage.hpp"
 #include "impact/python/function_blocks.hpp"
+#include "impact/python/names.hpp"
 
 #include <fmt/format.h>
 
@@ -18,10 +19,6 @@ bool calls(std::string_view ref, std::string_view name) {
   if (ref == name) return true;
   if (ref.starts_with(name) && ref.size() > name.size() && (ref[name.size()] == '.' || ref[name.size()] == '(')) return true;
   return ref.size() > name.size() && ref.ends_with(name) && ref[ref.size() - name.size() - 1] == '.';
-}
-
-std::string_view last_name(std::string_view qualname) {
-  return qualname.substr(qualname.rfind('.') == std::string_view::npos ? 0 : qualname.rfind('.') + 1);
 }
 
 bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
@@ -66,11 +63,11 @@ std::optional<std::pair<std::string_view, std::string_view>> attribute_assignmen
 
 // The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`)
 // or a new instance of a class: what is stored into them is gone when the call returns (unless
-// returned, which its caller's own stores show).
-std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last) {
+// returned, which its caller's own stores show). `shares_instances`: a class of the file may hand out
+// one shared instance (`__new__` returning a kept one), so a new instance is not fresh.
+std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
+                                        bool shares_instances) {
   std::set<std::string_view> out;
-  // A class of the file may hand out one shared instance (`__new__` returning a kept one).
-  bool shares_instances = std::any_of(lines.begin(), lines.end(), [](std::string_view l) { return l.find("__new__") != std::string_view::npos; });
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
     auto assigned = simple_assignment(lines[l]);
     if (!assigned) continue;
@@ -89,7 +86,7 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
     // whose attributes hold what its constructor was given.
     size_t call = v.find('(');
     std::string_view callee = v.substr(0, call == std::string_view::npos ? 0 : call);
-    std::string_view cls = callee.substr(callee.rfind('.') == std::string_view::npos ? 0 : callee.rfind('.') + 1);
+    std::string_view cls = python::last_part(callee);
     bool dotted_name = !callee.empty() && std::all_of(callee.begin(), callee.end(), [](char c) { return name_char(c) || c == '.'; });
     if (!shares_instances && dotted_name && !cls.empty() && cls.front() >= 'A' && cls.front() <= 'Z' &&
         std::any_of(cls.begin(), cls.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
@@ -109,9 +106,10 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
 // memoized call does).
 std::optional<std::string> keeps_items(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
                                        const std::set<std::string_view>& leading, bool shared_self,
-                                       const std::set<std::string_view>& module_level, bool module_made, bool& bypassed) {
+                                       const std::set<std::string_view>& module_level, bool module_made,
+                                       bool shares_instances, bool& bypassed) {
   bypassed = false;
-  std::set<std::string_view> fresh = fresh_locals(lines, first, last);
+  std::set<std::string_view> fresh = fresh_locals(lines, first, last, shares_instances);
   // A fresh local, or an attribute of one (`params.params`: what a new instance was given).
   auto local = [&](std::string_view base) {
     std::string_view root = base.substr(0, base.find('.'));
@@ -264,7 +262,7 @@ bool shared_instance(const FactsView& view, const SymbolView& method) {
   if (method.parent < 0) return false;
   const SymbolView& owner = view.symbols[static_cast<size_t>(method.parent)];
   if (owner.kind != SymbolKind::class_) return false;
-  std::string_view name = last_name(owner.qualname);
+  std::string_view name = python::last_part(owner.qualname);
   return std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
 }
 
@@ -296,6 +294,7 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
   facts.view(at, view);
   std::vector<std::string_view> lines = numbered_lines(content);
   std::vector<KeepingCaller> out;
+  bool shares_instances = std::any_of(lines.begin(), lines.end(), [](std::string_view l) { return l.find("__new__") != std::string_view::npos; });
   // What module-level code binds: names by assignment, classes and functions.
   std::set<std::string_view> module_level(view.module_names.begin(), view.module_names.end());
   for (const auto& s : view.symbols) {
@@ -320,19 +319,19 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
     std::set<std::string_view> seen{change.qualname};
     std::vector<std::string_view> frontier{change.qualname};
     // The names of the changed function and of the callers found so far: calls that lead to the change.
-    std::set<std::string_view> leading{last_name(change.qualname)};
+    std::set<std::string_view> leading{python::last_part(change.qualname)};
     for (int depth = 0; depth < k_keeping_depth && !frontier.empty(); ++depth) {
       std::vector<std::string_view> next;
       for (const auto& caller : view.symbols) {
         if (caller.kind == SymbolKind::class_ || seen.contains(caller.qualname)) continue;
         bool reached = std::any_of(frontier.begin(), frontier.end(), [&](std::string_view callee) {
-          std::string_view name = callee.substr(callee.rfind('.') == std::string_view::npos ? 0 : callee.rfind('.') + 1);
+          std::string_view name = python::last_part(callee);
           return std::any_of(view.begin(caller.refs), view.end(caller.refs), [&](std::string_view r) { return calls(r, name); });
         });
         if (!reached) continue;
         seen.insert(caller.qualname);
         next.push_back(caller.qualname);
-        leading.insert(last_name(caller.qualname));
+        leading.insert(python::last_part(caller.qualname));
         FileSemantics as_changed;
         as_changed.symbols.push_back(SymbolChange{std::string(caller.qualname), caller.kind, ChangeKind::implementation, {}, {}, false, false});
         if (auto cached = memoized(facts, graph, at, file, as_changed)) {
@@ -340,7 +339,7 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
                                       fmt::format("it is memoized ({})", cached->second), true});
         } else if (bool bypassed = false;
                    auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(view, caller),
-                                          module_level, called_at_module_level(view, caller), bypassed)) {
+                                          module_level, called_at_module_level(view, caller), shares_instances, bypassed)) {
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname, *how, bypassed});
         }
       }

@@ -3,6 +3,8 @@
 
 #include "util/ascii.hpp"
 
+#include "impact/python/names.hpp"
+
 #include <algorithm>
 
 namespace impact {
@@ -30,7 +32,7 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
     if (cache_like(d)) return true;
     std::string_view root = d.substr(0, d.find_first_of(".( "));
     std::string_view last = d.substr(0, d.find('('));
-    last = last.substr(last.rfind('.') == std::string_view::npos ? 0 : last.rfind('.') + 1);
+    last = python::last_part(last);
     for (std::string_view plain : {"property", "staticmethod", "classmethod", "abstractmethod", "setter", "getter",
                                    "deleter", "contextmanager", "asynccontextmanager", "wraps", "overload", "override",
                                    "final", "fixture", "register", "singledispatch", "singledispatchmethod"}) {

@@ -1,6 +1,7 @@
 // Functions code may read rather than run (read_not_run.hpp).
 #include "coverage/read_not_run.hpp"
 
+#include "impact/python/names.hpp"
 #include "impact/python/readers.hpp"
 
 #include <fmt/format.h>
@@ -10,11 +11,6 @@
 namespace impact {
 
 namespace {
-
-std::string_view last_name(std::string_view qualname) {
-  size_t dot = qualname.rfind('.');
-  return dot == std::string_view::npos ? qualname : qualname.substr(dot + 1);
-}
 
 // `name` itself, or an attribute named `name` (`ops.square`, `Rules.check`).
 bool names(std::string_view value, std::string_view name) {
@@ -35,7 +31,7 @@ bool read_as_value(const ProjectFacts& facts, std::string_view name) {
     };
     if (std::any_of(view.begin(view.module_refs), view.end(view.module_refs), code_of)) return true;
     // A function that names it and a reader of functions (`inspect.getclosurevars(handle)`).
-    auto reader = [](std::string_view r) { return python::reads_functions(r.substr(r.rfind('.') == std::string_view::npos ? 0 : r.rfind('.') + 1)); };
+    auto reader = [](std::string_view r) { return python::reads_functions(python::last_part(r)); };
     auto named = [&](std::string_view r) { return names(r, name) || r.starts_with(std::string(name) + "."); };
     for (const auto& s : view.symbols) {
       if (std::any_of(view.begin(s.refs), view.end(s.refs), code_of)) return true;
@@ -56,7 +52,7 @@ std::optional<std::string> read_not_run(const ProjectFacts& facts, std::string_v
   }
   if (!python::project_names_source_reader(facts) && !python::project_names_code_reader(facts)) return std::nullopt;
   for (const auto& s : sem.symbols) {
-    if (s.kind == SymbolKind::class_ || !read_as_value(facts, last_name(s.qualname))) continue;
+    if (s.kind == SymbolKind::class_ || !read_as_value(facts, python::last_part(s.qualname))) continue;
     return fmt::format("{}: {} is handed to other code as a value, and the project reads source text or code objects "
                        "(inspect.getsource, __code__, ...)",
                        path, s.qualname);

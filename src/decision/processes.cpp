@@ -2,6 +2,7 @@
 #include "decision/processes.hpp"
 
 #include "impact/node_id.hpp"
+#include "impact/python/names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -185,7 +186,7 @@ bool ProcessStarters::starting_names(uint32_t node, util::StringSet& names) {
   }
   auto names_starter = [&](std::string_view ref) {
     std::string_view root = ref.substr(0, ref.find('.'));
-    std::string_view last = ref.substr(ref.rfind('.') == std::string_view::npos ? 0 : ref.rfind('.') + 1);
+    std::string_view last = python::last_part(ref);
     auto in = [](auto& list, std::string_view n) { return std::find(list.begin(), list.end(), n) != list.end(); };
     return in(k_modules, root) || in(k_names, last) || (last == "system" && (root == "os" || root == "posix")) ||
            (last == "run" && (root == "pytester" || root == "testdir")) || names.contains(last);
@@ -201,8 +202,7 @@ bool ProcessStarters::starting_names(uint32_t node, util::StringSet& names) {
           return names_starter(r) || r.ends_with("getfixturevalue");
         }) || std::any_of(view.begin(sym.params), view.end(sym.params), [&](std::string_view p) { return names.contains(p); });
         if (!leads) continue;
-        std::string_view name = sym.qualname.substr(sym.qualname.rfind('.') == std::string_view::npos ? 0 : sym.qualname.rfind('.') + 1);
-        names.emplace(name);
+        names.emplace(python::last_part(sym.qualname));
         if (!sym.fixture.empty()) names.emplace(sym.fixture);
       }
     }
@@ -215,17 +215,19 @@ bool ProcessStarters::test_starts(uint32_t node, std::string_view test) {
   auto [it, inserted] = m_names.try_emplace(node);
   if (inserted) {
     util::StringSet names;
-    if (starting_names(node, names)) it->second = std::move(names);
+    if (starting_names(node, names)) {
+      it->second.names = std::move(names);
+      m_facts->view(node, it->second.view);
+    }
   }
-  if (!it->second) return true;
-  const util::StringSet& names = *it->second;
-  FactsView view;
-  m_facts->view(node, view);
+  if (!it->second.names) return true;
+  const util::StringSet& names = *it->second.names;
+  const FactsView& view = it->second.view;
   auto named = [&](std::string_view n) { return names.contains(n); };
   if (test.empty()) {
     // The whole file: whether any of its definitions leads to a way to start a process.
     auto leads = [&](const SymbolView& sym) {
-      return sym.dynamic_access || sym.usefixtures_dynamic || named(sym.qualname.substr(sym.qualname.rfind('.') + 1)) ||
+      return sym.dynamic_access || sym.usefixtures_dynamic || named(python::last_part(sym.qualname)) ||
              std::any_of(view.begin(sym.params), view.end(sym.params), named) ||
              std::any_of(view.begin(sym.usefixtures), view.end(sym.usefixtures), named);
     };
@@ -239,10 +241,10 @@ bool ProcessStarters::test_starts(uint32_t node, std::string_view test) {
   for (const auto& sym : view.symbols) {
     if (sym.qualname == qualname) own = &sym;
     // An autouse fixture of the file that leads to one runs for every test.
-    if (sym.autouse && (named(sym.fixture) || named(sym.qualname.substr(sym.qualname.rfind('.') + 1)))) return true;
+    if (sym.autouse && (named(sym.fixture) || named(python::last_part(sym.qualname)))) return true;
   }
   if (own == nullptr || own->dynamic_access) return true; // not found as written: keep it
-  std::string_view last = own->qualname.substr(own->qualname.rfind('.') == std::string_view::npos ? 0 : own->qualname.rfind('.') + 1);
+  std::string_view last = python::last_part(own->qualname);
   if (named(last)) return true;
   if (std::any_of(view.begin(own->params), view.end(own->params), named) || own->usefixtures_dynamic ||
       std::any_of(view.begin(own->usefixtures), view.end(own->usefixtures), named)) {
@@ -257,7 +259,7 @@ bool ProcessStarters::test_starts(uint32_t node, std::string_view test) {
     });
     if (project_base || cls.usefixtures_dynamic || std::any_of(view.begin(cls.usefixtures), view.end(cls.usefixtures), named)) return true;
     for (const auto& sym : view.symbols) {
-      if (sym.parent == p && named(sym.qualname.substr(sym.qualname.rfind('.') + 1))) return true;
+      if (sym.parent == p && named(python::last_part(sym.qualname))) return true;
     }
   }
   return std::any_of(view.begin(view.module_usefixtures), view.end(view.module_usefixtures), named) || view.module_usefixtures_dynamic;

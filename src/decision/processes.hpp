@@ -57,7 +57,12 @@ private:
   bool m_unknown = false; // no facts to read
   std::unordered_map<uint32_t, bool> m_starts;
   const ProjectFacts* m_facts = nullptr;
-  std::unordered_map<uint32_t, std::optional<util::StringSet>> m_names; // starting_names(), per test file
+  // Per test file asked about: starting_names() (none: kept whole), and the file's facts, decoded once.
+  struct Starting {
+    std::optional<util::StringSet> names;
+    FactsView view;
+  };
+  std::unordered_map<uint32_t, Starting> m_names;
   std::vector<bool> m_seen; // scratch of starts()
 };
 

@@ -38,11 +38,6 @@ bool copies_positionals(std::string_view callee) {
   return callee == "dumps" || callee == "dump" || callee == "deepcopy" || callee == "copy";
 }
 
-std::string_view last_part(std::string_view chain) {
-  auto dot = chain.rfind('.');
-  return dot == std::string_view::npos ? chain : chain.substr(dot + 1);
-}
-
 class Reader {
 public:
   Reader(std::string_view src, const std::vector<Token>& tokens) : m_src(src), m_t(tokens) {}

@@ -1,6 +1,8 @@
 #pragma once
 // The names the symbol walk and its rules share: a symbol of the walk, as a pair and as one number,
 // and the base of every rule family.
+#include "impact/python/names.hpp"
+
 #include <cstdint>
 #include <string_view>
 
@@ -28,11 +30,7 @@ struct Key {
 using WalkKey = uint64_t;
 inline constexpr WalkKey k_no_key = UINT64_MAX; // a seed's parent
 
-// "a.b.c" -> "c"; "c" -> "c".
-inline std::string_view last_part(std::string_view qualname) {
-  auto dot = qualname.rfind('.');
-  return dot == std::string_view::npos ? qualname : qualname.substr(dot + 1);
-}
+using python::last_part; // "a.b.c" -> "c"
 
 // "a.b.c" -> "a.b"; "c" -> "".
 inline std::string_view parent_part(std::string_view qualname) {
