@@ -7,6 +7,7 @@
 #include "decision/rules/data_files.hpp"
 #include "decision/rules/declared.hpp"
 #include "decision/rules/file_readers.hpp"
+#include "decision/rules/module_files.hpp"
 #include "decision/walk.hpp"
 #include "impact/config_sections.hpp"
 #include "impact/graph.hpp"
@@ -227,6 +228,14 @@ std::vector<ReaderSeed> NonPythonRules::source_readers(const RepoPath& path, Fil
                             [&](const auto& s) { return could_name_source(s.first, path, scans, r.paths.listing_line != 0); });
     if (hit == r.paths.strings.end()) continue;
     ReaderSeed seed{Reader{r.node, Relation::reads_file, hit->second, {}}, {}};
+    seed.tail.push_back(Hop{path.str, relation_of(status), 0, {}});
+    out.push_back(std::move(seed));
+  }
+  // And code that finds the module's file through the module object (`Path(kernels.__file__)`).
+  if (!changed) return out;
+  for (auto [reader, line] : module_file_readers(*facts(), m_in.graph, *changed)) {
+    if (std::any_of(out.begin(), out.end(), [&](const ReaderSeed& s) { return s.reader.node == reader; })) continue;
+    ReaderSeed seed{Reader{reader, Relation::reads_file, line, {}}, {}};
     seed.tail.push_back(Hop{path.str, relation_of(status), 0, {}});
     out.push_back(std::move(seed));
   }
