@@ -275,7 +275,8 @@ public:
     BlockAnswer blocks = answer_by_blocks(path, change.hunks, *base, *current, measured->lines, m_index.meta().whole_suite,
                                           m_index.meta().arcs);
     if (blocks.fallback != CoverageFallback::none) return fallback(blocks.fallback, std::move(blocks.detail));
-    if (auto outside = add_caching_callers(at, *sem, change.hunks, measured->lines, blocks)) {
+    auto read_current = [&](size_t file) { return content_of(m_reads.current(m_facts.files[file])); };
+    if (auto outside = add_caching_callers(m_facts, at, *sem, change.hunks, measured->lines, blocks, read_current)) {
       return fallback(CoverageFallback::outside_tests, std::move(*outside));
     }
     for (const auto& k : keeping_callers(m_facts, m_graph, at, path, *sem, *current)) {
@@ -288,6 +289,7 @@ public:
         return fallback(CoverageFallback::outside_tests, std::move(*outside));
       }
     }
+    if (auto kept = keepers_elsewhere(at, *sem, blocks)) return fallback(kept->first, std::move(kept->second));
     const auto& tests = blocks.tests;
     for (const auto& [id, line] : tests) {
       std::string name = m_index.test_name(id);
@@ -304,6 +306,41 @@ public:
   }
 
 private:
+  // The callers in other files that may keep what a changed function of file `at` computed
+  // (keeping_callers.hpp, files_that_may_keep): the tests that ran them join `blocks`. Why the index
+  // cannot answer when such a caller is memoized, ran outside a test, or lies in a file whose content is
+  // not the one the index measured.
+  std::optional<std::pair<CoverageFallback, std::string>> keepers_elsewhere(size_t at, const FileSemantics& sem,
+                                                                            BlockAnswer& blocks) {
+    for (uint32_t f : files_that_may_keep(m_facts, m_graph, at, sem)) {
+      const SourceFile& file = m_facts.files[f];
+      auto text = content_of(m_reads.current(file));
+      if (!text) continue; // no code to keep anything
+      auto keepers = keeping_callers(m_facts, m_graph, f, file.path.str, sem, *text);
+      if (keepers.empty()) continue;
+      const KeepingCaller& first = keepers.front();
+      std::string sha = util::sha256_hex(*text);
+      std::vector<MeasuredFile> versions = m_index.versions(file.path);
+      auto measured = std::find_if(versions.begin(), versions.end(), [&](const MeasuredFile& v) { return v.sha256 == sha; });
+      if (measured == versions.end() || !measured->measured || !measured->trusted) {
+        return std::pair{CoverageFallback::drift, fmt::format("{}: {} may keep what {} computed ({}), and the index holds no "
+                                                              "coverage of its content", file.path, first.qualname, first.changed, first.how)};
+      }
+      for (const auto& k : keepers) {
+        if (k.memoized) {
+          return std::pair{CoverageFallback::memoized, fmt::format("{}: {} calls {}, and {}: a call that finds its result kept "
+                                                                   "runs neither", file.path, k.qualname, k.changed, k.how)};
+        }
+        auto why = fmt::format("{}: {} may keep what {} computed ({}), and ran outside a test", file.path, k.qualname, k.changed, k.how);
+        uint32_t shown = blocks.bodies.empty() ? 1 : blocks.bodies.front().first;
+        if (auto outside = add_caller_tests(k.def_line, k.last_line, {}, std::move(why), measured->lines, blocks, shown)) {
+          return std::pair{CoverageFallback::outside_tests, std::move(*outside)};
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
   // A file the suite never loaded (docs/coverage.md, "Files the suite never loaded"): where the index saw
   // the whole suite and recorded which files its processes loaded, a file measured with no line at all
   // (not even k_loaded_line) at its base content ran in no process of the suite, so no test ran any
@@ -331,87 +368,6 @@ private:
     use.trusted = true;
     return true;
   }
-
-  // A changed function whose result a caller of the same file may keep in module-level data (`_cache[k] =
-  // compute(k)`, `_instance = build()`): the caller's later calls skip it, so a test that ran the caller
-  // but not the changed body may still use its result. The tests that ran any line of such a caller are
-  // added: a caller is a function of the file that names the changed function and reads a name the
-  // module binds by assignment, unless that name's value can hold no result: one no code of the file
-  // can change (FileFacts::constant_names) and no other file names. Returns why the index cannot
-  // answer when such a caller ran outside a test (its cache filled at import).
-  std::optional<std::string> add_caching_callers(size_t at, const FileSemantics& sem, const std::vector<Hunk>& hunks,
-                                                 const std::map<uint32_t, std::vector<uint32_t>>& lines, BlockAnswer& blocks) {
-    FactsView view;
-    m_facts.view(at, view);
-    if (view.module_names.empty()) return std::nullopt;
-    auto names = [](std::string_view ref, std::string_view name) {
-      return ref == name || (ref.starts_with(name) && (ref[name.size()] == '.' || ref[name.size()] == '['));
-    };
-    // The callers that name a changed function and read module-level names, with those names.
-    std::vector<std::pair<const SymbolView*, std::string_view>> callers;
-    std::vector<std::vector<std::string_view>> reads;
-    for (const auto& change : sem.symbols) {
-      std::string_view changed = change.qualname;
-      std::string_view name = python::last_part(changed);
-      for (const auto& caller : view.symbols) {
-        if (caller.kind == SymbolKind::class_ || caller.qualname == changed) continue;
-        bool calls = false;
-        std::vector<std::string_view> read;
-        for (auto ref = view.begin(caller.refs); ref != view.end(caller.refs); ++ref) {
-          std::string_view r = *ref;
-          calls = calls || names(r, name) ||
-                  (r.size() > name.size() && r.ends_with(name) && r[r.size() - name.size() - 1] == '.');
-          for (std::string_view data : view.module_names) {
-            if (names(r, data) && std::find(read.begin(), read.end(), data) == read.end()) read.push_back(data);
-          }
-        }
-        if (!calls || read.empty()) continue;
-        callers.emplace_back(&caller, changed);
-        reads.push_back(std::move(read));
-      }
-    }
-    if (callers.empty()) return std::nullopt;
-    std::set<std::string_view> kept = may_hold_results(at, view, reads);
-    for (size_t i = 0; i < callers.size(); ++i) {
-      const auto& [caller, changed] = callers[i];
-      if (std::none_of(reads[i].begin(), reads[i].end(), [&](std::string_view d) { return kept.contains(d); })) continue;
-      auto why = fmt::format("{} may keep the result of {} in module-level data, and ran outside a test", caller->qualname, changed);
-      if (auto outside = add_caller_tests(caller->def_line, caller->last_line, hunks, std::move(why), lines, blocks)) return outside;
-    }
-    return std::nullopt;
-  }
-
-  // Which of the module-level names the callers read may hold a result: those the file may change
-  // (not in FileFacts::constant_names), and the constant ones another file may change; each other
-  // file that names one of them is read once.
-  std::set<std::string_view> may_hold_results(size_t at, const FactsView& view,
-                                              const std::vector<std::vector<std::string_view>>& reads) {
-    std::set<std::string_view> kept;
-    std::map<uint32_t, std::vector<std::string_view>> mentioning;
-    for (const auto& read : reads) {
-      for (std::string_view data : read) {
-        if (std::find(view.constant_names.begin(), view.constant_names.end(), data) == view.constant_names.end()) {
-          kept.insert(data);
-          continue;
-        }
-        for (uint32_t f : m_facts.files_mentioning(data)) {
-          auto& of = mentioning[f];
-          if (f != at && std::find(of.begin(), of.end(), data) == of.end()) of.push_back(data);
-        }
-      }
-    }
-    for (const auto& [f, of] : mentioning) {
-      if (of.empty()) continue;
-      auto source = content_of(m_reads.current(m_facts.files[f]));
-      if (!source) {
-        kept.insert(of.begin(), of.end());
-        continue;
-      }
-      for (std::string_view data : python::names_it_may_change(*source, of)) kept.insert(data);
-    }
-    return kept;
-  }
-
 
   const CoverageReads& m_reads;
   BaseFiles& m_base;

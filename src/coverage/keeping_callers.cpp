@@ -5,11 +5,14 @@
 #include "impact/coverage.hpp"
 #include "impact/python/function_blocks.hpp"
 #include "impact/python/names.hpp"
+#include "impact/python/text_reads.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace impact {
 
@@ -59,6 +62,63 @@ std::optional<std::pair<std::string_view, std::string_view>> attribute_assignmen
   }
   if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) return std::nullopt;
   return std::pair{target, line.substr(eq + 1)};
+}
+
+// The targets of an assignment with more than one (`v = self[key] = compute(key)`, `self.n, self.v =
+// 1, compute(3)`) or an annotated one (`self.v: int = compute(3)`), each as a line of its own with the
+// whole value (`self[key] = compute(key)`, `self.v = 1, compute(3)`); nothing for any other line. Only
+// the `=` outside brackets and strings count, not `==`, `<=`, `>=`, `!=` or an augmented one.
+std::vector<std::string> single_targets(std::string_view line) {
+  std::vector<size_t> at;
+  std::vector<size_t> commas, colons; // top-level, before the first `=`
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote != 0) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#') break;
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ',' && depth == 0 && at.empty()) commas.push_back(i);
+    else if (c == ':' && depth == 0 && at.empty() && !(i + 1 < line.size() && line[i + 1] == '=')) colons.push_back(i);
+    else if (c == '=' && depth == 0) {
+      bool paired = (i + 1 < line.size() && line[i + 1] == '=') || (i > 0 && std::string_view("=<>!:+-*/|&%^@").find(line[i - 1]) != std::string_view::npos);
+      if (paired) {
+        if (i + 1 < line.size() && line[i + 1] == '=') ++i;
+        continue;
+      }
+      at.push_back(i);
+    }
+  }
+  std::vector<std::string> out;
+  if (at.empty() || (at.size() < 2 && commas.empty() && colons.empty())) return out;
+  size_t code = line.find_first_not_of(" \t");
+  std::string_view value = line.substr(at.back() + 1);
+  auto add = [&](std::string_view target) {
+    target.remove_prefix(std::min(target.size(), target.find_first_not_of(" \t(")));
+    while (!target.empty() && (target.back() == ' ' || target.back() == '\t' || target.back() == ')')) target.remove_suffix(1);
+    if (!target.empty()) out.push_back(std::string(line.substr(0, code)) + std::string(target) + " =" + std::string(value));
+  };
+  for (size_t k = 0; k < at.size(); ++k) {
+    size_t begin = k == 0 ? code : at[k - 1] + 1;
+    std::string_view target = line.substr(begin, at[k] - begin);
+    if (k == 0 && !colons.empty() && colons.front() < at[0]) target = line.substr(begin, colons.front() - begin); // `x: T = v`
+    if (k == 0 && !commas.empty()) {
+      size_t from = begin;
+      for (size_t comma : commas) {
+        add(line.substr(from, comma - from));
+        from = comma + 1;
+      }
+      target = line.substr(from, at[0] - from);
+    }
+    add(target);
+  }
+  return out;
 }
 
 // The names lines `first`..`last` bind to a fresh container (`out = {}`, `seen = set()`, `items = []`)
@@ -173,10 +233,10 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
       return fmt::format("it is a generator, whose frame keeps what line {} computed across its yields", l);
     }
   }
-  for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
-    std::string_view line = lines[l];
+  // One statement's line (or one target of a chained assignment, written as its own line).
+  auto judge = [&](std::string_view line, uint32_t l) -> std::optional<std::string> {
     size_t code = line.find_first_not_of(" \t");
-    if (code == std::string_view::npos || line[code] == '#') continue;
+    if (code == std::string_view::npos || line[code] == '#') return std::nullopt;
     if (auto assigned = simple_assignment(line); assigned && outer.contains(assigned->first) && from_change(assigned->second)) {
       return fmt::format("line {} assigns {}, a global or nonlocal name", l, assigned->first);
     }
@@ -212,7 +272,8 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
       bypassed = true;
       return fmt::format("line {} sets an attribute with setattr", l);
     }
-    for (std::string_view method : {".update(", ".setdefault(", ".__setitem__(", ".append(", ".add(", ".extend(", ".insert("}) {
+    for (std::string_view method : {".update(", ".setdefault(", ".__setitem__(", ".append(", ".add(", ".extend(", ".insert(",
+                                    ".appendleft(", ".set(", ".put(", ".push("}) {
       for (size_t at = line.find(method); at != std::string_view::npos; at = line.find(method, at + 1)) {
         size_t begin = at;
         while (begin > 0 && (name_char(line[begin - 1]) || line[begin - 1] == '.')) --begin;
@@ -231,9 +292,9 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     }
     // `<target>[...] = ` (or an augmented assignment) where the target is not a fresh local.
     size_t open = line.find('[', code);
-    if (open == std::string_view::npos) continue;
+    if (open == std::string_view::npos) return std::nullopt;
     std::string_view target = line.substr(code, open - code);
-    if (target.empty() || target.find_first_of(" =,") != std::string_view::npos || local(target)) continue;
+    if (target.empty() || target.find_first_of(" =,") != std::string_view::npos || local(target)) return std::nullopt;
     int depth = 0;
     size_t close = std::string_view::npos;
     for (size_t i = open; i < line.size(); ++i) {
@@ -243,17 +304,61 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
         break;
       }
     }
-    if (close == std::string_view::npos) continue;
+    if (close == std::string_view::npos) return std::nullopt;
     std::string_view rest = line.substr(close + 1);
     size_t op = rest.find_first_not_of(" \t");
-    if (op == std::string_view::npos) continue;
+    if (op == std::string_view::npos) return std::nullopt;
     bool assigns = rest[op] == '=' && !(op + 1 < rest.size() && rest[op + 1] == '=');
     bool augmented = op + 1 < rest.size() && rest[op + 1] == '=' && std::string_view("+-*/|&%^").find(rest[op]) != std::string_view::npos;
-    if (!assigns && !augmented) continue;
-    if (!from_change(rest.substr(op + (assigns ? 1 : 2)))) continue;
+    if (!assigns && !augmented) return std::nullopt;
+    if (!from_change(rest.substr(op + (assigns ? 1 : 2)))) return std::nullopt;
     return fmt::format("line {} stores an item of {}", l, target);
+  };
+  for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
+    if (auto how = judge(lines[l], l)) return how;
+    // `v = self[key] = compute(key)`, `self.n, self.v = 1, compute(3)`: each target on its own.
+    for (const auto& single : single_targets(lines[l])) {
+      if (auto how = judge(single, l)) return how;
+    }
   }
   return std::nullopt;
+}
+
+// The names a call of `callee` (a function of the file) is written with in `caller`: its last name; for
+// a class's `__init__`, `__new__` or `__post_init__`, the class's name and its subclasses' in the file
+// (`Conf()`), and `cls` within their methods (`cls._instance = cls()`). Empty when `caller` is the
+// `__call__` of a metaclass of that class, which runs it for `Config()` (a singleton's metaclass).
+std::vector<std::string_view> call_names(const FactsView& view, std::string_view callee, std::string_view caller) {
+  std::string_view name = python::last_part(callee);
+  if ((name != "__init__" && name != "__new__" && name != "__post_init__") || callee.size() == name.size()) return {name};
+  std::string_view owner = callee.substr(0, callee.size() - name.size() - 1);
+  std::vector<std::string_view> classes{owner};
+  for (size_t k = 0; k < classes.size() && k < 16; ++k) { // subclasses in the file, a few levels down
+    for (const auto& s : view.symbols) {
+      if (s.kind != SymbolKind::class_ || std::find(classes.begin(), classes.end(), s.qualname) != classes.end()) continue;
+      if (std::any_of(view.begin(s.bases), view.end(s.bases), [&](std::string_view b) { return python::last_part(b) == python::last_part(classes[k]); })) {
+        classes.push_back(s.qualname);
+      }
+    }
+  }
+  std::vector<std::string_view> out{name};
+  bool metaclass = false;
+  for (std::string_view c : classes) {
+    out.push_back(python::last_part(c));
+    if (caller.starts_with(c) && caller.size() > c.size() && caller[c.size()] == '.') out.push_back("cls");
+    for (const auto& s : view.symbols) metaclass = metaclass || (s.qualname == c && s.has_metaclass);
+  }
+  // `Singleton.__call__` (a class of the file whose base is `type`), for a class made with a metaclass.
+  if (metaclass && python::last_part(caller) == "__call__") {
+    std::string_view meta = caller.substr(0, caller.size() - 9);
+    for (const auto& s : view.symbols) {
+      if (s.qualname == meta && s.kind == SymbolKind::class_ &&
+          std::any_of(view.begin(s.bases), view.end(s.bases), [](std::string_view b) { return b == "type"; })) {
+        return {};
+      }
+    }
+  }
+  return out;
 }
 
 // Whether `method`'s instance may be one that several tests share: its class is made by module-level
@@ -284,6 +389,37 @@ uint32_t to_base(uint32_t line, const std::vector<Hunk>& hunks, bool end) {
     shift += static_cast<int64_t>(h.new_count) - static_cast<int64_t>(h.old_count);
   }
   return static_cast<uint32_t>(std::max<int64_t>(1, static_cast<int64_t>(line) - shift));
+}
+
+// Which of the module-level names the callers read may hold a result: those the file may change
+// (not in FileFacts::constant_names), and the constant ones another file may change; each other
+// file that names one of them is read once.
+std::set<std::string_view> may_hold_results(const ProjectFacts& facts, size_t at, const FactsView& view,
+                                            const std::vector<std::vector<std::string_view>>& reads, const ReadText& read_current) {
+  std::set<std::string_view> kept;
+  std::map<uint32_t, std::vector<std::string_view>> mentioning;
+  for (const auto& read : reads) {
+    for (std::string_view data : read) {
+      if (std::find(view.constant_names.begin(), view.constant_names.end(), data) == view.constant_names.end()) {
+        kept.insert(data);
+        continue;
+      }
+      for (uint32_t f : facts.files_mentioning(data)) {
+        auto& of = mentioning[f];
+        if (f != at && std::find(of.begin(), of.end(), data) == of.end()) of.push_back(data);
+      }
+    }
+  }
+  for (const auto& [f, of] : mentioning) {
+    if (of.empty()) continue;
+    auto source = read_current(f);
+    if (!source) {
+      kept.insert(of.begin(), of.end());
+      continue;
+    }
+    for (std::string_view data : python::names_it_may_change(*source, of)) kept.insert(data);
+  }
+  return kept;
 }
 
 } // namespace
@@ -320,13 +456,19 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
     std::vector<std::string_view> frontier{change.qualname};
     // The names of the changed function and of the callers found so far: calls that lead to the change.
     std::set<std::string_view> leading{python::last_part(change.qualname)};
+    std::vector<std::string_view> keepers; // the callers found to keep a result
     for (int depth = 0; depth < k_keeping_depth && !frontier.empty(); ++depth) {
       std::vector<std::string_view> next;
       for (const auto& caller : view.symbols) {
         if (caller.kind == SymbolKind::class_ || seen.contains(caller.qualname)) continue;
         bool reached = std::any_of(frontier.begin(), frontier.end(), [&](std::string_view callee) {
-          std::string_view name = python::last_part(callee);
-          return std::any_of(view.begin(caller.refs), view.end(caller.refs), [&](std::string_view r) { return calls(r, name); });
+          auto names = call_names(view, callee, caller.qualname);
+          if (names.empty()) return true; // a metaclass's __call__ runs the class's __init__
+          bool hit = std::any_of(view.begin(caller.refs), view.end(caller.refs), [&](std::string_view r) {
+            return std::any_of(names.begin(), names.end(), [&](std::string_view n) { return calls(r, n); });
+          });
+          if (hit) leading.insert(names.begin(), names.end());
+          return hit;
         });
         if (!reached) continue;
         seen.insert(caller.qualname);
@@ -340,10 +482,38 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
         } else if (bool bypassed = false;
                    auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(view, caller),
                                           module_level, called_at_module_level(view, caller), shares_instances, bypassed)) {
+          // A hook whose stored result the interpreter serves later without running it: a dict
+          // subclass's `__missing__` (a later `d[key]`), a module's or class's `__getattr__` (the name
+          // is found), a descriptor's `__get__` storing into the instance: as a memoized call.
+          std::string_view hook = python::last_part(caller.qualname);
+          if (hook == "__missing__" || hook == "__getattr__" || hook == "__get__") {
+            bypassed = true;
+            how->append(fmt::format(" (in {}: later lookups run none of it)", hook));
+          }
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname, *how, bypassed});
+          keepers.push_back(caller.qualname);
         }
       }
       frontier = std::move(next);
+    }
+    // The kept value may be looked up by a caller of the keeper (`get` calling `self.fill(x)` on a
+    // miss, then reading `self.rows[x]`): a test that found it kept ran that caller, not the keeper.
+    std::set<std::string_view> readers(keepers.begin(), keepers.end());
+    for (int depth = 0; depth < k_keeping_depth && !keepers.empty(); ++depth) {
+      std::vector<std::string_view> next;
+      for (const auto& caller : view.symbols) {
+        if (caller.kind == SymbolKind::class_ || readers.contains(caller.qualname)) continue;
+        auto keeper = std::find_if(keepers.begin(), keepers.end(), [&](std::string_view k) {
+          std::string_view name = python::last_part(k);
+          return std::any_of(view.begin(caller.refs), view.end(caller.refs), [&](std::string_view r) { return calls(r, name); });
+        });
+        if (keeper == keepers.end()) continue;
+        readers.insert(caller.qualname);
+        next.push_back(caller.qualname);
+        out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
+                                    fmt::format("it calls {}, which may keep the result", *keeper), false});
+      }
+      keepers = std::move(next);
     }
     // Module-level code that makes a defaultdict whose factory leads to the change
     // (`_C = defaultdict(lambda: compute())`): it ran at import, so the index cannot answer.
@@ -368,17 +538,79 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
   return out;
 }
 
+std::vector<uint32_t> files_that_may_keep(const ProjectFacts& facts, const ImportGraph& graph, size_t at,
+                                          const FileSemantics& sem) {
+  std::vector<uint32_t> out;
+  if (at >= graph.nodes.size()) return out;
+  std::vector<bool> near(graph.nodes.size(), false); // imports `at`, or a file that does
+  for (const auto& [a, e] : graph.in[at]) {
+    near[a] = true;
+    for (const auto& [b, e2] : graph.in[a]) near[b] = true;
+  }
+  for (const auto& change : sem.symbols) {
+    for (uint32_t f : facts.files_mentioning(python::last_part(change.qualname))) {
+      if (f != at && f < near.size() && near[f]) out.push_back(f);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::optional<std::string> add_caller_tests(uint32_t def_line, uint32_t last_line, const std::vector<Hunk>& hunks,
                                             std::string why, const std::map<uint32_t, std::vector<uint32_t>>& lines,
-                                            BlockAnswer& blocks) {
+                                            BlockAnswer& blocks, std::optional<uint32_t> shown) {
   uint32_t first = to_base(def_line, hunks, false), last = to_base(last_line, hunks, true);
   for (auto it = lines.upper_bound(first); it != lines.end() && it->first <= last; ++it) {
     for (uint32_t test : it->second) {
       if (test == k_import_time) return why;
-      blocks.tests.emplace(test, it->first);
+      blocks.tests.emplace(test, shown.value_or(it->first));
     }
   }
-  blocks.bodies.push_back(LineSpan{first + 1, last});
+  if (!shown) blocks.bodies.push_back(LineSpan{first + 1, last});
+  return std::nullopt;
+}
+
+std::optional<std::string> add_caching_callers(const ProjectFacts& facts, size_t at, const FileSemantics& sem,
+                                               const std::vector<Hunk>& hunks, const std::map<uint32_t, std::vector<uint32_t>>& lines,
+                                               BlockAnswer& blocks, const ReadText& read_current) {
+  FactsView view;
+  facts.view(at, view);
+  if (view.module_names.empty()) return std::nullopt;
+  auto names = [](std::string_view ref, std::string_view name) {
+    return ref == name || (ref.starts_with(name) && (ref[name.size()] == '.' || ref[name.size()] == '['));
+  };
+  // The callers that name a changed function and read module-level names, with those names.
+  std::vector<std::pair<const SymbolView*, std::string_view>> callers;
+  std::vector<std::vector<std::string_view>> reads;
+  for (const auto& change : sem.symbols) {
+    std::string_view changed = change.qualname;
+    std::string_view name = python::last_part(changed);
+    for (const auto& caller : view.symbols) {
+      if (caller.kind == SymbolKind::class_ || caller.qualname == changed) continue;
+      bool calls = false;
+      std::vector<std::string_view> read;
+      for (auto ref = view.begin(caller.refs); ref != view.end(caller.refs); ++ref) {
+        std::string_view r = *ref;
+        calls = calls || names(r, name) ||
+                (r.size() > name.size() && r.ends_with(name) && r[r.size() - name.size() - 1] == '.');
+        for (std::string_view data : view.module_names) {
+          if (names(r, data) && std::find(read.begin(), read.end(), data) == read.end()) read.push_back(data);
+        }
+      }
+      if (!calls || read.empty()) continue;
+      callers.emplace_back(&caller, changed);
+      reads.push_back(std::move(read));
+    }
+  }
+  if (callers.empty()) return std::nullopt;
+  std::set<std::string_view> kept = may_hold_results(facts, at, view, reads, read_current);
+  for (size_t i = 0; i < callers.size(); ++i) {
+    const auto& [caller, changed] = callers[i];
+    if (std::none_of(reads[i].begin(), reads[i].end(), [&](std::string_view d) { return kept.contains(d); })) continue;
+    auto why = fmt::format("{} may keep the result of {} in module-level data, and ran outside a test", caller->qualname, changed);
+    if (auto outside = add_caller_tests(caller->def_line, caller->last_line, hunks, std::move(why), lines, blocks)) return outside;
+  }
   return std::nullopt;
 }
 

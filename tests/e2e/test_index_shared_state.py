@@ -187,6 +187,22 @@ KEEPERS = {
     "attribute-of-a-module-level-instance": "class Box:\n    def __init__(self):\n        self.value = None\n\n    def get(self, k):\n"
                                             "        if self.value is None:\n            self.value = compute(k)\n        return self.value\n\n\n"
                                             "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
+    "chained-assignment": "_cache = {}\n\n\ndef lookup(k):\n    if k in _cache:\n        return _cache[k]\n"
+                          "    v = _cache[k] = compute(k)\n    return v\n",
+    "dict-subclass-missing": "class _Table(dict):\n    def __missing__(self, k):\n        v = self[k] = compute(k)\n        return v\n\n\n"
+                             "_T = _Table()\n\n\ndef lookup(k):\n    return _T[k]\n",
+    "singleton-made-by-a-classmethod": "class Settings:\n    _inst = None\n\n    def __init__(self):\n        self.value = compute(3)\n\n"
+                                       "    @classmethod\n    def get(cls):\n        if cls._inst is None:\n            cls._inst = cls()\n"
+                                       "        return cls._inst\n\n\ndef lookup(k):\n    return Settings.get().value\n",
+    "tuple-target-on-a-module-level-instance": "class Box:\n    def __init__(self):\n        self.v = None\n        self.n = 0\n\n"
+                                               "    def get(self, k):\n        if self.v is None:\n            self.n, self.v = 1, compute(k)\n"
+                                               "        return self.v\n\n\nBOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
+    "metaclass-singleton": "class Single(type):\n    _inst = {}\n\n    def __call__(cls, *a, **k):\n        if cls not in cls._inst:\n"
+                           "            cls._inst[cls] = super().__call__(*a, **k)\n        return cls._inst[cls]\n\n\n"
+                           "class Conf(metaclass=Single):\n    def __init__(self):\n        self.value = compute(3)\n\n\n"
+                           "def lookup(k):\n    return Conf().value\n",
+    "context-variable-set": "import contextvars\n\n_cv = contextvars.ContextVar('t')\n\n\ndef lookup(k):\n    try:\n"
+                            "        t = _cv.get()\n    except LookupError:\n        t = {k: compute(k)}\n        _cv.set(t)\n    return t[k]\n",
 }
 
 
@@ -201,6 +217,38 @@ def test_a_result_kept_by_a_caller_selects_every_test_that_asked_for_it(tmp_path
     assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
     warm = repo.decide()
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
+
+
+# The same keepers in another module than the changed function's, which they import.
+@pytest.mark.parametrize("keeper", ["module-dict-two-calls-up", "dict-subclass-missing", "singleton-made-by-a-classmethod",
+                                    "attribute-of-a-module-level-instance", "chained-assignment"])
+def test_a_result_kept_by_a_caller_in_another_module_selects_every_test_that_asked_for_it(tmp_path, keeper):
+    repo = indexed(tmp_path, {
+        "src/pkg/core.py": "def compute(k):\n    return k * 2\n",
+        "src/pkg/api.py": "from pkg.core import compute\n\n\n" + KEEPERS[keeper],
+        "tests/test_a.py": "from pkg.api import lookup\n\n\ndef test_a():\n    assert lookup(3) == 6\n",
+        "tests/test_b.py": "from pkg.api import lookup\n\n\ndef test_b():\n    assert lookup(3) == 6\n",
+    })
+    repo.replace("src/pkg/core.py", "return k * 2", "return k * 2 + 1")
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
+
+
+def test_a_memoized_test_helper_in_another_module_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/core.py": "def compute(k):\n    return k * 2\n",
+        "tests/helpers.py": "import functools\n\nfrom pkg.core import compute\n\n\n@functools.lru_cache(maxsize=None)\n"
+                            "def expected():\n    return compute(3)\n",
+        "tests/test_a.py": "from helpers import expected\n\n\ndef test_a():\n    assert expected() == 6\n",
+        "tests/test_b.py": "from helpers import expected\n\n\ndef test_b():\n    assert expected() == 6\n",
+        "tests/conftest.py": "import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(__file__))\n",
+    })
+    repo.replace("src/pkg/core.py", "return k * 2", "return k * 2 + 1")
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/core.py") == ("static", "memoized")
+    assert covers(warm, "tests/test_b.py::test_b")
 
 
 # A caller that stores into something it made itself keeps nothing once it returns.
