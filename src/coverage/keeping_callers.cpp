@@ -96,7 +96,8 @@ std::vector<std::string> single_targets(std::string_view line) {
     }
   }
   std::vector<std::string> out;
-  if (at.empty() || (at.size() < 2 && commas.empty() && colons.empty())) return out;
+  bool bracketed = !at.empty() && std::string_view("([").find(line[std::min(line.size() - 1, line.find_first_not_of(" \t"))]) != std::string_view::npos;
+  if (at.empty() || (at.size() < 2 && commas.empty() && colons.empty() && !bracketed)) return out;
   size_t code = line.find_first_not_of(" \t");
   std::string_view value = line.substr(at.back() + 1);
   auto add = [&](std::string_view target) {
@@ -104,6 +105,23 @@ std::vector<std::string> single_targets(std::string_view line) {
     while (!target.empty() && (target.back() == ' ' || target.back() == '\t' || target.back() == ')')) target.remove_suffix(1);
     if (!target.empty()) out.push_back(std::string(line.substr(0, code)) + std::string(target) + " =" + std::string(value));
   };
+  // A bracketed target list (`(self.v, self.n) = ...`, `[self.v] = ...`): its items.
+  std::string_view first = line.substr(code, at[0] - code);
+  while (!first.empty() && (first.back() == ' ' || first.back() == '\t')) first.remove_suffix(1);
+  if (commas.empty() && first.size() >= 2 && ((first.front() == '(' && first.back() == ')') || (first.front() == '[' && first.back() == ']'))) {
+    int inner = 0;
+    size_t from = 1;
+    for (size_t i = 1; i + 1 < first.size(); ++i) {
+      char c = first[i];
+      if (c == '(' || c == '[' || c == '{') ++inner;
+      else if (c == ')' || c == ']' || c == '}') --inner;
+      else if (c == ',' && inner == 0) {
+        add(first.substr(from, i - from));
+        from = i + 1;
+      }
+    }
+    add(first.substr(from, first.size() - 1 - from));
+  }
   for (size_t k = 0; k < at.size(); ++k) {
     size_t begin = k == 0 ? code : at[k - 1] + 1;
     std::string_view target = line.substr(begin, at[k] - begin);
@@ -361,14 +379,40 @@ std::vector<std::string_view> call_names(const FactsView& view, std::string_view
   return out;
 }
 
+// Whether decorator `decorator` (its text) is a function of this file whose code keeps nothing: no
+// store into an item or an attribute, no `global`/`nonlocal`, `setattr`, `setdefault`, `update`, no
+// cache-like name (pyflakes' `in_annotation` only enters a context around the call). A project's
+// decorator is otherwise taken to cache (memoized.hpp).
+bool only_wraps(const FactsView& view, const std::vector<std::string_view>& lines, std::string_view decorator) {
+  std::string_view root = decorator.substr(0, decorator.find_first_of(".( "));
+  auto def = std::find_if(view.symbols.begin(), view.symbols.end(), [&](const SymbolView& s) {
+    return s.parent < 0 && s.kind != SymbolKind::class_ && s.qualname == root;
+  });
+  if (def == view.symbols.end() || !def->wraps_only) return false;
+  for (uint32_t l = def->def_line; l <= def->last_line && l < lines.size(); ++l) {
+    std::string_view line = lines[l];
+    for (std::string_view sign : {"nonlocal ", "global ", "setattr(", ".setdefault(", ".update(", "__dict__", "cache", "Cache",
+                                  "memo", "] =", "]=", "] +=", ".append(", ".add("}) {
+      if (line.find(sign) != std::string_view::npos) return false;
+    }
+    if (attribute_assignment(line)) return false;
+  }
+  return true;
+}
+
 // Whether `method`'s instance may be one that several tests share: its class is made by module-level
-// code of the file (`REG = Registry()`), whose instance every importer gets.
+// code of the file (`REG = Registry()`), whose instance every importer gets, or is an enum.
 bool shared_instance(const FactsView& view, const SymbolView& method) {
   if (method.parent < 0) return false;
   const SymbolView& owner = view.symbols[static_cast<size_t>(method.parent)];
   if (owner.kind != SymbolKind::class_) return false;
   std::string_view name = python::last_part(owner.qualname);
-  return std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
+  // An enum's members are made once, when the class is: every test gets the same `Color.RED`.
+  bool enumeration = std::any_of(view.begin(owner.bases), view.end(owner.bases), [](std::string_view b) {
+    std::string_view base = python::last_part(b);
+    return base.ends_with("Enum") || base.ends_with("Flag");
+  });
+  return enumeration || std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
 }
 
 // Whether module-level code of the file calls `function` (`IDS = _gen()`).
@@ -476,7 +520,11 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
         leading.insert(python::last_part(caller.qualname));
         FileSemantics as_changed;
         as_changed.symbols.push_back(SymbolChange{std::string(caller.qualname), caller.kind, ChangeKind::implementation, {}, {}, false, false});
-        if (auto cached = memoized(facts, graph, at, file, as_changed)) {
+        // A test is called by pytest only: whatever it keeps, no other code reads.
+        if (graph.nodes[at].test && python::last_part(caller.qualname).starts_with("test")) continue;
+        auto cached = memoized(facts, graph, at, file, as_changed);
+        if (cached && caller.decorators.end - caller.decorators.begin == 1 && only_wraps(view, lines, cached->second)) cached.reset();
+        if (cached) {
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
                                       fmt::format("it is memoized ({})", cached->second), true});
         } else if (bool bypassed = false;

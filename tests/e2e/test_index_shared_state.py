@@ -201,6 +201,12 @@ KEEPERS = {
                            "            cls._inst[cls] = super().__call__(*a, **k)\n        return cls._inst[cls]\n\n\n"
                            "class Conf(metaclass=Single):\n    def __init__(self):\n        self.value = compute(3)\n\n\n"
                            "def lookup(k):\n    return Conf().value\n",
+    "enum-member-attribute": "import enum\n\n\nclass Size(enum.Enum):\n    THREE = 3\n\n    def doubled(self):\n        try:\n"
+                             "            return self._d\n        except AttributeError:\n            self._d = compute(self.value)\n"
+                             "            return self._d\n\n\ndef lookup(k):\n    return Size(k).doubled()\n",
+    "bracketed-target-list": "class Box:\n    def __init__(self):\n        self.v = None\n        self.n = 0\n\n    def get(self, k):\n"
+                             "        if self.v is None:\n            (self.v, self.n) = compute(k), 1\n        return self.v\n\n\n"
+                             "BOX = Box()\n\n\ndef lookup(k):\n    return BOX.get(k)\n",
     "context-variable-set": "import contextvars\n\n_cv = contextvars.ContextVar('t')\n\n\ndef lookup(k):\n    try:\n"
                             "        t = _cv.get()\n    except LookupError:\n        t = {k: compute(k)}\n        _cv.set(t)\n    return t[k]\n",
 }
