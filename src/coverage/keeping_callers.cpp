@@ -401,8 +401,9 @@ bool only_wraps(const FactsView& view, const std::vector<std::string_view>& line
 }
 
 // Whether `method`'s instance may be one that several tests share: its class is made by module-level
-// code of the file (`REG = Registry()`), whose instance every importer gets, or is an enum.
-bool shared_instance(const FactsView& view, const SymbolView& method) {
+// code of the file (`REG = Registry()`) or of another file that names it (`app = App()` in app.py for
+// a class of framework.py), whose instance every importer gets, or is an enum.
+bool shared_instance(const ProjectFacts& facts, size_t at, const FactsView& view, const SymbolView& method) {
   if (method.parent < 0) return false;
   const SymbolView& owner = view.symbols[static_cast<size_t>(method.parent)];
   if (owner.kind != SymbolKind::class_) return false;
@@ -412,7 +413,17 @@ bool shared_instance(const FactsView& view, const SymbolView& method) {
     std::string_view base = python::last_part(b);
     return base.ends_with("Enum") || base.ends_with("Flag");
   });
-  return enumeration || std::any_of(view.begin(view.module_refs), view.end(view.module_refs), [&](std::string_view r) { return calls(r, name); });
+  auto made = [&](const FactsView& v) {
+    return std::any_of(v.begin(v.module_refs), v.end(v.module_refs), [&](std::string_view r) { return calls(r, name); });
+  };
+  if (enumeration || made(view)) return true;
+  FactsView other;
+  for (uint32_t f : facts.files_mentioning(name)) {
+    if (f == at) continue;
+    facts.view(f, other);
+    if (made(other)) return true;
+  }
+  return false;
 }
 
 // Whether module-level code of the file calls `function` (`IDS = _gen()`).
@@ -528,7 +539,7 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
           out.push_back(KeepingCaller{std::string(caller.qualname), caller.def_line, caller.last_line, change.qualname,
                                       fmt::format("it is memoized ({})", cached->second), true});
         } else if (bool bypassed = false;
-                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(view, caller),
+                   auto how = keeps_items(lines, caller.def_line + 1, caller.last_line, leading, shared_instance(facts, at, view, caller),
                                           module_level, called_at_module_level(view, caller), shares_instances, bypassed)) {
           // A hook whose stored result the interpreter serves later without running it: a dict
           // subclass's `__missing__` (a later `d[key]`), a module's or class's `__getattr__` (the name

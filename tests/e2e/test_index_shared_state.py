@@ -241,6 +241,21 @@ def test_a_result_kept_by_a_caller_in_another_module_selects_every_test_that_ask
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
 
+def test_an_attribute_kept_on_an_instance_another_module_makes_selects_every_test_that_used_it(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/framework.py": "def compute(k):\n    return k * 2\n\n\nclass App:\n    def __init__(self):\n        self._table = None\n\n"
+                                "    def lookup(self, k):\n        if self._table is None:\n            self._table = {k: compute(k)}\n"
+                                "        return self._table[k]\n",
+        "src/pkg/app.py": "from pkg.framework import App\n\napp = App()\n",
+        "tests/test_a.py": "from pkg.app import app\n\n\ndef test_a():\n    assert app.lookup(3) == 6\n",
+        "tests/test_b.py": "from pkg.app import app\n\n\ndef test_b():\n    assert app.lookup(3) == 6\n",
+    })
+    repo.replace("src/pkg/framework.py", "return k * 2", "return k * 2 + 1")
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
+
+
 def test_a_memoized_test_helper_in_another_module_keeps_the_static_answer(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/core.py": "def compute(k):\n    return k * 2\n",
