@@ -198,12 +198,17 @@ FileInfo* FileIndex::mutable_get(uint32_t node) {
     bool also_runtime = std::any_of(runtime.begin(), runtime.end(), [&](const auto& r) { return r.first == entry.first; });
     if (!also_runtime || type_checking_may_run()) runtime.push_back(entry);
   }
-  // Sorted, with a name bound two different ways marked as a conflict.
+  // Sorted, with a name bound two different ways marked as a conflict. `import pkg` and `import
+  // pkg.sub.ops` bind the same package object (the second also sets its `sub` attribute), not two.
   auto same_import = [&](int32_t a, int32_t b) {
     if (a == b) return true;
     if (a < 0 || b < 0) return false;
     const ImportView& x = info->imports.imports[static_cast<size_t>(a)];
     const ImportView& y = info->imports.imports[static_cast<size_t>(b)];
+    auto unaliased = [&](const ImportView& i) {
+      return i.kind == ImportKind::plain && i.level == 0 && (i.aliases_begin >= i.aliases_end || info->imports.aliases[i.aliases_begin].empty());
+    };
+    if (unaliased(x) && unaliased(y)) return x.module.substr(0, x.module.find('.')) == y.module.substr(0, y.module.find('.'));
     return x.module == y.module && x.level == y.level;
   };
   std::stable_sort(runtime.begin(), runtime.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
