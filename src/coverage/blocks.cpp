@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <set>
 
@@ -125,7 +126,7 @@ private:
     // Line by line only where a frame holds no state another test's call reads later: no closure, no
     // generator (a resumed frame reads what the replaced lines bound for the test that created it).
     if (!touched.empty() && !b.has_nested && !b.runs_later && !mutable_default(found) && same_bindings(h) &&
-        by_lines(touched, least_new)) {
+        same_structure(h) && by_lines(touched, least_new)) {
       return true;
     }
     m_units.insert(found);
@@ -162,6 +163,27 @@ private:
     return bound_names(text(m_old, h.old_start, h.old_count)) == bound_names(text(m_new, h.new_start, h.new_count));
   }
 
+  // Whether the hunk's new lines open the same clauses as its old ones, in order: `elif` made `if`
+  // runs where only the branch before it did; an `else:` or `except` dropped or added moves the code
+  // under it; a clause's header is no statement coverage.py records (`else:`, `try:`).
+  bool same_structure(const Hunk& h) const {
+    auto clauses = [](const std::vector<std::string_view>& lines, uint32_t from, uint32_t count) {
+      std::vector<std::string_view> out;
+      for (uint32_t l = from; l < from + count && l < lines.size(); ++l) {
+        std::string_view line = lines[l].substr(std::min(lines[l].size(), lines[l].find_first_not_of(" \t")));
+        size_t end = 0;
+        while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+        std::string_view word = line.substr(0, end);
+        for (std::string_view k : {"if", "elif", "else", "for", "while", "try", "except", "finally", "with", "match",
+                                   "case", "async", "def", "class"}) {
+          if (word == k) out.push_back(word);
+        }
+      }
+      return out;
+    };
+    return clauses(m_old, h.old_start, h.old_count) == clauses(m_new, h.new_start, h.new_count);
+  }
+
   // Code lines replaced or deleted in place: the tests that ran them, exactly, when every one of them
   // was recorded, only in tests' calls, and no new code sits in a block outside theirs. A test that did
   // not run a replaced statement in the base does not reach its replacement either: the code before it
@@ -178,14 +200,21 @@ private:
       for (const auto& b : m_blocks) {
         if (b.first_line <= l && l <= b.header_last) return false;
       }
-      // coverage.py records a multi-line statement on its first line.
+      // A multi-line statement: a test may record any of its lines and not the first (the first
+      // instruction can sit on a later line, and one that raises there stops before the store on the
+      // first: `share = (\n self.amount\n / n\n)` dividing by zero records lines 2 and 3 only).
       uint32_t statement = l < m_starts.size() && m_starts[l] != 0 ? m_starts[l] : l;
-      auto it = m_lines.find(statement);
-      if (it == m_lines.end() || it->second.empty()) return false;
-      for (uint32_t t : it->second) {
-        if (t == k_import_time) return false;
-        tests.emplace(t, l);
+      bool ran = false;
+      for (uint32_t s = statement; s < m_old.size() && (s == statement || (s < m_starts.size() && m_starts[s] == statement)); ++s) {
+        auto it = m_lines.find(s);
+        if (it == m_lines.end()) continue;
+        for (uint32_t t : it->second) {
+          if (t == k_import_time) return false;
+          tests.emplace(t, l);
+          ran = true;
+        }
       }
+      if (!ran) return false;
     }
     for (const auto& [t, l] : tests) m_out.tests.emplace(t, l);
     m_out.bodies.push_back(LineSpan{touched.front(), touched.back()});
@@ -219,9 +248,29 @@ private:
                             m_path, b.first_line, b.last_line));
   }
 
+  // Whether the body of `b` holds a statement coverage.py records when the function is called: not
+  // only a docstring (a constant the compiler drops: `def on_start(self): """Override."""` records
+  // no line for any caller, so its callers are not known; `pass` and `...` are recorded).
+  bool records_a_line(const FunctionBlock& b) const {
+    for (uint32_t l = b.body_first(); l <= b.last_line && l < m_old.size(); ++l) {
+      if (indentation(m_old[l]) < 0 || (l < m_starts.size() && m_starts[l] != 0 && m_starts[l] != l)) continue;
+      std::string_view code = m_old[l].substr(m_old[l].find_first_not_of(" \t"));
+      size_t quote = code.find_first_of("'\"");
+      bool literal = quote != std::string_view::npos && quote <= 2 &&
+                     code.substr(0, quote).find_first_not_of("rRbBuU") == std::string_view::npos;
+      if (!literal) return true;
+    }
+    return false;
+  }
+
   // The tests that ran the body of `b`, or fails.
   bool unit(const FunctionBlock& b) {
     if (runs_unrecorded(b)) return later(b);
+    if (!records_a_line(b)) {
+      return fail(CoverageFallback::unrecorded,
+                  fmt::format("{}:{}-{}: the body holds only a docstring, which coverage.py records for no caller",
+                              m_path, b.body_first(), b.last_line));
+    }
     bool ran = false;
     for (auto it = m_lines.lower_bound(b.body_first()); it != m_lines.end() && it->first <= b.last_line; ++it) {
       for (uint32_t t : it->second) {

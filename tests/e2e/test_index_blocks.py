@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from harness import make_repo, selected_ids
+from harness import answer_for, failed_tests, indexed_repo, make_repo, selected_ids
 
 GEO = "src/shapes/geo.py"
 
@@ -556,3 +556,56 @@ def test_module_data_another_file_stores_into_is_no_constant(tmp_path):
     warm = repo.decide()
     assert entry(warm, "pkg/lazy.py")["source"] == "coverage"
     assert selected_ids(warm) == ["tests/test_lazy.py::test_first", "tests/test_lazy.py::test_second"]
+
+
+# Line by line, and where a line's answer needs more than its own coverage (probe round 69).
+def indexed_two_files(tmp_path, source, tests_a, tests_b):
+    return indexed_repo(tmp_path, {
+        "pyproject.toml": BLOCKS["pyproject.toml"], "src/pkg/__init__.py": "", "src/pkg/calc.py": source,
+        "tests/test_a.py": tests_a, "tests/test_b.py": tests_b,
+    })
+
+
+def covers(decision, test):
+    return any(test == s or test.startswith(s + "::") for s in selected_ids(decision))
+
+
+def test_a_continuation_line_is_answered_by_every_line_of_its_statement(tmp_path):
+    # The test that divides by zero raises on the statement's third line: it never records the first.
+    repo = indexed_two_files(
+        tmp_path, "def share(total, n):\n    part = (\n        total\n        / n\n    )\n    return part\n",
+        "from pkg.calc import share\n\n\ndef test_share():\n    assert share(10, 2) == 5\n",
+        "import pytest\n\nfrom pkg.calc import share\n\n\ndef test_zero():\n    with pytest.raises(ZeroDivisionError):\n"
+        "        share(10, 0)\n")
+    repo.replace("src/pkg/calc.py", "        / n\n", "        / (n or 1)\n")
+    assert failed_tests(repo) == ["tests/test_b.py::test_zero"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/calc.py") == ("coverage", None)
+    assert covers(warm, "tests/test_b.py::test_zero")
+
+
+def test_elif_made_if_is_answered_by_the_whole_body(tmp_path):
+    # `elif` made `if` runs after the first branch too: a test that only took the first branch breaks.
+    repo = indexed_two_files(
+        tmp_path, "def tier(n):\n    name = 'low'\n    if n >= 10:\n        name = 'high'\n    elif n >= 5:\n"
+                  "        name = 'mid'\n    return name\n",
+        "from pkg.calc import tier\n\n\ndef test_high():\n    assert tier(20) == 'high'\n",
+        "from pkg.calc import tier\n\n\ndef test_mid():\n    assert tier(7) == 'mid'\n")
+    repo.replace("src/pkg/calc.py", "    elif n >= 5:\n", "    if n >= 5:\n")
+    assert failed_tests(repo) == ["tests/test_a.py::test_high"]
+    assert covers(repo.decide(), "tests/test_a.py::test_high")
+
+
+def test_code_added_to_a_body_of_only_a_docstring_keeps_the_static_answer(tmp_path):
+    # coverage.py records no line of `def on_start(self): """Override."""` for any caller.
+    repo = indexed_two_files(
+        tmp_path, "class Hooks:\n    def __init__(self):\n        self.events = []\n\n    def on_start(self):\n"
+                  "        \"\"\"Override to prepare.\"\"\"\n\n    def run(self):\n        self.on_start()\n        return self.events\n",
+        "from pkg.calc import Hooks\n\n\ndef test_run():\n    assert Hooks().run() == []\n",
+        "def test_other():\n    assert True\n")
+    repo.replace("src/pkg/calc.py", "        \"\"\"Override to prepare.\"\"\"\n",
+                 "        \"\"\"Override to prepare.\"\"\"\n        self.events.append('start')\n")
+    assert failed_tests(repo) == ["tests/test_a.py::test_run"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/calc.py") == ("static", "unrecorded")
+    assert covers(warm, "tests/test_a.py::test_run")
