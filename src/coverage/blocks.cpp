@@ -250,7 +250,8 @@ private:
 
   // Whether the body of `b` holds a statement coverage.py records when the function is called: not
   // only a docstring (a constant the compiler drops: `def on_start(self): """Override."""` records
-  // no line for any caller, so its callers are not known; `pass` and `...` are recorded).
+  // no line for any caller, so its callers are not known; `pass` and `...` are recorded) and
+  // `global`/`nonlocal` declarations (no code either).
   bool records_a_line(const FunctionBlock& b) const {
     for (uint32_t l = b.body_first(); l <= b.last_line && l < m_old.size(); ++l) {
       if (indentation(m_old[l]) < 0 || (l < m_starts.size() && m_starts[l] != 0 && m_starts[l] != l)) continue;
@@ -258,7 +259,7 @@ private:
       size_t quote = code.find_first_of("'\"");
       bool literal = quote != std::string_view::npos && quote <= 2 &&
                      code.substr(0, quote).find_first_not_of("rRbBuU") == std::string_view::npos;
-      if (!literal) return true;
+      if (!literal && !code.starts_with("global ") && !code.starts_with("nonlocal ")) return true;
     }
     return false;
   }
@@ -268,7 +269,8 @@ private:
     if (runs_unrecorded(b)) return later(b);
     if (!records_a_line(b)) {
       return fail(CoverageFallback::unrecorded,
-                  fmt::format("{}:{}-{}: the body holds only a docstring, which coverage.py records for no caller",
+                  fmt::format("{}:{}-{}: the body holds only a docstring or declarations, which coverage.py records "
+                              "for no caller",
                               m_path, b.body_first(), b.last_line));
     }
     bool ran = false;
