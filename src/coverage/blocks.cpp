@@ -192,7 +192,9 @@ private:
   bool by_lines(const std::vector<uint32_t>& touched, int least_new) {
     int least_old = INT_MAX;
     for (uint32_t l : touched) least_old = std::min(least_old, indentation(m_old[l]));
-    if (least_new != INT_MAX && least_new < least_old) return false; // now runs where the old lines did not
+    // Indented otherwise, the new code runs where the old lines did not: out of a block (less), or into
+    // the loop or `finally` before it (more: before a later iteration's `return`, on the exception path).
+    if (least_new != INT_MAX && least_new != least_old) return false;
     std::map<uint32_t, uint32_t> tests;
     for (uint32_t l : touched) {
       // A nested def's header runs when the enclosing body does, but a test calling the function it made

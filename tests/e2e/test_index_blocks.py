@@ -609,3 +609,17 @@ def test_code_added_to_a_body_of_only_a_docstring_keeps_the_static_answer(tmp_pa
     warm = repo.decide()
     assert answer_for(warm, "src/pkg/calc.py") == ("static", "unrecorded")
     assert covers(warm, "tests/test_a.py::test_run")
+
+
+def test_a_line_indented_into_the_loop_before_it_is_answered_by_the_whole_body(tmp_path):
+    # Moved into the loop, the raise runs on the first iteration: a test that returned on a later one
+    # never ran the old line.
+    repo = indexed_two_files(
+        tmp_path, "def index_of(xs, t):\n    for i, x in enumerate(xs):\n        if x == t:\n            return i\n"
+                  "    raise KeyError(t)\n",
+        "from pkg.calc import index_of\n\n\ndef test_later():\n    assert index_of([1, 5], 5) == 1\n",
+        "import pytest\n\nfrom pkg.calc import index_of\n\n\ndef test_missing():\n    with pytest.raises(KeyError):\n"
+        "        index_of([1], 5)\n")
+    repo.replace("src/pkg/calc.py", "    raise KeyError(t)\n", "        raise KeyError(t)\n")
+    assert failed_tests(repo) == ["tests/test_a.py::test_later"]
+    assert covers(repo.decide(), "tests/test_a.py::test_later")
