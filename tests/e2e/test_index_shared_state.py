@@ -256,6 +256,23 @@ def test_an_attribute_kept_on_an_instance_another_module_makes_selects_every_tes
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
 
+def test_a_class_made_by_a_metaclass_of_another_module_keeps_the_static_answer(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/meta.py": "class Single(type):\n    _inst = {}\n\n    def __call__(cls, *a, **k):\n        if cls not in cls._inst:\n"
+                           "            cls._inst[cls] = super().__call__(*a, **k)\n        return cls._inst[cls]\n",
+        "src/pkg/core.py": "from pkg.meta import Single\n\n\nclass Conf(metaclass=Single):\n    def __init__(self):\n"
+                           "        self.value = self.compute()\n\n    def compute(self):\n        return 6\n\n\n"
+                           "def lookup(k):\n    return Conf().value\n",
+        "tests/test_a.py": "from pkg.core import lookup\n\n\ndef test_a():\n    assert lookup(3) == 6\n",
+        "tests/test_b.py": "from pkg.core import lookup\n\n\ndef test_b():\n    assert lookup(3) == 6\n",
+    })
+    repo.replace("src/pkg/core.py", "return 6", "return 7")
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/core.py") == ("static", "memoized")
+    assert covers(warm, "tests/test_b.py::test_b")
+
+
 def test_a_memoized_test_helper_in_another_module_keeps_the_static_answer(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/core.py": "def compute(k):\n    return k * 2\n",
