@@ -255,3 +255,72 @@ TEST_CASE("blocks: a body whose function has a mutable default is answered whole
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
+
+TEST_CASE("blocks: a line of a multi-line statement is answered by every line of the statement", "[coverage][blocks]") {
+  // Test 2 raised on line 4 (a division by zero) and never recorded line 2, where the store is.
+  std::string base = "def share(total, n):\n"  // 1
+                     "    part = (\n"           // 2
+                     "        total\n"          // 3
+                     "        / n\n"            // 4
+                     "    )\n"                  // 5
+                     "    return part\n";       // 6
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{1, {k_import_time}}, {2, {1}}, {3, {1, 2}}, {4, {1, 2}}, {6, {1}}};
+  std::string now = base;
+  now.replace(now.find("        / n\n"), 12, "        / (n or 1)\n");
+  auto a = answer_by_blocks("a.py", {Hunk{4, 1, 4, 1}}, base, now, lines, true, true);
+  REQUIRE(a.fallback == CoverageFallback::none);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: a hunk that changes a clause keyword or the indentation is answered by its body", "[coverage][blocks]") {
+  std::string base = "def tier(n):\n"         // 1
+                     "    name = 'low'\n"     // 2
+                     "    if n >= 10:\n"      // 3
+                     "        name = 'high'\n" // 4
+                     "    elif n >= 5:\n"     // 5
+                     "        name = 'mid'\n" // 6
+                     "    return name\n";     // 7
+  // Test 1 took the first branch, test 2 the elif: only test 2 recorded line 5.
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{1, {k_import_time}}, {2, {1, 2}}, {3, {1, 2}}, {4, {1}}, {5, {2}}, {6, {2}}, {7, {1, 2}}};
+  SECTION("elif made if") {
+    std::string now = base;
+    now.replace(now.find("    elif"), 8, "    if");
+    auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, base, now, lines, true, true);
+    CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+  }
+  SECTION("the same clause, its condition changed: line by line") {
+    std::string now = base;
+    now.replace(now.find("n >= 5"), 6, "n > 5");
+    auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, base, now, lines, true, true);
+    CHECK(ids(a) == std::vector<uint32_t>{2});
+  }
+}
+
+TEST_CASE("blocks: a line indented into the loop before it is answered by its body", "[coverage][blocks]") {
+  std::string base = "def index_of(xs, t):\n"            // 1
+                     "    for i, x in enumerate(xs):\n"   // 2
+                     "        if x == t:\n"               // 3
+                     "            return i\n"             // 4
+                     "    raise KeyError(t)\n";           // 5
+  // Test 1 returned from the loop, test 2 raised after it.
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{1, {k_import_time}}, {2, {1, 2}}, {3, {1, 2}}, {4, {1}}, {5, {2}}};
+  std::string now = base;
+  now.replace(now.find("    raise"), 9, "        raise");
+  auto a = answer_by_blocks("a.py", {Hunk{5, 1, 5, 1}}, base, now, lines, true, true);
+  CHECK(ids(a) == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("blocks: a body of only a docstring keeps the static answer", "[coverage][blocks]") {
+  std::string base = "class Hooks:\n"                       // 1
+                     "    def on_start(self):\n"            // 2
+                     "        \"\"\"Override.\"\"\"\n"      // 3
+                     "        global MODE\n"                // 4
+                     "\n"                                   // 5
+                     "    def run(self):\n"                 // 6
+                     "        self.on_start()\n";           // 7
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{1, {k_import_time}}, {2, {k_import_time, 1}}, {6, {k_import_time}}, {7, {1}}};
+  std::string now = base;
+  now.insert(now.find("\n\n    def run"), "\n        self.started = True");
+  auto a = answer_by_blocks("a.py", {Hunk{4, 0, 5, 1}}, base, now, lines, true, true);
+  CHECK(a.fallback == CoverageFallback::unrecorded);
+}
