@@ -20,6 +20,7 @@ constexpr uint64_t k_collect_ignore = 128;
 constexpr uint64_t k_dynamic_access = 256;
 constexpr uint64_t k_oversized = 512;
 constexpr uint64_t k_stores_globals = 1024;
+constexpr uint64_t k_path_strings = 2048;
 
 uint64_t bit(bool on, uint64_t flag) { return on ? flag : uint64_t{0}; }
 
@@ -66,6 +67,7 @@ FactsHeader header_of(uint64_t flags) {
   h.has_dynamic_access = (flags & k_dynamic_access) != 0;
   h.oversized = (flags & k_oversized) != 0;
   h.stores_globals = (flags & k_stores_globals) != 0;
+  h.has_path_strings = (flags & k_path_strings) != 0;
   h.compile = compile_of(flags);
   return h;
 }
@@ -263,6 +265,7 @@ std::string encode(const FileFacts& facts) {
   util::Writer out;
   out.u64(bit(facts.parse_error, k_parse_error) | bit(facts.has_doctest, k_has_doctest) | bit(facts.oversized, k_oversized) |
           bit(facts.stores_globals, k_stores_globals) |
+          bit(!facts.paths.strings.empty() || facts.paths.listing_line != 0 || facts.paths.reads_anything, k_path_strings) |
           bit(facts.all_names.has_value(), k_all_present) | bit(facts.all_dynamic, k_all_dynamic) |
           bit(facts.pytest_plugins_dynamic, k_plugins_dynamic) | bit(facts.defines_module_getattr, k_module_getattr) |
           bit(!facts.uncertain_imports.empty(), k_uncertain) |

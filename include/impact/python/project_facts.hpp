@@ -103,6 +103,7 @@ struct FactsHeader {
   bool has_dynamic_access = false; // some code reads attributes or names by computed strings
   bool oversized = false;          // too large to parse: read at file level (FileFacts::oversized)
   bool stores_globals = false;     // FileFacts::stores_globals
+  bool has_path_strings = false;   // FileFacts::paths holds a string, a listing or reads_anything
   CompileCheck compile;
 };
 

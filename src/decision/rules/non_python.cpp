@@ -143,8 +143,9 @@ NonPythonRules::Tables& NonPythonRules::tables() {
   if (all == nullptr) return t;
   const ProjectFacts& facts = *all;
   for (size_t i = 0; i < facts.size(); ++i) {
-    const SourceFile& file = facts.files[i];
-    if (auto node = m_in.graph.find(file.path.str)) t.reads.push_back({*node, facts.paths(i)});
+    if (!facts.header(i).has_path_strings) continue; // names no file: not decoded
+    PathStrings paths = facts.paths(i);
+    if (auto node = m_in.graph.find(facts.files[i].path.str)) t.reads.push_back({*node, std::move(paths)});
   }
   return t;
 }
