@@ -216,7 +216,13 @@ FileInfo* FileIndex::mutable_get(uint32_t node) {
     if (!info->names.empty() && info->names.back().first == entry.first) {
       Binding& old = info->names.back().second;
       const Binding& b = entry.second;
-      if (old.kind != b.kind || old.name != b.name || !same_import(old.import, b.import)) old.kind = Binding::conflict;
+      if (old.kind != b.kind || old.name != b.name || !same_import(old.import, b.import)) {
+        old.kind = Binding::conflict;
+      } else if (old.import >= 0 && b.import >= 0 &&
+                 info->imports.imports[static_cast<size_t>(b.import)].module.size() >
+                     info->imports.imports[static_cast<size_t>(old.import)].module.size()) {
+        old.import = b.import; // `import nsp.sub.mod` over `import nsp`: the longest says most (a namespace package)
+      }
       continue;
     }
     info->names.push_back(entry);
