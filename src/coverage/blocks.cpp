@@ -123,6 +123,12 @@ private:
                                                         m_path, b.body_first(), b.last_line));
     }
     if (runs_unrecorded(b)) return later(b);
+    if (defined_unrecorded(b)) {
+      return fail(CoverageFallback::outside_tests,
+                  fmt::format("{}:{}: its `def` line ran under no coverage context: the module was imported before "
+                              "coverage.py started (a plugin pytest loads with -p), where it may also have run",
+                              m_path, b.first_line));
+    }
     // Line by line only where a frame holds no state another test's call reads later: no closure, no
     // generator (a resumed frame reads what the replaced lines bound for the test that created it).
     if (!touched.empty() && !b.has_nested && !b.runs_later && !mutable_default(found) && same_bindings(h) &&
@@ -221,6 +227,17 @@ private:
     for (const auto& [t, l] : tests) m_out.tests.emplace(t, l);
     m_out.bodies.push_back(LineSpan{touched.front(), touched.back()});
     return true;
+  }
+
+  // Whether the module-level function or method `b`'s header (decorators, the `def` line) ran under
+  // no coverage context: its module was imported before coverage.py started, by a plugin pytest loads
+  // with `-p` (addopts, PYTEST_ADDOPTS) or PYTEST_PLUGINS, whose start-up code (`pytest_addoption`,
+  // an `addini` default) and whatever it called ran unrecorded. (A file no process loaded records
+  // nothing either; the rule for such files answers first.)
+  bool defined_unrecorded(const FunctionBlock& b) const {
+    if (b.parent >= 0) return false; // a nested def runs when its enclosing function does
+    auto it = m_lines.lower_bound(b.first_line);
+    return it == m_lines.end() || it->first > b.header_last;
   }
 
   // Whether a test may have resumed block `b` without coverage.py recording a line of it for that test.

@@ -623,3 +623,25 @@ def test_a_line_indented_into_the_loop_before_it_is_answered_by_the_whole_body(t
     repo.replace("src/pkg/calc.py", "    raise KeyError(t)\n", "        raise KeyError(t)\n")
     assert failed_tests(repo) == ["tests/test_a.py::test_later"]
     assert covers(repo.decide(), "tests/test_a.py::test_later")
+
+
+def test_a_function_a_plugin_runs_before_coverage_starts_keeps_the_static_answer(tmp_path):
+    # pytest imports a -p plugin and runs its pytest_addoption before pytest-cov starts coverage.py:
+    # no line of the plugin, nor of the helper its ini default calls, is recorded for anyone.
+    repo = make_repo(tmp_path, files={
+        "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\naddopts = "-p tests.levels"\n',
+        "pkg/__init__.py": "",
+        "pkg/defaults.py": "def default_level():\n    return '3'\n",
+        "tests/__init__.py": "",
+        "tests/levels.py": "def pytest_addoption(parser):\n    from pkg.defaults import default_level\n\n"
+                           "    parser.addini('level', 'a level', default=default_level())\n",
+        "tests/test_level.py": "def test_level(request):\n    assert request.config.getini('level') == '3'\n",
+    })
+    repo.env = {"PYTHONPATH": "."}  # `impact index` runs pytest's script, which puts no folder on sys.path
+    run = repo.impact("index")
+    assert run.returncode == 0, run.stdout + run.stderr
+    repo.replace("pkg/defaults.py", "return '3'", "return '4'")
+    assert failed_tests(repo) == ["tests/test_level.py::test_level"]
+    warm = repo.decide()
+    assert answer_for(warm, "pkg/defaults.py") == ("static", "outside_tests")
+    assert covers(warm, "tests/test_level.py::test_level")

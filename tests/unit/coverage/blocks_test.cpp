@@ -110,7 +110,7 @@ TEST_CASE("blocks: a body no test ran selects nothing only when the index saw th
 TEST_CASE("blocks: a generator's body falls back", "[coverage][blocks]") {
   std::string base = "def gen():\n    x = 1\n    yield x\n";
   std::string now = "def gen():\n    x = 1\n    yield x\n    raise ValueError\n";
-  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{2, {1}}, {3, {1}}}, true, false);
+  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{1, {k_import_time}}, {2, {1}}, {3, {1}}}, true, false);
   CHECK(a.fallback == CoverageFallback::runs_later);
 }
 
@@ -119,13 +119,13 @@ TEST_CASE("blocks: with arcs, a generator's body is answered by the tests that r
   // (3, -1) puts line 3 in test 2's lines.
   std::string base = "def gen():\n    x = 1\n    yield x\n";
   std::string now = "def gen():\n    x = 1\n    yield x\n    raise ValueError\n";
-  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{2, {1}}, {3, {1, 2}}}, true, true);
+  auto a = answer_by_blocks("a.py", {Hunk{3, 0, 4, 1}}, base, now, {{1, {k_import_time}}, {2, {1}}, {3, {1, 2}}}, true, true);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
 
 TEST_CASE("blocks: with arcs, a frame that resumes silently still falls back", "[coverage][blocks]") {
-  std::map<uint32_t, std::vector<uint32_t>> lines = {{2, {1}}, {3, {1}}};
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{1, {k_import_time}}, {2, {1}}, {3, {1}}};
   SECTION("yield from") {
     std::string base = "def gen(it):\n    x = 1\n    yield from it\n";
     std::string now = "def gen(it):\n    x = 1\n    yield from it\n    raise ValueError\n";
@@ -156,7 +156,7 @@ TEST_CASE("blocks: a change that makes a plain function a generator is answered 
           "[coverage][blocks]") {
   std::string base = "def f():\n    x = 1\n    return x\n";
   std::string now = "def f():\n    x = 1\n    yield x\n";
-  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, {{2, {1}}, {3, {1}}}, true, true);
+  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, {{1, {k_import_time}}, {2, {1}}, {3, {1}}}, true, true);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1});
 }
@@ -199,7 +199,7 @@ TEST_CASE("blocks: a nested def's header is answered by the enclosing body, whic
   // Test 1 made the closure, test 2 only called it later.
   std::string base = "def make(k):\n    def add(x, y=1):\n        return x + k\n    return add\n";
   std::string now = "def make(k):\n    def add(x, y=2):\n        return x + k\n    return add\n";
-  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {2}}, {4, {1}}}, false, false);
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{1, {k_import_time}}, {2, {1}}, {3, {2}}, {4, {1}}}, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
@@ -209,7 +209,7 @@ TEST_CASE("blocks: a line of a body holding a closure is answered by the whole b
   // Test 1 made the closure (ran line 2), test 2 only called it later (line 4).
   std::string base = "def make(n):\n    k = n + 1\n    def add(x):\n        return x + k\n    return add\n";
   std::string now = "def make(n):\n    k = n + 2\n    def add(x):\n        return x + k\n    return add\n";
-  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {2}}, {5, {1}}}, false, false);
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{1, {k_import_time}}, {2, {1}}, {3, {1}}, {4, {2}}, {5, {1}}}, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }
@@ -218,7 +218,7 @@ TEST_CASE("blocks: a replaced line that binds another name is answered by the wh
   // `LIMIT = 5` in place of `cap = 5` makes LIMIT local to all of clamp: test 1's path (line 3), which
   // never ran line 4, now fails on line 3 (UnboundLocalError).
   std::string base = "def clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n    cap = 5\n    return min(x, cap)\n";
-  std::map<uint32_t, std::vector<uint32_t>> lines = {{2, {1, 2}}, {3, {1}}, {4, {2}}, {5, {2}}};
+  std::map<uint32_t, std::vector<uint32_t>> lines = {{1, {k_import_time}}, {2, {1, 2}}, {3, {1}}, {4, {2}}, {5, {2}}};
   SECTION("another name bound: the body") {
     std::string now = "def clamp(x, strict):\n    if not strict:\n        return min(x, LIMIT)\n    LIMIT = 5\n    return min(x, cap)\n";
     auto a = answer_by_blocks("a.py", {Hunk{4, 1, 4, 1}}, base, now, lines, false, false);
@@ -241,7 +241,7 @@ TEST_CASE("blocks: a generator's replaced line, with arcs, is answered by the wh
   // One generator object shared by tests: test 1 ran `step = 1`, test 2 only resumed it (line 5).
   std::string base = "def counter():\n    step = 1\n    n = 0\n    while True:\n        yield n\n        n += step\n";
   std::string now = "def counter():\n    step = 2\n    n = 0\n    while True:\n        yield n\n        n += step\n";
-  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{2, {1}}, {3, {1}}, {4, {1, 2}}, {5, {1, 2}}, {6, {2}}},
+  auto a = answer_by_blocks("a.py", {Hunk{2, 1, 2, 1}}, base, now, {{1, {k_import_time}}, {2, {1}}, {3, {1}}, {4, {1, 2}}, {5, {1, 2}}, {6, {2}}},
                             false, true);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
@@ -251,7 +251,7 @@ TEST_CASE("blocks: a body whose function has a mutable default is answered whole
   // Test 1 filled the shared default list (line 3); test 2 ran only lines 2 and 4, reading what it holds.
   std::string base = "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('init')\n    _seen.append(x)\n    return list(_seen)\n";
   std::string now = "def record(x, _seen=[]):\n    if not _seen:\n        _seen.append('start')\n    _seen.append(x)\n    return list(_seen)\n";
-  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, {{2, {1, 2}}, {3, {1}}, {4, {1, 2}}, {5, {1, 2}}}, false, false);
+  auto a = answer_by_blocks("a.py", {Hunk{3, 1, 3, 1}}, base, now, {{1, {k_import_time}}, {2, {1, 2}}, {3, {1}}, {4, {1, 2}}, {5, {1, 2}}}, false, false);
   REQUIRE(a.fallback == CoverageFallback::none);
   CHECK(ids(a) == std::vector<uint32_t>{1, 2});
 }

@@ -52,6 +52,7 @@ struct Fixture {
     m.path = RepoPath{"m.py"};
     m.sha256 = util::sha256_hex(measured_base ? k_base : "something else\n");
     m.oid = util::git_blob_id(k_base);
+    m.lines[1].push_back(k_import_time); // the `def` line, run at import
     for (uint32_t t = 1; t <= index.tests.size(); ++t) m.lines[2].push_back(t);
     index.files.push_back(m);
     index_path = dir.path() / "index.sqlite";
@@ -219,6 +220,7 @@ CoverageIndex two_runs(const Fixture& fx, const std::string& m_content, std::vec
     f.path = RepoPath{std::move(path)};
     f.sha256 = util::sha256_hex(content);
     f.oid = util::git_blob_id(content);
+    f.lines[1] = {k_import_time}; // the `def` line, run at import
     f.lines[2] = {test};
     f.origins = std::move(runs);
     return f;
