@@ -278,7 +278,14 @@ private:
       size_t quote = code.find_first_of("'\"");
       bool literal = quote != std::string_view::npos && quote <= 2 &&
                      code.substr(0, quote).find_first_not_of("rRbBuU") == std::string_view::npos;
-      if (!literal && !code.starts_with("global ") && !code.starts_with("nonlocal ")) return true;
+      // `x: int` (an annotation with no value) is no code in a function either.
+      size_t word = 0;
+      while (word < code.size() && (std::isalnum(static_cast<unsigned char>(code[word])) || code[word] == '_')) ++word;
+      size_t colon = code.find_first_not_of(" \t", word);
+      bool bare_annotation = word > 0 && colon != std::string_view::npos && code[colon] == ':' &&
+                             code.find('=') == std::string_view::npos && code.substr(0, word) != "else" &&
+                             code.substr(0, word) != "try" && code.substr(0, word) != "finally" && code.substr(0, word) != "lambda";
+      if (!literal && !bare_annotation && !code.starts_with("global ") && !code.starts_with("nonlocal ")) return true;
     }
     return false;
   }

@@ -196,6 +196,18 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
     std::vector<std::string_view> frontier{change.qualname};
     // The names of the changed function and of the callers found so far: calls that lead to the change.
     std::set<std::string_view> leading{python::last_part(change.qualname)};
+    // The names this file imports the changed function under (`from app.calc import compute as _c`).
+    std::vector<std::string_view> aliases;
+    for (const auto& imp : imports.imports) {
+      if (imp.kind != ImportKind::from) continue;
+      for (size_t k = imp.names_begin; k < imp.names_end; ++k) {
+        size_t a = imp.aliases_begin + (k - imp.names_begin);
+        if (imports.names[k] == python::last_part(change.qualname) && a < imp.aliases_end && !imports.aliases[a].empty()) {
+          aliases.push_back(imports.aliases[a]);
+          leading.insert(imports.aliases[a]);
+        }
+      }
+    }
     std::vector<std::string_view> keepers; // the callers found to keep a result
     for (int depth = 0; depth < k_keeping_depth && !frontier.empty(); ++depth) {
       std::vector<std::string_view> next;
@@ -204,6 +216,7 @@ std::vector<KeepingCaller> keeping_callers(const ProjectFacts& facts, const Impo
         bool reached = std::any_of(frontier.begin(), frontier.end(), [&](std::string_view callee) {
           auto names = call_names(view, callee, caller.qualname);
           if (names.empty()) return true; // a metaclass's __call__ runs the class's __init__
+          if (callee == change.qualname) names.insert(names.end(), aliases.begin(), aliases.end());
           bool hit = std::any_of(view.begin(caller.refs), view.end(caller.refs), [&](std::string_view r) {
             return std::any_of(names.begin(), names.end(), [&](std::string_view n) { return calls(r, n); });
           });
@@ -305,8 +318,16 @@ std::vector<uint32_t> files_that_may_keep(const ProjectFacts& facts, const Impor
     for (const auto& [b, e2] : graph.in[a]) near[b] = true;
   }
   for (const auto& change : sem.symbols) {
-    for (uint32_t f : facts.files_mentioning(python::last_part(change.qualname))) {
-      if (f != at && f < near.size() && near[f]) out.push_back(f);
+    std::string_view name = python::last_part(change.qualname);
+    std::vector<std::string_view> names{name};
+    // A constructor is called by its class's name (`Conf()`).
+    if ((name == "__init__" || name == "__new__" || name == "__post_init__") && change.qualname.size() > name.size()) {
+      names.push_back(python::last_part(std::string_view(change.qualname).substr(0, change.qualname.size() - name.size() - 1)));
+    }
+    for (std::string_view n : names) {
+      for (uint32_t f : facts.files_mentioning(n)) {
+        if (f != at && f < near.size() && near[f]) out.push_back(f);
+      }
     }
   }
   std::sort(out.begin(), out.end());

@@ -160,6 +160,43 @@ std::set<std::string_view> fresh_locals(const std::vector<std::string_view>& lin
   return out;
 }
 
+// The statement after the colon of a one-line clause (`if k not in _C: _C[k] = compute(k)`), as a line
+// indented one step more; "" for any other line. Only a colon outside brackets and strings counts (not
+// a dict's, a slice's or a lambda's).
+std::string inline_body(std::string_view line) {
+  size_t code = line.find_first_not_of(" \t");
+  if (code == std::string_view::npos) return {};
+  std::string_view text = line.substr(code);
+  size_t word = 0;
+  while (word < text.size() && name_char(text[word])) ++word;
+  std::string_view keyword = text.substr(0, word);
+  bool clause = false;
+  for (std::string_view k : {"if", "elif", "else", "for", "while", "with", "try", "except", "finally"}) clause = clause || keyword == k;
+  if (!clause) return {};
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = word; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote != 0) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#') return {};
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ':' && depth == 0 && !(i + 1 < text.size() && text[i + 1] == '=')) {
+      if (keyword == "lambda") return {};
+      std::string_view rest = text.substr(i + 1);
+      rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+      if (rest.empty() || rest.front() == '#') return {};
+      return std::string(line.substr(0, code)) + "    " + std::string(rest);
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
@@ -189,23 +226,51 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     }
     return false;
   };
-  std::set<std::string_view> derived;
+  std::set<std::string, std::less<>> derived;
   auto from_change = [&](std::string_view text) {
     int depth = 0;
     for (char c : text) depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
     if (depth > 0 || text.ends_with("\\")) return true;
     return std::any_of(leading.begin(), leading.end(), [&](std::string_view n) { return has_word(text, n, true); }) ||
-           std::any_of(derived.begin(), derived.end(), [&](std::string_view n) { return has_word(text, n, false); });
+           std::any_of(derived.begin(), derived.end(), [&](const std::string& n) { return has_word(text, n, false); });
   };
   // A leading function named as a value too (`defaultdict(compute)`, `partial(compute, 3)`).
   auto names_change = [&](std::string_view text) {
     return from_change(text) || std::any_of(leading.begin(), leading.end(), [&](std::string_view n) { return has_word(text, n, false); });
   };
-  for (int pass = 0; pass < 2; ++pass) {
-    for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
-      auto assigned = simple_assignment(lines[l]);
-      if (assigned && from_change(assigned->second)) derived.insert(assigned->first);
+  // The plain names bound from the change: by `=` (each target of a tuple or chain too), `:=`, and a
+  // `for` or `with ... as` target over a value from the change.
+  auto derive = [&](std::string_view line) {
+    if (auto assigned = simple_assignment(line); assigned && from_change(assigned->second)) derived.emplace(assigned->first);
+    for (const auto& single : single_targets(line)) {
+      if (auto assigned = simple_assignment(single); assigned && from_change(assigned->second)) derived.emplace(assigned->first);
     }
+    for (size_t at = line.find(":="); at != std::string_view::npos; at = line.find(":=", at + 2)) {
+      size_t end = at;
+      while (end > 0 && line[end - 1] == ' ') --end;
+      size_t begin = end;
+      while (begin > 0 && name_char(line[begin - 1])) --begin;
+      if (begin < end && from_change(line.substr(at + 2))) derived.emplace(line.substr(begin, end - begin));
+    }
+    std::string_view code = line.substr(std::min(line.size(), line.find_first_not_of(" \t")));
+    std::string_view targets, value;
+    if (code.starts_with("for ") || code.starts_with("async for ")) {
+      size_t in = code.find(" in ");
+      if (in != std::string_view::npos) targets = code.substr(code.find("for ") + 4, in - code.find("for ") - 4), value = code.substr(in + 4);
+    } else if ((code.starts_with("with ") || code.starts_with("async with ")) && code.find(" as ") != std::string_view::npos) {
+      value = code.substr(0, code.rfind(" as "));
+      targets = code.substr(code.rfind(" as ") + 4);
+    }
+    if (targets.empty() || !from_change(value)) return;
+    for (size_t i = 0; i < targets.size();) {
+      while (i < targets.size() && !name_char(targets[i])) ++i;
+      size_t start = i;
+      while (i < targets.size() && name_char(targets[i])) ++i;
+      if (i > start) derived.emplace(targets.substr(start, i - start));
+    }
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t l = first; l <= last && l < lines.size(); ++l) derive(lines[l]);
   }
   // Names the caller declares `global` or `nonlocal`: an assignment to one outlives the call.
   std::set<std::string_view> outer;
@@ -315,10 +380,15 @@ std::optional<std::string> keeps_items(const std::vector<std::string_view>& line
     return fmt::format("line {} stores an item of {}", l, target);
   };
   for (uint32_t l = first; l <= last && l < lines.size(); ++l) {
-    if (auto how = judge(lines[l], l)) return how;
-    // `v = self[key] = compute(key)`, `self.n, self.v = 1, compute(3)`: each target on its own.
-    for (const auto& single : single_targets(lines[l])) {
-      if (auto how = judge(single, l)) return how;
+    // `if k not in _C: _C[k] = compute(k)`: the statement after a clause's colon is a line of its own.
+    std::string body = inline_body(lines[l]);
+    for (std::string_view line : {lines[l], std::string_view(body)}) {
+      if (line.empty()) continue;
+      if (auto how = judge(line, l)) return how;
+      // `v = self[key] = compute(key)`, `self.n, self.v = 1, compute(3)`: each target on its own.
+      for (const auto& single : single_targets(line)) {
+        if (auto how = judge(single, l)) return how;
+      }
     }
   }
   return std::nullopt;
@@ -333,10 +403,28 @@ bool only_wraps(const FactsView& view, const std::vector<std::string_view>& line
   for (uint32_t l = def->def_line; l <= def->last_line && l < lines.size(); ++l) {
     std::string_view line = lines[l];
     for (std::string_view sign : {"nonlocal ", "global ", "setattr(", ".setdefault(", ".update(", "__dict__", "cache", "Cache",
-                                  "memo", "] =", "]=", "] +=", ".append(", ".add("}) {
+                                  "memo", "]=", ".append(", ".add(", ".extend(", ".insert(", ".appendleft(", ".put(",
+                                  ".set(", "__setitem__", "|="}) {
       if (line.find(sign) != std::string_view::npos) return false;
     }
+    // `seen[args]  = ...`, `seen[k] += ...`: an item stored, however spaced.
+    for (size_t at = line.find(']'); at != std::string_view::npos; at = line.find(']', at + 1)) {
+      size_t next = line.find_first_not_of(" \t", at + 1);
+      if (next != std::string_view::npos && (line[next] == '=' || (next + 1 < line.size() && line[next + 1] == '=' &&
+                                                                     std::string_view("+-*/|&%^@").find(line[next]) != std::string_view::npos)) &&
+          !(next + 1 < line.size() && line[next] == '=' && line[next + 1] == '=')) {
+        return false;
+      }
+    }
     if (attribute_assignment(line)) return false;
+  }
+  // And no function inside it stores what the wrapped function returns (the text rules of keeps_items).
+  std::string_view wrapped = def->params.empty() ? std::string_view() : *view.begin(def->params);
+  auto index = static_cast<int32_t>(def - view.symbols.begin());
+  for (const auto& inner : view.symbols) {
+    if (inner.parent != index || wrapped.empty()) continue;
+    bool bypassed = false;
+    if (keeps_items(lines, inner.def_line + 1, inner.last_line, {wrapped}, false, {}, false, false, bypassed)) return false;
   }
   return true;
 }

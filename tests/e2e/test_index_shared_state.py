@@ -256,6 +256,28 @@ def test_an_attribute_kept_on_an_instance_another_module_makes_selects_every_tes
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
 
+@pytest.mark.parametrize("shape", ["alias", "constructor"])
+def test_a_keeper_in_another_module_under_an_alias_or_through_a_constructor_selects_every_test(tmp_path, shape):
+    # `from pkg.core import compute as _c` then `_C[k] = _c(k)`; `_INST["c"] = Conf()` where Conf.__init__
+    # changed and the other module never spells `__init__`.
+    core = ("def compute(k):\n    return k * 2\n" if shape == "alias" else
+            "class Conf:\n    def __init__(self):\n        self.value = 6\n")
+    keeper = ("from pkg.core import compute as _c\n\n_C = {}\n\n\ndef lookup(k):\n    if k not in _C:\n        _C[k] = _c(k)\n"
+              "    return _C[k]\n" if shape == "alias" else
+              "from pkg.core import Conf\n\n_INST = {}\n\n\ndef lookup(k):\n    if 'c' not in _INST:\n        _INST['c'] = Conf()\n"
+              "    return _INST['c'].value\n")
+    repo = indexed(tmp_path, {
+        "src/pkg/core.py": core,
+        "src/pkg/api.py": keeper,
+        "tests/test_a.py": "from pkg.api import lookup\n\n\ndef test_a():\n    assert lookup(3) == 6\n",
+        "tests/test_b.py": "from pkg.api import lookup\n\n\ndef test_b():\n    assert lookup(3) == 6\n",
+    })
+    repo.replace("src/pkg/core.py", "k * 2" if shape == "alias" else "self.value = 6", "k * 2 + 1" if shape == "alias" else "self.value = 7")
+    assert failed_tests(repo) == ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    warm = repo.decide()
+    assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
+
+
 def test_a_class_made_by_a_metaclass_of_another_module_keeps_the_static_answer(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/meta.py": "class Single(type):\n    _inst = {}\n\n    def __call__(cls, *a, **k):\n        if cls not in cls._inst:\n"

@@ -63,9 +63,10 @@ std::optional<uint32_t> reads_module_file(const FactsView& view, const ImportScr
   };
   // A name the file imports from the changed module, or the module itself (`from pkg.kernels import
   // square`, `import pkg.kernels as k`), handed to inspect.getfile() or getsourcefile() beside it.
-  auto imported_from_changed = [&](std::string_view ref) {
+  auto imported_from_changed = [&](std::string_view ref, uint32_t& line) {
     auto [module, bound_at] = unalias(ref.substr(0, ref.find('.')), imports);
     if (bound_at == 0) return false;
+    line = bound_at;
     for (size_t start = 0; start <= module.size();) {
       size_t dot = module.find('.', start);
       std::string_view part = std::string_view(module).substr(start, dot == std::string::npos ? std::string::npos : dot - start);
@@ -81,13 +82,16 @@ std::optional<uint32_t> reads_module_file(const FactsView& view, const ImportScr
     return std::find(k_file_finders.begin(), k_file_finders.end(), python::last_part(ref)) != k_file_finders.end();
   };
   uint32_t line = 0;
+  bool module_finds = std::any_of(view.begin(view.module_refs), view.end(view.module_refs), finds_file);
   for (auto it = view.begin(view.module_refs); it != view.end(view.module_refs); ++it) {
-    if (names_changed(*it, line)) return std::max<uint32_t>(line, 1);
+    if (names_changed(*it, line) || (module_finds && !finds_file(*it) && imported_from_changed(*it, line))) {
+      return std::max<uint32_t>(line, 1);
+    }
   }
   for (const auto& sym : view.symbols) {
     bool finds = std::any_of(view.begin(sym.refs), view.end(sym.refs), finds_file);
     for (auto it = view.begin(sym.refs); it != view.end(sym.refs); ++it) {
-      if (names_changed(*it, line) || (finds && !finds_file(*it) && imported_from_changed(*it))) return sym.def_line;
+      if (names_changed(*it, line) || (finds && !finds_file(*it) && imported_from_changed(*it, line))) return sym.def_line;
     }
   }
   return std::nullopt;

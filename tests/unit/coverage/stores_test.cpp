@@ -48,3 +48,17 @@ TEST_CASE("stores: set, put, push and appendleft are mutating calls", "[coverage
   CHECK(keeps("    QUEUE.put(compute(k))\n"));
   CHECK_FALSE(keeps("    done = threading.Event()\n    done.set()\n"));
 }
+
+TEST_CASE("stores: a one-line clause's statement counts", "[coverage][stores]") {
+  CHECK(keeps("    if k not in _C: _C[k] = compute(k)\n    return _C[k]\n"));
+  CHECK(keeps("    if d.get(k) is None: d[k] = compute(k)\n"));
+  CHECK_FALSE(keeps("    if x: y = compute(k)\n    return y\n"));
+}
+
+TEST_CASE("stores: a value from the change reaches a store through tuple, walrus, for and with targets", "[coverage][stores]") {
+  CHECK(keeps("    result, err = compute(k)\n    _C[k] = result\n"));
+  CHECK(keeps("    if k not in _C and (v := compute(k)):\n        _C[k] = v\n"));
+  CHECK(keeps("    for key, val in compute(k):\n        _C[key] = val\n"));
+  CHECK(keeps("    with compute(k) as res:\n        _C[k] = res\n"));
+  CHECK_FALSE(keeps("    for key, val in other(k):\n        _C[key] = val\n"));
+}
