@@ -65,7 +65,8 @@ std::vector<std::string_view> call_names(const FactsView& view, std::string_view
 
 // Whether `method`'s instance may be one that several tests share: its class is made by module-level
 // code of the file (`REG = Registry()`) or of another file that names it (`app = App()` in app.py for
-// a class of framework.py), whose instance every importer gets, or is an enum.
+// a class of framework.py), whose instance every importer gets, by a fixture, a class body or a class
+// or module set-up of any file, or is an enum.
 bool shared_instance(const ProjectFacts& facts, size_t at, const FactsView& view, const SymbolView& method) {
   if (method.parent < 0) return false;
   const SymbolView& owner = view.symbols[static_cast<size_t>(method.parent)];
@@ -76,8 +77,19 @@ bool shared_instance(const ProjectFacts& facts, size_t at, const FactsView& view
     std::string_view base = python::last_part(b);
     return base.ends_with("Enum") || base.ends_with("Flag");
   });
+  // Made once for several tests: by module-level code, a class body (a test class's attribute), a
+  // fixture (a module-, class- or session-scoped one shares it; the scope is not read, so any counts),
+  // or unittest's and pytest's class and module set-up.
   auto made = [&](const FactsView& v) {
-    return std::any_of(v.begin(v.module_refs), v.end(v.module_refs), [&](std::string_view r) { return calls(r, name); });
+    auto calls_it = [&](std::string_view r) { return calls(r, name); };
+    if (std::any_of(v.begin(v.module_refs), v.end(v.module_refs), calls_it)) return true;
+    for (const auto& s : v.symbols) {
+      std::string_view last = python::last_part(s.qualname);
+      bool shares = s.kind == SymbolKind::class_ || !s.fixture.empty() || last == "setUpClass" || last == "setup_class" ||
+                    last == "setUpModule" || last == "setup_module" || last == "setUpTestData";
+      if (shares && std::any_of(v.begin(s.refs), v.end(s.refs), calls_it)) return true;
+    }
+    return false;
   };
   if (enumeration || made(view)) return true;
   FactsView other;

@@ -278,6 +278,35 @@ def test_a_keeper_in_another_module_under_an_alias_or_through_a_constructor_sele
     assert covers(warm, "tests/test_a.py::test_a") and covers(warm, "tests/test_b.py::test_b")
 
 
+@pytest.mark.parametrize("maker", ["session-fixture", "setUpClass"])
+def test_a_value_kept_on_an_instance_a_fixture_or_a_class_setup_shares_selects_every_test(tmp_path, maker):
+    # Only the first test that used the shared instance built its table; the others read it.
+    catalog = ("class Catalog:\n    def __init__(self):\n        self._index = None\n\n    def _build(self):\n"
+               "        return {'a': 1}\n\n    def get(self, k):\n        if self._index is None:\n"
+               "            self._index = self._build()\n        return self._index[k]\n")
+    if maker == "session-fixture":
+        tests = {
+            "tests/conftest.py": "import pytest\n\nfrom pkg.catalog import Catalog\n\n\n@pytest.fixture(scope='session')\n"
+                                 "def catalog():\n    return Catalog()\n",
+            "tests/test_a.py": "def test_a(catalog):\n    assert catalog.get('a') == 1\n",
+            "tests/test_b.py": "def test_b(catalog):\n    assert catalog.get('a') == 1\n",
+        }
+        broken = ["tests/test_a.py::test_a", "tests/test_b.py::test_b"]
+    else:
+        tests = {
+            "tests/test_a.py": "import unittest\n\nfrom pkg.catalog import Catalog\n\n\nclass TestCatalog(unittest.TestCase):\n"
+                               "    @classmethod\n    def setUpClass(cls):\n        cls.catalog = Catalog()\n\n"
+                               "    def test_a(self):\n        self.assertEqual(self.catalog.get('a'), 1)\n\n"
+                               "    def test_b(self):\n        self.assertEqual(self.catalog.get('a'), 1)\n",
+        }
+        broken = ["tests/test_a.py::TestCatalog::test_a", "tests/test_a.py::TestCatalog::test_b"]
+    repo = indexed(tmp_path, {"src/pkg/catalog.py": catalog, **tests})
+    repo.replace("src/pkg/catalog.py", "{'a': 1}", "{'a': 2}")
+    assert failed_tests(repo) == broken
+    warm = repo.decide()
+    assert all(covers(warm, t) for t in broken)
+
+
 def test_a_class_made_by_a_metaclass_of_another_module_keeps_the_static_answer(tmp_path):
     repo = indexed(tmp_path, {
         "src/pkg/meta.py": "class Single(type):\n    _inst = {}\n\n    def __call__(cls, *a, **k):\n        if cls not in cls._inst:\n"
