@@ -234,9 +234,10 @@ std::vector<ReaderSeed> NonPythonRules::source_readers(const RepoPath& path, Fil
   }
   // And code that finds the module's file through the module object (`Path(kernels.__file__)`).
   if (!changed) return out;
-  for (auto [reader, line] : module_file_readers(*facts(), m_in.graph, *changed)) {
+  for (const auto& found : module_file_readers(*facts(), m_in.graph, *changed)) {
+    uint32_t reader = found.first; // a name of its own: clang 14 cannot capture a structured binding
     if (std::any_of(out.begin(), out.end(), [&](const ReaderSeed& s) { return s.reader.node == reader; })) continue;
-    ReaderSeed seed{Reader{reader, Relation::reads_file, line, {}}, {}};
+    ReaderSeed seed{Reader{reader, Relation::reads_file, found.second, {}}, {}};
     seed.tail.push_back(Hop{path.str, relation_of(status), 0, {}});
     out.push_back(std::move(seed));
   }
