@@ -36,7 +36,7 @@ public:
             const StoredRanges& stored, const std::vector<AnnotationChain>& annotations,
             const std::vector<NameChoices>& choices, const Ranges& program)
       : m_src(source), m_facts(facts), m_owners(facts.symbols.size() + 1), m_spans(facts.symbols), m_scratch(scratch),
-        m_stored(stored), m_annotations(annotations), m_choices(choices), m_named(source, facts, scratch, choices),
+        m_stored(stored), m_annotations(annotations), m_named(source, facts, scratch, choices),
         m_program(program) {
     for (size_t i = 0; i < m_owners.size(); ++i) m_owners[i].id = static_cast<int32_t>(i) - 1;
   }
@@ -578,7 +578,6 @@ private:
   ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
   const StoredRanges& m_stored;                  // values that only store (collect_references)
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
-  const std::vector<NameChoices>& m_choices;         // getattr(obj, TABLE[key]) names (collect_references)
   NamedCalls m_named;                                // what the arguments of getattr(...) and its siblings read
   TemplateFields m_template_fields;
   LookupAliases m_lookup_aliases;                    // `from builtins import getattr as ga`
