@@ -7,6 +7,7 @@
 #include "impact/vocabulary.hpp"
 #include "util/string_set.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -107,5 +108,26 @@ public:
 ImportGraph build_import_graph(const ProjectLayout& layout, const ProjectFacts& facts,
                                const std::vector<RepoPath>& ghosts, unsigned max_threads = 0,
                                uint32_t files_per_thread = 2000);
+
+// How a run came by its graph (--timings and docs/cache.md, "The stored graph").
+struct GraphOrigin {
+  enum class How : uint8_t { built, stored, relinked };
+  How how = How::built;
+  size_t relinked = 0;   // files linked again (How::relinked)
+  std::string problem;   // a stored graph that could not be read or written, in one line ("" when none)
+};
+
+// The graph build_import_graph() makes, taken from `file` when an earlier run stored there the graph of
+// the same paths, layout and ghosts: the files whose content changed since (by blob id) are linked
+// again, with whatever read their facts while linking. Otherwise the graph is built. Either way it is
+// stored in `file` (a temporary file renamed over it) when it differs from what was there. A damaged
+// file, or one that cannot be written, is said in `origin.problem` and only costs the time. With `verify`, the graph is also built in full and compared: a difference throws
+// impact::Error (the project's tests run this way, IMPACT_CHECK_GRAPH=1).
+ImportGraph stored_import_graph(const std::filesystem::path& file, const ProjectLayout& layout, const ProjectFacts& facts,
+                                const std::vector<RepoPath>& ghosts, unsigned max_threads, bool verify,
+                                GraphOrigin& origin);
+
+// The name of the stored graph's file in the cache folder (it carries the format's version).
+std::string stored_graph_file_name();
 
 } // namespace impact

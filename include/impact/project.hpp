@@ -118,6 +118,10 @@ public:
   // No code of the project need name such a class.
   bool may_collect_class(const std::vector<SymbolView>& symbols, int32_t index) const;
 
+  // Everything the layout holds, as bytes: two layouts with the same fingerprint answer every question
+  // above alike (the stored graph is keyed by it). A member added below goes into it too.
+  std::string fingerprint() const;
+
 private:
   void collection_roots(const std::set<std::string>& dirs, const std::vector<SourceFile>& inventory);
   void add_module_roots(std::string_view name, const std::set<std::string>& dirs,

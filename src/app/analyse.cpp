@@ -341,7 +341,18 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   auto semantic_job = std::async(std::launch::async, [&] {
     return semantic_diffs(repo, out.changes, inventory, config.python_minor);
   });
-  ImportGraph graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
+  // A warm run takes the graph the last run stored and links again only what changed since.
+  ImportGraph graph;
+  out.project.linked = facts.size();
+  if (!options.no_cache && !shared_facts && facts.size() > 0) {
+    GraphOrigin origin;
+    graph = stored_import_graph(cache_dir / stored_graph_file_name(), layout, facts, ghosts_of(out.changes), threads,
+                                env("IMPACT_CHECK_GRAPH").value_or("") == "1", origin);
+    if (!origin.problem.empty()) out.warnings.push_back(origin.problem);
+    if (origin.how != GraphOrigin::How::built) out.project.linked = origin.relinked;
+  } else {
+    graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
+  }
   clock.lap("graph");
   std::vector<FileSemantics> semantics = semantic_job.get();
   compile_checks_from_facts(semantics, out.changes, facts, config.python_minor);

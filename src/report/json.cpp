@@ -112,7 +112,8 @@ json document(const Report& report, bool with_selected) {
                     {"inifile", nullable(report.project.inifile)},
                     {"python_files", report.project.python_files},
                     {"test_files", report.project.test_files},
-                    {"parsed", report.project.parsed}};
+                    {"parsed", report.project.parsed},
+                    {"linked", report.project.linked}};
   json timings = json::object();
   for (const auto& t : report.timings) timings[t.stage] = t.ms;
   timings["total"] = report.total_ms;

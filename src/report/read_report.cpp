@@ -196,10 +196,10 @@ void check_context(const StrictObject& doc) {
   }
   doc["argv"].strings();
   doc["problem"].string_or_null();
-  StrictObject project = doc["project"].object({"rootdir", "inifile", "python_files", "test_files", "parsed"});
+  StrictObject project = doc["project"].object({"rootdir", "inifile", "python_files", "test_files", "parsed", "linked"});
   project["rootdir"].string();
   project["inifile"].string_or_null();
-  for (const char* key : {"python_files", "test_files", "parsed"}) project[key].integer(0);
+  for (const char* key : {"python_files", "test_files", "parsed", "linked"}) project[key].integer(0);
   for (const auto& [stage, ms] : doc["timings_ms"].map()) ms.number();
   doc["impact_version"].string();
 }

@@ -46,6 +46,7 @@ struct Fixture {
     report.project.python_files = 12;
     report.project.test_files = 4;
     report.project.parsed = 2;
+    report.project.linked = 3;
     report.timings = {StageTiming{"changes", 1.5}, StageTiming{"graph", 0.25}};
     report.total_ms = 3.0;
   }
@@ -133,7 +134,7 @@ TEST_CASE("render_json describes a selection", "[json]") {
     CHECK(doc["problem"].is_null());
     check_fields(
         doc["project"],
-        json{{"rootdir", ""}, {"inifile", "pyproject.toml"}, {"python_files", 12}, {"test_files", 4}, {"parsed", 2}});
+        json{{"rootdir", ""}, {"inifile", "pyproject.toml"}, {"python_files", 12}, {"test_files", 4}, {"parsed", 2}, {"linked", 3}});
     CHECK(doc["timings_ms"] == json{{"changes", 1.5}, {"graph", 0.25}, {"total", 3.0}});
     CHECK(doc["uncertainties"] == json::array());
     CHECK(doc["warnings"] == json::array());

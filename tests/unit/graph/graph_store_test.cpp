@@ -1,0 +1,190 @@
+// The stored graph: reused, relinked or built, and always the graph a full build makes.
+#include "impact/error.hpp"
+#include "impact/graph.hpp"
+#include "util/files.hpp"
+
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <functional>
+
+using namespace impact;
+using impact::testing::find_edge;
+using impact::testing::Project;
+using impact::testing::TempDir;
+
+namespace {
+
+// What a run sees of a project: facts and layout, each file's blob id made from its content (as git's).
+struct Run {
+  std::vector<SourceFile> inventory;
+  ProjectFacts facts;
+  std::unique_ptr<ProjectLayout> layout;
+};
+
+std::unique_ptr<Run> run_of(const Project& project) {
+  auto files = project.files;
+  std::sort(files.begin(), files.end());
+  auto out = std::make_unique<Run>();
+  for (const auto& [path, content] : files) {
+    SourceFile source = testing::source_file(path, fmt::format("{:040x}", std::hash<std::string>{}(content)));
+    out->inventory.push_back(source);
+    if (path.ends_with(".py")) out->facts.add(source, out->facts.own(testing::extract(content)));
+  }
+  out->layout = std::make_unique<ProjectLayout>(project.config, out->inventory, out->facts);
+  return out;
+}
+
+// One run: the graph taken from (and stored in) `file`, checked against a full build.
+ImportGraph stored(const std::filesystem::path& file, const Run& run, GraphOrigin& origin,
+                   const std::vector<RepoPath>& ghosts = {}) {
+  return stored_import_graph(file, *run.layout, run.facts, ghosts, 1, true, origin);
+}
+
+Project base() {
+  Project p;
+  p.file("pkg/__init__.py", "__all__ = ['a']\n")
+      .file("pkg/a.py", "X = 1\n")
+      .file("pkg/b.py", "Y = 2\n")
+      .file("main.py", "from pkg import *\n")
+      .file("tool.py", "import pkg.a\n")
+      .file("tests/conftest.py")
+      .file("tests/test_main.py", "import main\n\ndef test_x():\n    pass\n");
+  return p;
+}
+
+} // namespace
+
+TEST_CASE("stored_import_graph builds, stores, then reuses the graph", "[graph_store]") {
+  TempDir dir;
+  auto file = dir / stored_graph_file_name();
+  auto run = run_of(base());
+  GraphOrigin first, second;
+  stored(file, *run, first);
+  CHECK(first.how == GraphOrigin::How::built);
+  CHECK(std::filesystem::exists(file));
+  ImportGraph g = stored(file, *run, second);
+  CHECK(second.how == GraphOrigin::How::stored);
+  CHECK(second.problem.empty());
+  auto n = [&](std::string_view path) { return g.nodes[*g.find(path)]; };
+  CHECK(n("tests/test_main.py").test);
+  CHECK(find_edge(g, "main.py", "pkg/a.py") != nullptr);
+  CHECK(g.modules_named("pkg.b") == std::vector<uint32_t>{*g.find("pkg/b.py")});
+  REQUIRE(g.find("pkg/a.py"));
+  CHECK(g.in[*g.find("pkg/a.py")].size() >= 2); // main.py and tool.py
+}
+
+TEST_CASE("stored_import_graph links again only the files whose content changed", "[graph_store]") {
+  TempDir dir;
+  auto file = dir / stored_graph_file_name();
+  GraphOrigin origin;
+  stored(file, *run_of(base()), origin);
+  SECTION("an import changed") {
+    auto p = base();
+    p.file("tool.py", "import pkg.b\n");
+    GraphOrigin again;
+    ImportGraph g = stored(file, *run_of(p), again);
+    CHECK(again.how == GraphOrigin::How::relinked);
+    CHECK(again.relinked == 1);
+    CHECK(find_edge(g, "tool.py", "pkg/b.py") != nullptr);
+    CHECK_FALSE(find_edge(g, "tool.py", "pkg/a.py") != nullptr);
+  }
+  SECTION("a package's __all__ changed: its star importers are linked again") {
+    auto p = base();
+    p.file("pkg/__init__.py", "__all__ = ['b']\n");
+    GraphOrigin again;
+    ImportGraph g = stored(file, *run_of(p), again);
+    CHECK(again.how == GraphOrigin::How::relinked);
+    CHECK(again.relinked >= 2); // the package and main.py (and tool.py, which imports it too)
+    CHECK(find_edge(g, "main.py", "pkg/b.py") != nullptr);
+    CHECK_FALSE(find_edge(g, "main.py", "pkg/a.py") != nullptr);
+  }
+  SECTION("a test file lost its tests") {
+    auto p = base();
+    p.file("tests/test_main.py", "import main\n");
+    GraphOrigin again;
+    ImportGraph g = stored(file, *run_of(p), again);
+    CHECK(again.how == GraphOrigin::How::relinked);
+    CHECK_FALSE(g.nodes[*g.find("tests/test_main.py")].test);
+  }
+  SECTION("a file added, or a ghost: built anew") {
+    auto p = base();
+    p.file("pkg/c.py");
+    GraphOrigin again;
+    stored(file, *run_of(p), again);
+    CHECK(again.how == GraphOrigin::How::built);
+    GraphOrigin ghost;
+    stored(file, *run_of(p), ghost, {RepoPath("pkg/gone.py")});
+    CHECK(ghost.how == GraphOrigin::How::built);
+  }
+  SECTION("the layout changed (a conftest.py ignores a file): built anew") {
+    auto p = base();
+    p.file("tests/conftest.py", "collect_ignore = ['test_main.py']\n");
+    GraphOrigin again;
+    ImportGraph g = stored(file, *run_of(p), again);
+    CHECK(again.how == GraphOrigin::How::built);
+    CHECK_FALSE(g.nodes[*g.find("tests/test_main.py")].test);
+  }
+  SECTION("pytest's configuration changed: built anew") {
+    auto p = base();
+    p.config.python_files = {"check_*.py"};
+    GraphOrigin again;
+    stored(file, *run_of(p), again);
+    CHECK(again.how == GraphOrigin::How::built);
+  }
+}
+
+TEST_CASE("stored_import_graph builds the graph when the stored one is damaged", "[graph_store]") {
+  TempDir dir;
+  auto file = dir / stored_graph_file_name();
+  auto run = run_of(base());
+  GraphOrigin origin;
+  stored(file, *run, origin);
+  std::string bytes = *util::read_file(file);
+  SECTION("truncated") { bytes.resize(bytes.size() / 2); }
+  SECTION("a byte changed") { bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x5a); }
+  SECTION("empty") { bytes.clear(); }
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  GraphOrigin again;
+  ImportGraph g = stored(file, *run, again);
+  CHECK(again.how == GraphOrigin::How::built);
+  CHECK(again.problem.find("damaged") != std::string::npos);
+  CHECK(find_edge(g, "main.py", "pkg/a.py") != nullptr);
+  GraphOrigin after;
+  stored(file, *run, after); // stored again by the run that found it damaged
+  CHECK(after.how == GraphOrigin::How::stored);
+  CHECK(after.problem.empty());
+}
+
+TEST_CASE("stored_import_graph says when it cannot store the graph, and still answers", "[graph_store]") {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "taken" / "x"); // a folder where the file would go
+  GraphOrigin origin;
+  ImportGraph g = stored(dir / "taken", *run_of(base()), origin);
+  CHECK(origin.how == GraphOrigin::How::built);
+  CHECK_FALSE(origin.problem.empty());
+  CHECK(find_edge(g, "main.py", "pkg/a.py") != nullptr);
+}
+
+TEST_CASE("the check against a full build catches a stored graph that is wrong", "[graph_store]") {
+  TempDir dir;
+  auto file = dir / stored_graph_file_name();
+  auto run = run_of(base());
+  GraphOrigin origin;
+  stored(file, *run, origin);
+  // The same blob ids with other content: the stored graph cannot know, and the check must see it.
+  auto p = base();
+  p.file("tool.py", "import pkg.b\n");
+  auto other = run_of(p);
+  auto lying = std::make_unique<Run>();
+  for (size_t i = 0; i < other->facts.size(); ++i) {
+    SourceFile f = other->facts.files[i];
+    f.oid = run->facts.files[i].oid;
+    lying->facts.add(f, lying->facts.own(other->facts.full(i)));
+  }
+  lying->layout = std::make_unique<ProjectLayout>(PytestConfig{}, run->inventory, lying->facts);
+  GraphOrigin again;
+  CHECK_THROWS_AS(stored(file, *lying, again), Error);
+}
