@@ -114,18 +114,24 @@ struct GraphOrigin {
   enum class How : uint8_t { built, stored, relinked };
   How how = How::built;
   size_t relinked = 0;   // files linked again (How::relinked)
-  std::string problem;   // a stored graph that could not be read or written, in one line ("" when none)
+  std::string problem;   // a stored graph that was damaged, in one line ("" when none)
+  std::string key;       // what the graph was built over (store_import_graph stores it under this key)
 };
 
 // The graph build_import_graph() makes, taken from `file` when an earlier run stored there the graph of
 // the same paths, layout and ghosts: the files whose content changed since (by blob id) are linked
-// again, with whatever read their facts while linking. Otherwise the graph is built. Either way it is
-// stored in `file` (a temporary file renamed over it) when it differs from what was there. A damaged
-// file, or one that cannot be written, is said in `origin.problem` and only costs the time. With `verify`, the graph is also built in full and compared: a difference throws
-// impact::Error (the project's tests run this way, IMPACT_CHECK_GRAPH=1).
+// again, with whatever read their facts while linking. Otherwise the graph is built. A damaged file is
+// said in `origin.problem` and only costs the time. Reads `file`, never writes it. With `verify`, the
+// graph is also built in full and compared: a difference throws impact::Error (the project's tests run
+// this way, IMPACT_CHECK_GRAPH=1).
 ImportGraph stored_import_graph(const std::filesystem::path& file, const ProjectLayout& layout, const ProjectFacts& facts,
                                 const std::vector<RepoPath>& ghosts, unsigned max_threads, bool verify,
                                 GraphOrigin& origin);
+
+// Stores `graph`, which stored_import_graph() gave with `origin`, in `file` (a temporary file renamed
+// over it), unless it is the stored graph as it was. Throws impact::Error when it cannot be written.
+void store_import_graph(const std::filesystem::path& file, const ImportGraph& graph, const ProjectFacts& facts,
+                        const GraphOrigin& origin);
 
 // The name of the stored graph's file in the cache folder (it carries the format's version).
 std::string stored_graph_file_name();

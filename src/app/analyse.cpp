@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <set>
 #include <thread>
@@ -34,9 +35,9 @@ namespace impact::app {
 
 namespace {
 
-// Writes the facts cache on a thread of its own, so that the write overlaps the stages after the
-// facts stage. wait() joins it and returns what went wrong (empty when it was saved or never started);
-// the destructor joins too, so that no path leaves the thread running.
+// Writes a file of the cache folder on a thread of its own, so that the write overlaps the stages after
+// the one that made its content. wait() joins it and returns what went wrong (empty when it was saved or
+// never started); the destructor joins too, so that no path leaves the thread running.
 class BackgroundSave {
 public:
   BackgroundSave() = default;
@@ -46,14 +47,12 @@ public:
     if (m_thread.joinable()) m_thread.join();
   }
 
-  // `cache` must outlive this object.
-  void start(FactsStore& cache, std::filesystem::path dir) {
-    m_thread = std::thread([this, &cache, dir = std::move(dir)] {
+  // What `save` reads must outlive this object (or the wait()).
+  void start(std::filesystem::path dir, std::function<void()> save) {
+    m_thread = std::thread([this, dir = std::move(dir), save = std::move(save)] {
       try {
         util::ensure_cache_dir(dir);
-        cache.save();
-        // The cache is being written anyway: the temporaries of runs that were killed go with it.
-        util::remove_stale_temporaries(dir);
+        save();
       } catch (const std::exception& e) {
         m_problem = e.what();
       }
@@ -330,7 +329,13 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
     clock.lap("facts");
     // The new entries view `facts`, which outlives the save.
     // Written when something was parsed, or when entries no run uses any more outweigh the rest.
-    if (!options.no_cache && !shared_facts && (facts.parsed > 0 || cache.worth_saving())) saving.start(cache, cache_dir);
+    if (!options.no_cache && !shared_facts && (facts.parsed > 0 || cache.worth_saving())) {
+      saving.start(cache_dir, [&cache, &cache_dir] {
+        cache.save();
+        // The cache is being written anyway: the temporaries of runs that were killed go with it.
+        util::remove_stale_temporaries(cache_dir);
+      });
+    }
   }
   ProjectLayout layout(pytest, inventory, facts);
   std::vector<std::string> partial = partial_reads(facts, layout);
@@ -343,13 +348,18 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   });
   // A warm run takes the graph the last run stored and links again only what changed since.
   ImportGraph graph;
+  GraphOrigin origin;
+  BackgroundSave storing; // declared after `graph`, so it joins before the graph goes
   out.project.linked = facts.size();
   if (!options.no_cache && !shared_facts && facts.size() > 0) {
-    GraphOrigin origin;
-    graph = stored_import_graph(cache_dir / stored_graph_file_name(), layout, facts, ghosts_of(out.changes), threads,
+    auto file = cache_dir / stored_graph_file_name();
+    graph = stored_import_graph(file, layout, facts, ghosts_of(out.changes), threads,
                                 env("IMPACT_CHECK_GRAPH").value_or("") == "1", origin);
     if (!origin.problem.empty()) out.warnings.push_back(origin.problem);
     if (origin.how != GraphOrigin::How::built) out.project.linked = origin.relinked;
+    if (origin.how != GraphOrigin::How::stored) {
+      storing.start(cache_dir, [&graph, &facts, &origin, file] { store_import_graph(file, graph, facts, origin); });
+    }
   } else {
     graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
   }
@@ -418,6 +428,9 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   if (!index_problem.empty()) out.decision.warnings.push_back(index_problem);
   out.decision.warnings.insert(out.decision.warnings.end(), partial.begin(), partial.end());
   clock.lap("decision");
+  if (std::string problem = storing.wait(); !problem.empty()) {
+    out.warnings.push_back(problem + "; continuing without storing the import graph");
+  }
   if (saving.started()) {
     if (std::string problem = saving.wait(); !problem.empty()) {
       out.warnings.push_back(problem + "; continuing without saving the cache");

@@ -44,6 +44,7 @@ std::string key_of(const ProjectLayout& layout, const ProjectFacts& facts, const
 
 std::string encode(const ImportGraph& graph, const ProjectFacts& facts, const std::string& key) {
   util::Writer out;
+  out.buffer().reserve(256 * graph.nodes.size()); // about 180 bytes a node on the benchmark: one allocation
   out.raw(k_magic);
   out.str(key);
   out.u64(graph.nodes.size());
@@ -179,15 +180,6 @@ std::string difference(const ImportGraph& a, const ImportGraph& b) {
   return {};
 }
 
-void store(const std::filesystem::path& file, const ImportGraph& graph, const ProjectFacts& facts,
-           const std::string& key, GraphOrigin& origin) {
-  try {
-    util::write_file_atomic(file, encode(graph, facts, key));
-  } catch (const Error& e) {
-    origin.problem = fmt::format("{}; continuing without storing the import graph", e.what());
-  }
-}
-
 } // namespace
 
 std::string stored_graph_file_name() { return fmt::format("graph-v{}.bin", k_format_version); }
@@ -195,7 +187,8 @@ std::string stored_graph_file_name() { return fmt::format("graph-v{}.bin", k_for
 ImportGraph stored_import_graph(const std::filesystem::path& file, const ProjectLayout& layout, const ProjectFacts& facts,
                                 const std::vector<RepoPath>& ghosts, unsigned max_threads, bool verify,
                                 GraphOrigin& origin) {
-  std::string key = key_of(layout, facts, ghosts);
+  origin.key = key_of(layout, facts, ghosts);
+  const std::string& key = origin.key;
   ImportGraph graph;
   std::vector<uint32_t> changed;
   Decoded decoded = Decoded::other_key;
@@ -216,8 +209,13 @@ ImportGraph stored_import_graph(const std::filesystem::path& file, const Project
                   file.string(), where, file.string());
     }
   }
-  if (origin.how != GraphOrigin::How::stored) store(file, graph, facts, key, origin);
   return graph;
+}
+
+void store_import_graph(const std::filesystem::path& file, const ImportGraph& graph, const ProjectFacts& facts,
+                        const GraphOrigin& origin) {
+  if (origin.how == GraphOrigin::How::stored || origin.key.empty()) return;
+  util::write_file_atomic(file, encode(graph, facts, origin.key));
 }
 
 } // namespace impact

@@ -37,10 +37,12 @@ std::unique_ptr<Run> run_of(const Project& project) {
   return out;
 }
 
-// One run: the graph taken from (and stored in) `file`, checked against a full build.
+// One run: the graph taken from `file`, checked against a full build, then stored there.
 ImportGraph stored(const std::filesystem::path& file, const Run& run, GraphOrigin& origin,
                    const std::vector<RepoPath>& ghosts = {}) {
-  return stored_import_graph(file, *run.layout, run.facts, ghosts, 1, true, origin);
+  ImportGraph graph = stored_import_graph(file, *run.layout, run.facts, ghosts, 1, true, origin);
+  store_import_graph(file, graph, run.facts, origin);
+  return graph;
 }
 
 Project base() {
@@ -158,13 +160,15 @@ TEST_CASE("stored_import_graph builds the graph when the stored one is damaged",
   CHECK(after.problem.empty());
 }
 
-TEST_CASE("stored_import_graph says when it cannot store the graph, and still answers", "[graph_store]") {
+TEST_CASE("store_import_graph throws when it cannot write, and leaves the graph whole", "[graph_store]") {
   TempDir dir;
   std::filesystem::create_directories(dir / "taken" / "x"); // a folder where the file would go
+  auto run = run_of(base());
   GraphOrigin origin;
-  ImportGraph g = stored(dir / "taken", *run_of(base()), origin);
+  ImportGraph g = stored_import_graph(dir / "taken", *run->layout, run->facts, {}, 1, true, origin);
   CHECK(origin.how == GraphOrigin::How::built);
-  CHECK_FALSE(origin.problem.empty());
+  CHECK(origin.problem.empty()); // a folder is no stored graph: nothing was there
+  CHECK_THROWS_AS(store_import_graph(dir / "taken", g, run->facts, origin), Error);
   CHECK(find_edge(g, "main.py", "pkg/a.py") != nullptr);
 }
 
