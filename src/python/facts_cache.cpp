@@ -40,12 +40,35 @@ std::string facts_cache_file_name() { return fmt::format("facts-v{}.bin", k_form
 
 std::string facts_format() { return fmt::format("facts-v{} {}", k_format_version, k_grammar); }
 
-// Layout: magic, version, grammar, entry count, entries (20-byte oid, length-prefixed facts), and an
-// 8-byte checksum of everything before it.
+// Layout of both files: magic, version, grammar, entry count, entries (20-byte oid, length-prefixed
+// facts), and an 8-byte checksum of everything before it.
 FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
   auto mapped = util::MappedFile::open(m_file);
   if (!mapped) return;
-  std::string_view all = mapped->view();
+  if (!read_entries(mapped->view())) {
+    m_index.clear();
+    m_warning = fmt::format("the facts cache {} is unreadable or from another version; it will be rebuilt",
+                            m_file.string());
+    return;
+  }
+  m_data = std::move(mapped);
+  m_main_entries = m_index.size();
+  m_main_bytes = m_data->view().size();
+  // What later runs added since the file was last written whole. A damaged or foreign one is dropped
+  // (its entries are only parsed again); entries the main file holds too are the same facts.
+  if (auto added = util::MappedFile::open(journal_file())) {
+    if (read_entries(added->view())) {
+      m_journal = std::move(added);
+      m_journal_entries = m_index.size() - m_main_entries;
+      m_journal_bytes = m_journal->view().size();
+    } else {
+      std::erase_if(m_index, [&](const auto& e) { return e.second.ordinal >= m_main_entries; });
+    }
+  }
+  m_used.assign(m_index.size(), 0);
+}
+
+bool FactsCache::read_entries(std::string_view all) {
   bool valid = all.size() >= 8;
   if (valid) {
     uint64_t stored = 0;
@@ -56,20 +79,24 @@ FactsCache::FactsCache(std::filesystem::path file) : m_file(std::move(file)) {
   util::Reader in(all);
   valid = valid && in.raw(k_magic.size()) == k_magic && in.u64() == k_format_version && in.str() == k_grammar;
   size_t count = valid ? in.count() : 0;
-  m_index.reserve(count);
+  m_index.reserve(m_index.size() + count);
   for (size_t i = 0; i < count && in.ok(); ++i) {
     Oid oid = oid_of(in.raw(20));
     std::string_view payload = in.raw(static_cast<size_t>(in.u64()));
     if (in.ok()) m_index.emplace(oid, Entry{payload, m_index.size()});
   }
-  if (!valid || !in.ok() || !in.done()) {
-    m_index.clear();
-    m_warning = fmt::format("the facts cache {} is unreadable or from another version; it will be rebuilt",
-                            m_file.string());
-    return;
-  }
-  m_data = std::move(mapped);
-  m_used.assign(m_index.size(), 0);
+  return valid && in.ok() && in.done();
+}
+
+std::filesystem::path FactsCache::journal_file() const {
+  auto name = m_file.filename();
+  return m_file.parent_path() / name.replace_extension(".added.bin");
+}
+
+std::shared_ptr<const void> FactsCache::storage() const {
+  if (!m_journal) return m_data;
+  auto both = std::make_shared<std::pair<std::shared_ptr<const util::MappedFile>, std::shared_ptr<const util::MappedFile>>>(m_data, m_journal);
+  return both;
 }
 
 std::optional<std::string_view> FactsCache::find(const std::string& oid_hex) const {
@@ -105,9 +132,9 @@ std::vector<std::pair<std::string_view, std::string_view>> FactsCache::loaded_en
   return out;
 }
 
-bool FactsCache::worth_saving() const {
-  if (m_file.empty()) return false;
-  if (!m_added.empty()) return true;
+bool FactsCache::worth_saving() const { return !m_file.empty() && (!m_added.empty() || worth_pruning()); }
+
+bool FactsCache::worth_pruning() const {
   size_t unused = 0, total = 0;
   for (const auto& [oid, entry] : m_index) {
     total += entry.payload.size();
@@ -116,8 +143,46 @@ bool FactsCache::worth_saving() const {
   return unused > dead_weight() && unused * 2 > total;
 }
 
+namespace {
+
+std::string encoded_file(const std::vector<std::pair<std::string_view, std::string_view>>& entries) {
+  util::Writer out;
+  out.raw(k_magic);
+  out.u64(k_format_version);
+  out.str(k_grammar);
+  out.u64(entries.size());
+  for (const auto& [oid, payload] : entries) {
+    out.raw(oid);
+    out.str(payload);
+  }
+  uint64_t sum = util::checksum64(out.buffer());
+  out.raw(std::string_view(reinterpret_cast<const char*>(&sum), 8));
+  return std::move(out.buffer());
+}
+
+} // namespace
+
+bool FactsCache::save_added() {
+  if (!m_data || m_added.empty() || worth_pruning()) return false;
+  size_t added = 0;
+  for (const auto& [oid, payload] : m_added) added += payload.size() + 24;
+  if (m_journal_bytes + added > std::max(dead_weight(), m_main_bytes / 8)) return false;
+  std::vector<std::pair<std::string_view, std::string_view>> entries;
+  entries.reserve(m_journal_entries + m_added.size());
+  for (const auto& [oid, entry] : m_index) {
+    if (entry.ordinal >= m_main_entries) entries.emplace_back(std::string_view(oid.data(), oid.size()), entry.payload);
+  }
+  for (const auto& [oid, payload] : m_added) entries.emplace_back(std::string_view(oid.data(), oid.size()), payload);
+  std::sort(entries.begin(), entries.end());
+  util::write_file_atomic(journal_file(), encoded_file(entries));
+  return true;
+}
+
 void FactsCache::save() {
   if (!worth_saving()) return;
+  // A run that only added a few files' facts writes them beside the cache file, not the whole file
+  // again: until the added ones weigh an eighth of the file (at least dead_weight()).
+  if (save_added()) return;
   // Keep what this run used and what it added, then unused entries (another branch's files, a
   // deleted file's), smallest first, up to as many entries again and as many bytes again (at least
   // dead_weight()): switching branches stays warm, and the file neither grows without bound nor
@@ -148,18 +213,10 @@ void FactsCache::save() {
     entries.push_back(e);
     kept_bytes += e.second.size();
   }
-  util::Writer out;
-  out.raw(k_magic);
-  out.u64(k_format_version);
-  out.str(k_grammar);
-  out.u64(entries.size());
-  for (const auto& [oid, payload] : entries) {
-    out.raw(oid);
-    out.str(payload);
-  }
-  uint64_t sum = util::checksum64(out.buffer());
-  out.raw(std::string_view(reinterpret_cast<const char*>(&sum), 8));
-  util::write_file_atomic(m_file, out.buffer());
+  util::write_file_atomic(m_file, encoded_file(entries));
+  // Everything the added file held is in the file now.
+  std::error_code ignored;
+  std::filesystem::remove(journal_file(), ignored);
 }
 
 } // namespace impact::python

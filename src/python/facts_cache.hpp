@@ -1,7 +1,9 @@
 #pragma once
-// FactsCache: encoded FileFacts by content id (git blob id), in one file under the cache folder.
-// Lookups return views into the loaded file and are safe from several threads at once; put() and
-// save() are for one thread. Saving writes atomically and keeps what this run used first.
+// FactsCache: encoded FileFacts by content id (git blob id), in one file under the cache folder and
+// a smaller one beside it of the entries runs added since (`facts-v<N>.added.bin`), so that a run that
+// parsed a few files does not write the whole cache again. Lookups return views into the loaded files
+// and are safe from several threads at once; put() and save() are for one thread. Saving writes
+// atomically and keeps what this run used first.
 #include "impact/python/project_facts.hpp"
 #include "util/files.hpp"
 
@@ -49,7 +51,8 @@ public:
   void save();
   static constexpr size_t dead_weight() { return size_t{4} << 20; }
 
-  const std::shared_ptr<const util::MappedFile>& storage() const { return m_data; } // null without a file
+  // What the loaded entries view (the cache file and the file of entries added since); null without a file.
+  std::shared_ptr<const void> storage() const;
   const std::string& warning() const { return m_warning; }
 
   using Oid = std::array<char, 20>;
@@ -67,8 +70,16 @@ private:
     size_t ordinal = 0; // index into m_used
   };
 
+  bool read_entries(std::string_view all); // adds a file's entries to m_index; false when it is not valid
+  std::filesystem::path journal_file() const;
+  bool worth_pruning() const;
+  bool save_added(); // writes only the added entries, with the earlier added ones, when that is enough
+
   std::filesystem::path m_file;
   std::shared_ptr<const util::MappedFile> m_data; // the mapped cache file that m_index views
+  std::shared_ptr<const util::MappedFile> m_journal; // the entries added since it was written whole
+  size_t m_main_entries = 0, m_main_bytes = 0;       // of m_data: its entries are ordinals [0, m_main_entries)
+  size_t m_journal_entries = 0, m_journal_bytes = 0;
   std::unordered_map<Oid, Entry, OidHash> m_index; // entries of the loaded file, viewing m_data
   std::unordered_map<Oid, std::string_view, OidHash> m_added; // views the caller keeps alive
   mutable std::vector<char> m_used; // per loaded entry: looked up this run (one writer per element)
