@@ -118,20 +118,33 @@ struct GraphOrigin {
   std::string key;       // what the graph was built over (store_import_graph stores it under this key)
 };
 
-// The graph build_import_graph() makes, taken from `file` when an earlier run stored there the graph of
+// A graph an earlier run stored, as read, before it is checked against this run's files.
+struct StoredGraph {
+  ImportGraph graph;             // nodes, edges out, unbounded imports, and the path and module tables
+  std::string key;               // what it was built over (GraphOrigin::key)
+  std::vector<std::string> oids; // each file's blob id when it was built
+  size_t ghosts = 0;             // how many ghosts that build was given
+  bool damaged = false;          // the file is there but cannot be read
+};
+
+// Reads the graph stored in `file` (an empty StoredGraph when there is none). Needs nothing of this run,
+// so it can run while git's status does.
+StoredGraph read_stored_graph(const std::filesystem::path& file);
+
+// The graph build_import_graph() makes, taken from `stored` (read from `file`) when it was built over
 // the same paths, layout and ghosts: the files whose content changed since (by blob id) are linked
 // again, with whatever read their facts while linking. Otherwise the graph is built. A damaged file is
-// said in `origin.problem` and only costs the time. Reads `file`, never writes it. With `verify`, the
-// graph is also built in full and compared: a difference throws impact::Error (the project's tests run
-// this way, IMPACT_CHECK_GRAPH=1).
-ImportGraph stored_import_graph(const std::filesystem::path& file, const ProjectLayout& layout, const ProjectFacts& facts,
-                                const std::vector<RepoPath>& ghosts, unsigned max_threads, bool verify,
-                                GraphOrigin& origin);
+// said in `origin.problem` and only costs the time. With `verify`, the graph is also built in full and
+// compared: a difference throws impact::Error (the project's tests run this way, IMPACT_CHECK_GRAPH=1).
+ImportGraph stored_import_graph(StoredGraph stored, const std::filesystem::path& file, const ProjectLayout& layout,
+                                const ProjectFacts& facts, const std::vector<RepoPath>& ghosts, unsigned max_threads,
+                                bool verify, GraphOrigin& origin);
 
-// Stores `graph`, which stored_import_graph() gave with `origin`, in `file` (a temporary file renamed
-// over it), unless it is the stored graph as it was. Throws impact::Error when it cannot be written.
+// Stores `graph`, which stored_import_graph() gave with `origin` for `ghosts`, in `file` (a temporary
+// file renamed over it), unless it is the stored graph as it was. Throws impact::Error when it cannot
+// be written.
 void store_import_graph(const std::filesystem::path& file, const ImportGraph& graph, const ProjectFacts& facts,
-                        const GraphOrigin& origin);
+                        const std::vector<RepoPath>& ghosts, const GraphOrigin& origin);
 
 // The name of the stored graph's file in the cache folder (it carries the format's version).
 std::string stored_graph_file_name();

@@ -271,6 +271,12 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   if (!options.no_cache && !shared_facts) {
     opening = std::async(std::launch::async, [&cache_dir] { return FactsStore(cache_dir); });
   }
+  // So is the import graph the last run stored (read, not yet checked against this run's files).
+  auto graph_file = cache_dir / stored_graph_file_name();
+  std::future<StoredGraph> reading_graph;
+  if (!options.no_cache && !shared_facts) {
+    reading_graph = std::async(std::launch::async, [&graph_file] { return read_stored_graph(graph_file); });
+  }
 
   // 1. changes
   out.changes = repo.changes(choice.request);
@@ -351,17 +357,19 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   GraphOrigin origin;
   BackgroundSave storing; // declared after `graph`, so it joins before the graph goes
   out.project.linked = facts.size();
-  if (!options.no_cache && !shared_facts && facts.size() > 0) {
-    auto file = cache_dir / stored_graph_file_name();
-    graph = stored_import_graph(file, layout, facts, ghosts_of(out.changes), threads,
+  std::vector<RepoPath> ghosts = ghosts_of(out.changes);
+  if (reading_graph.valid() && facts.size() > 0) {
+    graph = stored_import_graph(reading_graph.get(), graph_file, layout, facts, ghosts, threads,
                                 env("IMPACT_CHECK_GRAPH").value_or("") == "1", origin);
     if (!origin.problem.empty()) out.warnings.push_back(origin.problem);
     if (origin.how != GraphOrigin::How::built) out.project.linked = origin.relinked;
     if (origin.how != GraphOrigin::How::stored) {
-      storing.start(cache_dir, [&graph, &facts, &origin, file] { store_import_graph(file, graph, facts, origin); });
+      storing.start(cache_dir, [&graph, &facts, &ghosts, &origin, &graph_file] {
+        store_import_graph(graph_file, graph, facts, ghosts, origin);
+      });
     }
   } else {
-    graph = build_import_graph(layout, facts, ghosts_of(out.changes), threads);
+    graph = build_import_graph(layout, facts, ghosts, threads);
   }
   clock.lap("graph");
   std::vector<FileSemantics> semantics = semantic_job.get();

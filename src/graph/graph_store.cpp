@@ -1,8 +1,8 @@
 // The stored graph: the import graph of the last run, kept in the cache folder so that a warm run links
 // only the files whose content changed instead of every file (docs/cache.md, "The stored graph").
 //
-// Layout: magic, the key (what the graph was built over), node and file counts, the nodes (path, flags,
-// module names, and for a file its blob id), each node's edges out, the unbounded imports, the importers
+// Layout: magic, the key (what the graph was built over), node, file and given ghost counts, the nodes
+// (path, flags, module names, and for a file its blob id), each node's edges out, the unbounded imports, the importers
 // of open submodules, then an 8-byte checksum of everything before it. The tables and the reverse edges
 // are not stored: they are built from the nodes as a full build builds them.
 #include "graph/linker.hpp"
@@ -21,7 +21,7 @@ namespace impact {
 namespace {
 
 constexpr std::string_view k_magic = "impact-graph\n";
-constexpr uint64_t k_format_version = 1;
+constexpr uint64_t k_format_version = 2; // 2: the count of ghosts given
 
 constexpr uint64_t k_ghost = 1, k_test = 2, k_test_pattern = 4, k_conftest = 8, k_doctest_collected = 16; // node flags
 
@@ -42,13 +42,14 @@ std::string key_of(const ProjectLayout& layout, const ProjectFacts& facts, const
   return util::sha256_hex(key.buffer());
 }
 
-std::string encode(const ImportGraph& graph, const ProjectFacts& facts, const std::string& key) {
+std::string encode(const ImportGraph& graph, const ProjectFacts& facts, size_t ghosts, const std::string& key) {
   util::Writer out;
   out.buffer().reserve(256 * graph.nodes.size()); // about 180 bytes a node on the benchmark: one allocation
   out.raw(k_magic);
   out.str(key);
   out.u64(graph.nodes.size());
   out.u64(facts.size());
+  out.u64(ghosts);
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const GraphNode& n = graph.nodes[i];
     out.str(n.path.str);
@@ -79,23 +80,24 @@ std::string encode(const ImportGraph& graph, const ProjectFacts& facts, const st
   return std::move(out.buffer());
 }
 
-enum class Decoded { ok, other_key, corrupt };
-
-// The stored nodes, edges out and unbounded imports into `graph`, and in `changed` the files whose blob
-// id differs from the stored one. Every index is checked: a corrupt file gives `corrupt`, never a graph.
-Decoded decode(std::string_view bytes, const std::string& key, const ProjectFacts& facts, ImportGraph& graph,
-               std::vector<uint32_t>& changed) {
-  if (bytes.size() < k_magic.size() + sizeof(uint64_t) || !bytes.starts_with(k_magic)) return Decoded::corrupt;
+// The stored nodes, edges out and unbounded imports, each file's blob id, and the tables. Every index
+// is checked: a corrupt file leaves `damaged` set and no graph.
+void decode(std::string_view bytes, StoredGraph& out) {
+  out.damaged = true;
+  if (bytes.size() < k_magic.size() + sizeof(uint64_t) || !bytes.starts_with(k_magic)) return;
   std::string_view body = bytes.substr(0, bytes.size() - sizeof(uint64_t));
   uint64_t sum = 0;
   std::memcpy(&sum, bytes.data() + body.size(), sizeof sum);
-  if (sum != util::checksum64(body)) return Decoded::corrupt;
+  if (sum != util::checksum64(body)) return;
   util::Reader in(body.substr(k_magic.size()));
-  if (in.raw(static_cast<size_t>(in.u64())) != key) return in.ok() ? Decoded::other_key : Decoded::corrupt;
+  out.key = in.str();
   size_t n = in.count();
   size_t files = in.count();
-  if (!in.ok() || files != facts.size() || n < files) return Decoded::corrupt;
+  out.ghosts = static_cast<size_t>(in.u64());
+  if (!in.ok() || n < files) return;
+  ImportGraph& graph = out.graph;
   graph.nodes.resize(n);
+  out.oids.resize(files);
   for (size_t i = 0; i < n && in.ok(); ++i) {
     GraphNode& node = graph.nodes[i];
     node.path = RepoPath(in.str());
@@ -106,10 +108,7 @@ Decoded decode(std::string_view bytes, const std::string& key, const ProjectFact
     node.conftest = (bits & k_conftest) != 0;
     node.doctest_collected = (bits & k_doctest_collected) != 0;
     node.module_names = in.strings();
-    if (i >= files) continue;
-    if (node.path.str != facts.files[i].path.str) return Decoded::corrupt;
-    std::string_view oid = in.raw(static_cast<size_t>(in.u64()));
-    if (oid.empty() || oid != facts.files[i].oid) changed.push_back(static_cast<uint32_t>(i));
+    if (i < files) out.oids[i] = in.str();
   }
   graph.out.resize(n);
   for (size_t i = 0; i < n && in.ok(); ++i) {
@@ -119,7 +118,7 @@ Decoded decode(std::string_view bytes, const std::string& key, const ProjectFact
       Edge e;
       uint64_t target = in.u64(), kind = in.u64();
       e.line = in.u32();
-      if (target >= n || kind > static_cast<uint64_t>(EdgeKind::name_match)) return Decoded::corrupt;
+      if (target >= n || kind > static_cast<uint64_t>(EdgeKind::name_match)) return;
       e.target = static_cast<uint32_t>(target);
       e.kind = static_cast<EdgeKind>(kind);
       graph.out[i].push_back(e);
@@ -132,17 +131,19 @@ Decoded decode(std::string_view bytes, const std::string& key, const ProjectFact
     u.line = in.u32();
     u.call = in.str();
     u.literal = in.str();
-    if (node >= files) return Decoded::corrupt;
+    if (node >= files) return;
     u.node = static_cast<uint32_t>(node);
     graph.unbounded.push_back(std::move(u));
   }
   size_t open = in.count();
   for (size_t k = 0; k < open && in.ok(); ++k) {
     uint64_t node = in.u64();
-    if (node >= files) return Decoded::corrupt;
+    if (node >= files) return;
     graph.open_submodule_importers.push_back(static_cast<uint32_t>(node));
   }
-  return in.ok() && in.done() ? Decoded::ok : Decoded::corrupt;
+  if (!in.ok() || !in.done()) return;
+  graph::index_nodes(graph, files, out.ghosts);
+  out.damaged = false;
 }
 
 // Where two graphs differ, in a few words; "" when they are the same graph.
@@ -184,20 +185,34 @@ std::string difference(const ImportGraph& a, const ImportGraph& b) {
 
 std::string stored_graph_file_name() { return fmt::format("graph-v{}.bin", k_format_version); }
 
-ImportGraph stored_import_graph(const std::filesystem::path& file, const ProjectLayout& layout, const ProjectFacts& facts,
-                                const std::vector<RepoPath>& ghosts, unsigned max_threads, bool verify,
-                                GraphOrigin& origin) {
+StoredGraph read_stored_graph(const std::filesystem::path& file) {
+  StoredGraph out;
+  auto mapped = util::MappedFile::open(file);
+  if (!mapped) return out;
+  decode(mapped->view(), out);
+  if (out.damaged) {
+    out = StoredGraph();
+    out.damaged = true;
+  }
+  return out;
+}
+
+ImportGraph stored_import_graph(StoredGraph stored, const std::filesystem::path& file, const ProjectLayout& layout,
+                                const ProjectFacts& facts, const std::vector<RepoPath>& ghosts, unsigned max_threads,
+                                bool verify, GraphOrigin& origin) {
   origin.key = key_of(layout, facts, ghosts);
-  const std::string& key = origin.key;
   ImportGraph graph;
-  std::vector<uint32_t> changed;
-  Decoded decoded = Decoded::other_key;
-  if (auto mapped = util::MappedFile::open(file)) decoded = decode(mapped->view(), key, facts, graph, changed);
-  if (decoded == Decoded::ok) {
+  // The same key: the same paths, ghosts, layout and facts format, so the same nodes in the same order.
+  if (!stored.damaged && stored.key == origin.key && stored.oids.size() == facts.size()) {
+    std::vector<uint32_t> changed;
+    for (size_t i = 0; i < facts.size(); ++i) {
+      if (stored.oids[i].empty() || stored.oids[i] != facts.files[i].oid) changed.push_back(static_cast<uint32_t>(i));
+    }
     origin.how = changed.empty() ? GraphOrigin::How::stored : GraphOrigin::How::relinked;
+    graph = std::move(stored.graph);
     origin.relinked = graph::GraphBuilder(layout, facts, graph).restore(ghosts, std::move(changed));
   } else {
-    if (decoded == Decoded::corrupt) {
+    if (stored.damaged) {
       origin.problem = fmt::format("{} is damaged; the import graph was built anew and stored again", file.string());
     }
     graph = build_import_graph(layout, facts, ghosts, max_threads);
@@ -213,9 +228,9 @@ ImportGraph stored_import_graph(const std::filesystem::path& file, const Project
 }
 
 void store_import_graph(const std::filesystem::path& file, const ImportGraph& graph, const ProjectFacts& facts,
-                        const GraphOrigin& origin) {
+                        const std::vector<RepoPath>& ghosts, const GraphOrigin& origin) {
   if (origin.how == GraphOrigin::How::stored || origin.key.empty()) return;
-  util::write_file_atomic(file, encode(graph, facts, origin.key));
+  util::write_file_atomic(file, encode(graph, facts, ghosts.size(), origin.key));
 }
 
 } // namespace impact

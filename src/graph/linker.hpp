@@ -48,17 +48,21 @@ inline EdgeKind edge_kind(ImportKind kind) {
 
 class Linker;
 
+// The path and module tables of a graph whose nodes are those a build over `files` files and `ghosts`
+// given ghosts made, filled exactly as that build fills them (relink.cpp).
+void index_nodes(ImportGraph& graph, size_t files, size_t ghosts);
+
 class GraphBuilder {
 public:
   GraphBuilder(const ProjectLayout& layout, const ProjectFacts& facts, ImportGraph& graph)
       : m_layout(layout), m_facts(facts), m_graph(graph) {}
 
   void build(const std::vector<RepoPath>& ghosts, unsigned max_threads, uint32_t files_per_thread);
-  // Completes a stored graph: its nodes, edges out and unbounded imports are those of an earlier build
-  // over the same paths, layout and `ghosts`, with `changed` files (facts indexes) whose facts differ
-  // since. Relinks those files and whatever read their facts while linking, then builds the tables and
-  // the reverse edges as build() does (relink.cpp). The graph is then the one build() makes. Returns
-  // how many files were linked again.
+  // Completes a stored graph: its nodes, edges out, unbounded imports and tables (index_nodes) are those
+  // of an earlier build over the same paths, layout and `ghosts`, with `changed` files (facts indexes)
+  // whose facts differ since. Relinks those files and whatever read their facts while linking, then
+  // builds the reverse edges as build() does (relink.cpp). The graph is then the one build() makes.
+  // Returns how many files were linked again.
   size_t restore(const std::vector<RepoPath>& ghosts, std::vector<uint32_t> changed);
 
 private:

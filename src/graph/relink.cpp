@@ -31,14 +31,21 @@ std::vector<uint32_t> files_to_link(const ImportGraph& graph, std::vector<uint32
 
 } // namespace
 
-size_t GraphBuilder::restore(const std::vector<RepoPath>& ghosts, std::vector<uint32_t> changed) {
-  reserve_tables(ghosts.size());
-  for (uint32_t i = 0; i < m_graph.nodes.size(); ++i) {
-    m_graph.by_path.emplace(m_graph.nodes[i].path.str, i);
-    for (const auto& name : m_graph.nodes[i].module_names) m_index.add(name, i);
+void index_nodes(ImportGraph& graph, size_t files, size_t ghosts) {
+  // As add_nodes() fills them: the same sizes reserved, then the same insertions in node order.
+  graph.by_path.reserve(files + ghosts);
+  graph.modules.reserve(2 * (files + ghosts));
+  for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
+    graph.by_path.emplace(graph.nodes[i].path.str, i);
+    for (const auto& name : graph.nodes[i].module_names) graph.modules[name].push_back(i);
   }
+}
+
+size_t GraphBuilder::restore(const std::vector<RepoPath>& ghosts, std::vector<uint32_t> changed) {
+  m_index.names() = std::move(m_graph.modules);
   std::vector<uint32_t> files = files_to_link(m_graph, std::move(changed));
   if (!files.empty()) {
+    m_entries.reserve(2 * (m_facts.size() + ghosts.size())); // as reserve_tables() does
     for (const auto& node : m_graph.nodes) add_entries(node.path);
     index_entries();
     std::vector<char> linked(m_graph.nodes.size(), 0);

@@ -66,6 +66,6 @@ def test_a_damaged_stored_graph_is_built_again(tmp_path):
     run = repo.impact("--dry-run", "--format", "json")
     assert run.returncode == 0, run.stderr
     assert run.json["project"]["linked"] == run.json["project"]["python_files"]
-    assert "graph-v1.bin is damaged; the import graph was built anew" in run.stderr
+    assert f"{stored.name} is damaged; the import graph was built anew" in run.stderr
     again = repo.impact("--dry-run", "--format", "json")
     assert again.json["project"]["linked"] == 0 and "warning" not in again.stderr

@@ -40,8 +40,8 @@ std::unique_ptr<Run> run_of(const Project& project) {
 // One run: the graph taken from `file`, checked against a full build, then stored there.
 ImportGraph stored(const std::filesystem::path& file, const Run& run, GraphOrigin& origin,
                    const std::vector<RepoPath>& ghosts = {}) {
-  ImportGraph graph = stored_import_graph(file, *run.layout, run.facts, ghosts, 1, true, origin);
-  store_import_graph(file, graph, run.facts, origin);
+  ImportGraph graph = stored_import_graph(read_stored_graph(file), file, *run.layout, run.facts, ghosts, 1, true, origin);
+  store_import_graph(file, graph, run.facts, ghosts, origin);
   return graph;
 }
 
@@ -165,10 +165,10 @@ TEST_CASE("store_import_graph throws when it cannot write, and leaves the graph 
   std::filesystem::create_directories(dir / "taken" / "x"); // a folder where the file would go
   auto run = run_of(base());
   GraphOrigin origin;
-  ImportGraph g = stored_import_graph(dir / "taken", *run->layout, run->facts, {}, 1, true, origin);
+  ImportGraph g = stored_import_graph(read_stored_graph(dir / "taken"), dir / "taken", *run->layout, run->facts, {}, 1, true, origin);
   CHECK(origin.how == GraphOrigin::How::built);
   CHECK(origin.problem.empty()); // a folder is no stored graph: nothing was there
-  CHECK_THROWS_AS(store_import_graph(dir / "taken", g, run->facts, origin), Error);
+  CHECK_THROWS_AS(store_import_graph(dir / "taken", g, run->facts, {}, origin), Error);
   CHECK(find_edge(g, "main.py", "pkg/a.py") != nullptr);
 }
 
