@@ -92,9 +92,13 @@ inline std::vector<std::pair<std::string_view, std::string_view>> held_templates
     if (module_names && (tokens[i].depth != 0 || (i > 0 && src[tokens[i].begin - 1] != '\n'))) continue; // indented: in a block
     size_t target = i; // the last name of the target chain
     while (!module_names && target + 2 < tokens.size() && tokens[target + 1].kind == Tok::dot && tokens[target + 2].kind == Tok::name) target += 2;
-    if (target + 3 >= tokens.size() || tokens[target + 1].kind != Tok::assign) continue;
-    bool paren = tokens[target + 2].kind == Tok::lparen;
-    size_t first = target + 2 + (paren ? 1 : 0), j = first;
+    size_t eq = target + 1; // an annotated target (`FMT: str = "..."`, a dataclass field) skips its annotation
+    if (eq < tokens.size() && tokens[eq].kind == Tok::colon) {
+      while (eq < tokens.size() && tokens[eq].kind != Tok::assign && tokens[eq].kind != Tok::newline) ++eq;
+    }
+    if (eq + 2 >= tokens.size() || tokens[eq].kind != Tok::assign) continue;
+    bool paren = tokens[eq + 1].kind == Tok::lparen;
+    size_t first = eq + 1 + (paren ? 1 : 0), j = first;
     while (j < tokens.size() && tokens[j].kind == Tok::string) ++j;
     if (j == first) continue;
     if (paren && (j == tokens.size() || tokens[j++].kind != Tok::rparen)) continue;
@@ -109,7 +113,8 @@ inline std::vector<std::pair<std::string_view, std::string_view>> held_templates
 // The attributes the templates of one file read, token by token (python/references.cpp): a template
 // formatted where written or held (`"{0.name}".format(user)`, `TEMPLATE.format(user)`), and a
 // template literal inside a function wherever it goes (`string.Formatter().format("Hi {u.name}", ...)`,
-// `logging.Formatter("{req.route}", style="{")`, a template handed to a function that formats it).
+// `logging.Formatter("{req.route}", style="{")`, a template handed to a function that formats it), and
+// one given as a default or keyword value anywhere.
 class TemplateFields {
 public:
   // Before the first token. A template a module binds to a name and does not format itself
@@ -133,7 +138,9 @@ public:
   void token(const Token& t, InFunction&& in_function, Read&& read) {
     if (t.kind == Tok::string && m_prev != Tok::newline) { // not a statement of its own (a docstring)
       std::string_view literal = m_src.substr(t.begin, t.end - t.begin);
-      if (literal.find('{') != std::string_view::npos && in_function()) {
+      // In a function's code, or a default or keyword value (`def render(b, fmt="{0.author}")`).
+      bool given = m_prev == Tok::assign && t.depth > 0;
+      if (literal.find('{') != std::string_view::npos && (given || in_function())) {
         for (std::string_view attr : format_attributes(literal)) read(attr);
       }
     }

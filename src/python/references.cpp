@@ -1,11 +1,11 @@
 // collect_references(): one pass over the tokens, attributing each to the innermost symbol whose body
-// holds it, building dotted-name chains and noting which names a function binds locally.
-//
-// The reading errs on the side of more names: a name it cannot prove local is kept, because a missed
-// reference could hide a test, while an extra one only selects more.
+// holds it, building dotted-name chains and noting which names a function binds locally. The reading
+// errs on the side of more names: a name it cannot prove local is kept, because a missed reference
+// could hide a test, while an extra one only selects more.
 #include "python/references.hpp"
 
 #include "python/format_templates.hpp"
+#include "python/match_patterns.hpp"
 #include "python/named_calls.hpp"
 #include "python/reference_state.hpp"
 #include "python/symbol_spans.hpp"
@@ -46,6 +46,7 @@ public:
     // Symbols are in pre-order, so their body ranges open in order and nest.
     lex(m_src, tokens);
     m_template_fields.start(tokens, m_src, [&](std::string_view attr) { read_field(state(-1), attr); });
+    m_patterns.start(tokens, m_src);
     for (const Token& t : tokens) token(t);
     if (m_namespace.stage != 0) state(m_namespace.owner).dynamic = true;
     if (m_lookup.active()) {
@@ -171,6 +172,7 @@ private:
       m_prev = Tok::newline;
     }
     Owner& o = state(owner);
+    m_patterns.at(t.begin, [&](std::string_view chain) { read(o, chain, false); });
     switch (t.kind) {
     case Tok::name: name(t, o); break;
     case Tok::dot:
@@ -302,11 +304,7 @@ private:
     m_template_fields.token(t, in_function, [&](std::string_view attr) { read_field(state(m_spans.owner_of(t.begin)), attr); });
   }
 
-  void read_field(Owner& o, std::string_view attr) {
-    std::string chain(1, '.');
-    chain.append(attr);
-    read(o, chain, false);
-  }
+  void read_field(Owner& o, std::string_view attr) { read(o, std::string(".").append(attr), false); }
 
   // The tokens after `globals(`: whether the namespace is only stored into (docs/selection.md
   // `dynamic-access`); anything else reads it, and may read any name.
@@ -580,6 +578,7 @@ private:
   const std::vector<AnnotationChain>& m_annotations; // functions' annotation chains (collect_references)
   NamedCalls m_named;                                // what the arguments of getattr(...) and its siblings read
   TemplateFields m_template_fields;
+  PatternReads m_patterns; // what `case` patterns read (python/match_patterns.hpp)
   LookupAliases m_lookup_aliases;                    // `from builtins import getattr as ga`
   bool m_star_import = false;                        // the module has a `from x import *`
   std::vector<std::string_view> m_stored_chains;              // ... as read there, once each

@@ -192,6 +192,11 @@ void ClassRules::external_calls(uint32_t node, int32_t class_index, int depth, E
   for (auto b = info->facts.begin(c.bases); b != info->facts.end(c.bases) && !out.any; ++b) {
     std::string_view base = base_expression(*b);
     if (base.empty()) continue; // metaclass=..., keywords
+    // copy.copy, deepcopy and pickle rebuild a list subclass through its own append and extend.
+    if (base == "list" && info->binding("list") == nullptr) {
+      out.names.insert(out.names.end(), {"append", "extend"});
+      continue;
+    }
     if (inert_base(*info, base)) continue;
     Target t = m_index.resolve(node, base);
     if (t.kind != Target::definition) {
