@@ -458,12 +458,14 @@ private:
     decision::rules::select_reached_programs(m_in, symbol_chains, files, out, m_triggers); // `main-guard`
     std::map<uint32_t, std::vector<Hop>> programs(result.programs.begin(), result.programs.end());
     decision::rules::select_reached_programs(m_in, programs, files, out, m_triggers, true);
+    decision::rules::DataLoaders loads_data(m_in.graph, *m_in.facts);
+    auto may_run = [&](uint32_t node) { return m_walk.reached(node) || loads_data.holds(node); };
     for (auto& [node, hops] : result.whole_files) {
-      if (m_walk.reached(node)) select_file(out, node, std::move(hops));
+      if (may_run(node)) select_file(out, node, std::move(hops));
     }
     for (auto& [id, hops] : result.tests) {
       auto node = m_in.graph.find(NodeId::of(id).file);
-      if (!node || !m_walk.reached(*node)) continue; // no import path from the change: cannot run it
+      if (!node || !may_run(*node)) continue;
       out.tests.emplace(id, std::move(hops));
     }
   }

@@ -186,6 +186,12 @@ const std::vector<uint32_t>& SymbolWalk::program_runners() {
   return *runners;
 }
 
+const std::vector<uint32_t>& SymbolWalk::data_loaders() {
+  auto& loaders = m_root->m_data_loaders;
+  if (!loaders) loaders = rules::data_loaders(m_graph, m_facts);
+  return *loaders;
+}
+
 void SymbolWalk::select_test(const std::string& id, std::vector<Hop> hops, WalkKey from) {
   if (m_result.tests.contains(id)) return;
   auto rest = chain(from);

@@ -114,6 +114,8 @@ public:
   void program_reached(uint32_t node, WalkKey from);
   // The test files that may run a module as a program (rules/main_guard.hpp), computed once per walk tree.
   const std::vector<uint32_t>& program_runners();
+  // rules::data_loaders, once per decision.
+  const std::vector<uint32_t>& data_loaders();
   // Test `id` (or test file `node`, whole) is selected with the chain `hops`, then the chain of `from`.
   void select_test(const std::string& id, std::vector<Hop> hops, WalkKey from);
   void select_file(uint32_t node, std::vector<Hop> hops, WalkKey from);
@@ -157,6 +159,7 @@ private:
   bool m_nested;
   SymbolWalk* m_root = this; // the outermost walk
   std::optional<std::vector<uint32_t>> m_program_runners; // the outermost walk's program_runners()
+  std::optional<std::vector<uint32_t>> m_data_loaders;    // the outermost walk's data_loaders()
   NameWatch* m_watch = nullptr;
   std::deque<std::string> m_qualnames; // interned qualified names, by id (Key::qualname views them)
   std::unordered_map<std::string_view, uint32_t> m_qualname_ids;

@@ -82,8 +82,13 @@ void ClassRules::subclasses_reached(const Key& key, WalkKey self) {
 bool ClassRules::reached(const Key& key, const FileInfo& info, int32_t index, WalkKey self) {
   const SymbolView& sym = info.at(index);
   std::string_view name = last_part(key.qualname);
-  // What a reached class does (its constructor, its special methods), its subclasses do too.
-  if (sym.kind == SymbolKind::class_) subclasses_reached(key, self);
+  // What a reached class does (its constructor, its special methods), its subclasses do too. And its
+  // instances may come out of data (a pickle, a YAML object tag) in code that never names it: the test
+  // files that load such code run whole.
+  if (sym.kind == SymbolKind::class_) {
+    subclasses_reached(key, self);
+    for (uint32_t node : m_walk.data_loaders()) m_walk.whole_file(node, self, Relation::dynamic_import_may_load);
+  }
   // A module's __getattr__ / __dir__ (PEP 562) run on attribute access to the module, never by name.
   if (sym.kind == SymbolKind::function && sym.parent == -1 && is_dunder(name)) {
     m_walk.file_level(key.node, self, Relation::special_method, sym.def_line);

@@ -34,6 +34,7 @@ std::vector<bool> loads_a_launcher(const ImportGraph& graph, const ProjectFacts&
   return out;
 }
 
+} // namespace
 
 // The test files that load, directly or not, code that makes objects of classes its data names, and so
 // imports their modules by a name no file spells: unpickling (`pickle.load(s)`, `Unpickler`, shelve,
@@ -60,8 +61,6 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
   }
   return out;
 }
-
-} // namespace
 
 // The test files that may run a module as a program: those whose test code may start a process, or
 // names runpy, exec or a loader (every test file when a conftest.py or helper does, or without facts),

@@ -38,4 +38,27 @@ bool tests_set_type_checking(const ImportGraph& graph, const ProjectFacts* facts
 // The test files that may run a module as a program (every test file without `facts`).
 std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts);
 
+// The test files that load, directly or not, code that makes objects of classes its data names
+// (unpickling, YAML's object tags, jsonpickle, logging's fileConfig, pydoc.locate, entry points).
+std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts);
+
+// The same as a question, computed on the first: a test file with no import path from a change may
+// still run its code when it loads data that names a class (docs/selection.md `dynamic-import-uncertain`).
+class DataLoaders {
+public:
+  DataLoaders(const ImportGraph& graph, const ProjectFacts& facts) : m_graph(graph), m_facts(facts) {}
+  bool holds(uint32_t node) {
+    if (m_loaders.empty()) {
+      m_loaders.assign(m_graph.nodes.size() + 1, 0); // one more: never empty once computed
+      for (uint32_t n : data_loaders(m_graph, m_facts)) m_loaders[n] = 1;
+    }
+    return m_loaders[node] != 0;
+  }
+
+private:
+  const ImportGraph& m_graph;
+  const ProjectFacts& m_facts;
+  std::vector<char> m_loaders;
+};
+
 } // namespace impact::decision::rules
