@@ -188,7 +188,7 @@ const std::vector<uint32_t>& SymbolWalk::program_runners() {
 
 const std::vector<uint32_t>& SymbolWalk::data_loaders() {
   auto& loaders = m_root->m_data_loaders;
-  if (!loaders) loaders = rules::data_loaders(m_graph, m_facts);
+  if (!loaders) loaders = rules::data_loaders(m_graph, m_facts, true);
   return *loaders;
 }
 

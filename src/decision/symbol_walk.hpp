@@ -114,7 +114,7 @@ public:
   void program_reached(uint32_t node, WalkKey from);
   // The test files that may run a module as a program (rules/main_guard.hpp), computed once per walk tree.
   const std::vector<uint32_t>& program_runners();
-  // rules::data_loaders, once per decision.
+  // rules::data_loaders of data read from files, once per decision.
   const std::vector<uint32_t>& data_loaders();
   // Test `id` (or test file `node`, whole) is selected with the chain `hops`, then the chain of `from`.
   void select_test(const std::string& id, std::vector<Hop> hops, WalkKey from);

@@ -41,7 +41,9 @@ std::vector<bool> loads_a_launcher(const ImportGraph& graph, const ProjectFacts&
 // dill, cloudpickle, joblib), YAML's object tags (`yaml.load`, `unsafe_load`, `full_load`), jsonpickle,
 // logging's `fileConfig` (`class=pkg.handlers.ListHandler`), `pydoc.locate`, and entry points, which
 // load the module a distribution's metadata names.
-std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts) {
+constexpr std::string_view k_openers[] = {"open", "read_bytes", "read_text", "urlopen", "get_data", "files"};
+
+std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts, bool from_files) {
   auto loads = [&](uint32_t n) {
     auto m = [&](std::string_view name) { return facts.mentions(n, name); };
     return (m("pickle") && (m("load") || m("loads") || m("Unpickler"))) || m("shelve") || m("dill") ||
@@ -52,7 +54,10 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
   };
   ReverseWalk walk(graph);
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
-    if (!graph.nodes[n].ghost && loads(n)) walk.seed(n, Relation::dynamic_import_may_load);
+    // From files: the loading code names a path or opens something (not `pickle.loads(pickle.dumps(x))`).
+    bool files = !from_files || facts.header(n).has_path_strings ||
+                 std::any_of(std::begin(k_openers), std::end(k_openers), [&](std::string_view o) { return facts.mentions(n, o); });
+    if (!graph.nodes[n].ghost && loads(n) && files) walk.seed(n, Relation::dynamic_import_may_load);
   }
   walk.run();
   std::vector<uint32_t> out;

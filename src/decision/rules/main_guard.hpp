@@ -39,8 +39,10 @@ bool tests_set_type_checking(const ImportGraph& graph, const ProjectFacts* facts
 std::vector<uint32_t> program_runners(const ImportGraph& graph, const ProjectFacts* facts);
 
 // The test files that load, directly or not, code that makes objects of classes its data names
-// (unpickling, YAML's object tags, jsonpickle, logging's fileConfig, pydoc.locate, entry points).
-std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts);
+// (unpickling, YAML's object tags, jsonpickle, logging's fileConfig, pydoc.locate, entry points); with
+// `from_files`, only such code that also names a path or opens something (a pickle read from a data
+// file, not the round trip `pickle.loads(pickle.dumps(x))` of an object the test made itself).
+std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts& facts, bool from_files = false);
 
 // The same as a question, computed on the first: a test file with no import path from a change may
 // still run its code when it loads data that names a class (docs/selection.md `dynamic-import-uncertain`).
@@ -50,7 +52,7 @@ public:
   bool holds(uint32_t node) {
     if (m_loaders.empty()) {
       m_loaders.assign(m_graph.nodes.size() + 1, 0); // one more: never empty once computed
-      for (uint32_t n : data_loaders(m_graph, m_facts)) m_loaders[n] = 1;
+      for (uint32_t n : data_loaders(m_graph, m_facts, true)) m_loaders[n] = 1;
     }
     return m_loaders[node] != 0;
   }
