@@ -16,10 +16,16 @@ def decide(repo):
     return warm
 
 
-def test_a_warm_run_links_only_what_changed(tmp_path):
+def warm_shop(tmp_path):
+    """The shop fixture with cart.py changed, after one run that stored its graph."""
     repo = make_repo(tmp_path, "shop")
     repo.replace("src/shop/cart.py", "self.lines = {}", "self.lines = dict()")
     first = decide(repo)
+    return repo, first
+
+
+def test_a_warm_run_links_only_what_changed(tmp_path):
+    repo, first = warm_shop(tmp_path)
     files = first["project"]["python_files"]
     assert first["project"]["linked"] == files  # nothing stored yet
 
@@ -34,9 +40,7 @@ def test_a_warm_run_links_only_what_changed(tmp_path):
 
 
 def test_an_import_added_is_linked(tmp_path):
-    repo = make_repo(tmp_path, "shop")
-    repo.replace("src/shop/cart.py", "self.lines = {}", "self.lines = dict()")
-    decide(repo)
+    repo, _ = warm_shop(tmp_path)
     # catalog.py starts to import the cart module: its graph edges change, and only it is linked again.
     repo.write("src/shop/catalog.py", "import shop.cart\n" + repo.read("src/shop/catalog.py"))
     warm = decide(repo)
@@ -44,9 +48,7 @@ def test_an_import_added_is_linked(tmp_path):
 
 
 def test_a_new_file_or_a_changed_configuration_builds_in_full(tmp_path):
-    repo = make_repo(tmp_path, "shop")
-    repo.replace("src/shop/cart.py", "self.lines = {}", "self.lines = dict()")
-    decide(repo)
+    repo, _ = warm_shop(tmp_path)
     repo.write("src/shop/extra.py", "import shop.cart\n")
     added = decide(repo)
     assert added["project"]["linked"] == added["project"]["python_files"]
@@ -56,9 +58,7 @@ def test_a_new_file_or_a_changed_configuration_builds_in_full(tmp_path):
 
 
 def test_a_damaged_stored_graph_is_built_again(tmp_path):
-    repo = make_repo(tmp_path, "shop")
-    repo.replace("src/shop/cart.py", "self.lines = {}", "self.lines = dict()")
-    decide(repo)
+    repo, _ = warm_shop(tmp_path)
     stored = next((repo.path / ".impact_cache").glob("graph-v*.bin"))
     data = bytearray(stored.read_bytes())
     data[len(data) // 2] ^= 0x5A

@@ -83,57 +83,51 @@ TEST_CASE("stored_import_graph links again only the files whose content changed"
   auto file = dir / stored_graph_file_name();
   GraphOrigin origin;
   stored(file, *run_of(base()), origin);
+  // The next run, over project `p`: how it came by its graph, and the graph.
+  auto next = [&](const Project& p, GraphOrigin& again, std::vector<RepoPath> ghosts = {}) {
+    return stored(file, *run_of(p), again, ghosts);
+  };
+  auto p = base();
+  GraphOrigin again;
   SECTION("an import changed") {
-    auto p = base();
     p.file("tool.py", "import pkg.b\n");
-    GraphOrigin again;
-    ImportGraph g = stored(file, *run_of(p), again);
+    ImportGraph g = next(p, again);
     CHECK(again.how == GraphOrigin::How::relinked);
     CHECK(again.relinked == 1);
     CHECK(find_edge(g, "tool.py", "pkg/b.py") != nullptr);
     CHECK_FALSE(find_edge(g, "tool.py", "pkg/a.py") != nullptr);
   }
   SECTION("a package's __all__ changed: its star importers are linked again") {
-    auto p = base();
     p.file("pkg/__init__.py", "__all__ = ['b']\n");
-    GraphOrigin again;
-    ImportGraph g = stored(file, *run_of(p), again);
+    ImportGraph g = next(p, again);
     CHECK(again.how == GraphOrigin::How::relinked);
     CHECK(again.relinked >= 2); // the package and main.py (and tool.py, which imports it too)
     CHECK(find_edge(g, "main.py", "pkg/b.py") != nullptr);
     CHECK_FALSE(find_edge(g, "main.py", "pkg/a.py") != nullptr);
   }
   SECTION("a test file lost its tests") {
-    auto p = base();
     p.file("tests/test_main.py", "import main\n");
-    GraphOrigin again;
-    ImportGraph g = stored(file, *run_of(p), again);
+    ImportGraph g = next(p, again);
     CHECK(again.how == GraphOrigin::How::relinked);
     CHECK_FALSE(g.nodes[*g.find("tests/test_main.py")].test);
   }
   SECTION("a file added, or a ghost: built anew") {
-    auto p = base();
     p.file("pkg/c.py");
-    GraphOrigin again;
-    stored(file, *run_of(p), again);
+    next(p, again);
     CHECK(again.how == GraphOrigin::How::built);
     GraphOrigin ghost;
-    stored(file, *run_of(p), ghost, {RepoPath("pkg/gone.py")});
+    next(p, ghost, {RepoPath("pkg/gone.py")});
     CHECK(ghost.how == GraphOrigin::How::built);
   }
   SECTION("the layout changed (a conftest.py ignores a file): built anew") {
-    auto p = base();
     p.file("tests/conftest.py", "collect_ignore = ['test_main.py']\n");
-    GraphOrigin again;
-    ImportGraph g = stored(file, *run_of(p), again);
+    ImportGraph g = next(p, again);
     CHECK(again.how == GraphOrigin::How::built);
     CHECK_FALSE(g.nodes[*g.find("tests/test_main.py")].test);
   }
   SECTION("pytest's configuration changed: built anew") {
-    auto p = base();
     p.config.python_files = {"check_*.py"};
-    GraphOrigin again;
-    stored(file, *run_of(p), again);
+    next(p, again);
     CHECK(again.how == GraphOrigin::How::built);
   }
 }
