@@ -271,12 +271,8 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
   if (!options.no_cache && !shared_facts) {
     opening = std::async(std::launch::async, [&cache_dir] { return FactsStore(cache_dir); });
   }
-  // So is the import graph the last run stored (read, not yet checked against this run's files).
   auto graph_file = cache_dir / stored_graph_file_name();
   std::future<StoredGraph> reading_graph;
-  if (!options.no_cache && !shared_facts) {
-    reading_graph = std::async(std::launch::async, [&graph_file] { return read_stored_graph(graph_file); });
-  }
 
   // 1. changes
   out.changes = repo.changes(choice.request);
@@ -322,6 +318,11 @@ Analysis analyse(Repository& repo, const ImpactConfig& config, const cli::Option
                   !failed.empty();
   if (needs_graph(out.changes) || declared || !drift.empty() ||
       (mode != Mode::safe && needs_facts_for_non_python(out.changes))) {
+    // The import graph the last run stored is read (not yet checked against this run's files) while the
+    // inventory and the facts are: only a run that loads the facts builds a graph from them.
+    if (!options.no_cache && !shared_facts) {
+      reading_graph = std::async(std::launch::async, [&graph_file] { return read_stored_graph(graph_file); });
+    }
     inventory = repo.inventory(out.changes);
     clock.lap("inventory");
     std::vector<SourceFile> python_files;
