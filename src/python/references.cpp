@@ -153,6 +153,11 @@ private:
       }
       m_pending_dynamic = false;
     }
+    if (m_eval_undo) {
+      // `dict(eval=[...])`: a keyword argument's name, not the builtin, which called_as() took it for.
+      if (t.kind == Tok::assign && t.depth > 0) state(m_eval_undo->first).dynamic = m_eval_undo->second;
+      m_eval_undo.reset();
+    }
     if (t.kind != Tok::lparen && m_pending_call != Call::none) {
       // getattr without a call is a value, handed to code that calls it with names it computes
       // (`functools.reduce(getattr, path.split("."), obj)`, `map(getattr, objs, names)`). Not a name
@@ -471,7 +476,10 @@ private:
     // eval and exec may read any name, called or passed on (`map(eval, ...)`, `run = exec`). globals()
     // and locals() at module level (where it is globals()) too, when called: a parameter named
     // `globals` is a value. In a function, locals() holds its own locals, which its own imports bind.
-    if (n == "eval" || n == "exec") o.dynamic = true;
+    if (n == "eval" || n == "exec") {
+      m_eval_undo.emplace(m_owner, o.dynamic);
+      o.dynamic = true;
+    }
     if (n == "globals" || (n == "locals" && m_owner == -1)) m_pending_dynamic = true;
     if (n == "locals" && m_owner != -1) o.reads_locals = true;
   }
@@ -567,6 +575,9 @@ private:
   int m_super_stage = 0;           // how much of `super().` was just read (see token())
   Tok m_prev_before = Tok::newline; // the previous token's kind, for token()'s own use
   bool m_pending_dynamic = false; // the last name reads anything if it is called
+  // The owner that called_as() made dynamic for naming eval or exec, and its flag before: undone
+  // when the next token shows the name was a keyword argument's.
+  std::optional<std::pair<int32_t, bool>> m_eval_undo;
   struct NamespaceCall {
     int stage = 0;      // 0: none; see namespace_call()
     int32_t owner = -1; // whose code called globals()

@@ -317,6 +317,17 @@ TEST_CASE("getattr named as a value, or called inside another named call, looks 
   CHECK_FALSE(symbol(named, "render").dynamic_access);
   CHECK_FALSE(reads(symbol(named, "table"), std::string(k_any_value_attr)));
   CHECK_FALSE(symbol(named, "table").dynamic_access);
+  // So are eval and exec given as keywords (toolz's `dict(eval=[...])` at module level); passed on as
+  // a value or called, they stay readers of every name.
+  auto keywords = extract("SIGS = dict(eval=[1], exec=[2])\n\n"
+                          "def table():\n    return dict(eval=1)\n\n"
+                          "def handed(items):\n    return map(eval, items)\n\n"
+                          "def both(src):\n    return dict(eval=1), exec(src)\n");
+  CHECK_FALSE(keywords.module_dynamic_access);
+  CHECK_FALSE(symbol(keywords, "table").dynamic_access);
+  CHECK(symbol(keywords, "handed").dynamic_access);
+  CHECK(symbol(keywords, "both").dynamic_access);
+  CHECK(extract("run = exec\n").module_dynamic_access);
   CHECK_FALSE(reads(symbol(spelled, "literal"), std::string(k_any_value_attr)));
   CHECK(reads(symbol(facts, "checks"), std::string(k_any_getter)));
   CHECK_FALSE(reads(symbol(facts, "literal"), std::string(k_any_value_attr)));
