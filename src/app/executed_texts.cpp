@@ -22,6 +22,7 @@ struct Candidate {
   std::string name; // lower-cased file name
   std::string ext;  // lower-cased extension with its dot (".rules"), "" when none
   std::string stem;
+  std::vector<std::string> folders; // the lower-cased folders above it, outermost first
 };
 
 // Whether `lit` holds `name` as a whole word: not inside a longer name (`pyflakes_builtins`,
@@ -40,16 +41,37 @@ bool holds_name(std::string_view lit, std::string_view name) {
   return false;
 }
 
-// Whether `lit` (lower-cased) could name the file: it holds the name (as a whole word), is its extension or stem, or its
-// last component is a wildcard the name matches. No folder match: a folder holds many files, and an
-// exec'ing file that lists one is rare enough to be left to the data-files rule's listing readers.
-bool names(std::string_view lit, const Candidate& c) {
-  if (holds_name(lit, c.name)) return true;
-  if (!c.ext.empty() && (lit == c.ext || lit == std::string_view(c.ext).substr(1))) return true;
-  if (!c.stem.empty() && lit == c.stem) return true;
+// How a string (lower-cased) may name the file.
+enum class Naming { none, whole, stem };
+
+// `whole`: `lit` holds the name (as a whole word), is its extension, or its last component is a
+// wildcard the name matches. `stem`: `lit` is only its stem (`"curry"`, `"extensions"`), which names a
+// file only together with what adds the extension or finds the folder (stem_completed). No folder
+// match: a folder holds many files, and an exec'ing file that lists one is rare enough to be left to
+// the data-files rule's listing readers.
+Naming names(std::string_view lit, const Candidate& c) {
+  if (holds_name(lit, c.name)) return Naming::whole;
+  if (!c.ext.empty() && (lit == c.ext || lit == std::string_view(c.ext).substr(1))) return Naming::whole;
   auto slash = lit.rfind('/');
   std::string_view last = slash == std::string_view::npos ? lit : lit.substr(slash + 1);
-  return last.find_first_of("*?[") != std::string_view::npos && util::fnmatch(last, c.name);
+  if (last.find_first_of("*?[") != std::string_view::npos && util::fnmatch(last, c.name)) return Naming::whole;
+  return !c.stem.empty() && lit == c.stem ? Naming::stem : Naming::none;
+}
+
+// Whether a file whose strings (`lits`, lower-cased) hold the text file's stem can open it: code that
+// has only the stem adds the extension (`stem + ".rules"`, `with_suffix(".rules")`: a string holding
+// it) or lists a folder and compares stems: a folder a string names (a folder above the text file, as a
+// whole word: `"docs"`), or its own (`Path(__file__).parent`, the text file being at or below it).
+bool stem_completed(const std::vector<std::string>& lits, const Candidate& c, std::string_view reader_dir) {
+  if (c.file->path.is_within(reader_dir)) return true;
+  for (const auto& lit : lits) {
+    if (!c.ext.empty() && (lit.ends_with(c.ext) || lit == std::string_view(c.ext).substr(1))) return true;
+    if (lit.find_first_of("*?[") != std::string::npos) return true;
+    for (const auto& folder : c.folders) {
+      if (holds_name(lit, folder)) return true;
+    }
+  }
+  return false;
 }
 
 } // namespace
@@ -71,10 +93,16 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
   std::vector<Candidate> candidates;
   for (const auto& f : inventory) {
     if (f.path.ends_with(".py") || f.not_checked_out) continue;
-    Candidate c{&f, ascii_lower(f.path.filename()), {}, {}};
+    Candidate c{&f, ascii_lower(f.path.filename()), {}, {}, {}};
     if (auto dot = c.name.rfind('.'); dot != std::string::npos && dot != 0) {
       c.ext = c.name.substr(dot);
       c.stem = c.name.substr(0, dot);
+    }
+    std::string_view dir = f.path.parent();
+    for (size_t at = 0; at < dir.size();) {
+      size_t slash = std::min(dir.find('/', at), dir.size());
+      c.folders.push_back(ascii_lower(dir.substr(at, slash - at)));
+      at = slash + 1;
     }
     candidates.push_back(std::move(c));
   }
@@ -95,12 +123,20 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
   };
   for (size_t i : executors) {
     PathStrings paths = facts.paths(i);
-    std::vector<bool> taken(candidates.size());
+    std::vector<std::string> lits;
     for (const auto& [literal, line] : paths.strings) {
-      std::string lit = ascii_lower(literal);
-      std::replace(lit.begin(), lit.end(), '\\', '/');
+      lits.push_back(ascii_lower(literal));
+      std::replace(lits.back().begin(), lits.back().end(), '\\', '/');
+    }
+    std::string_view reader_dir = facts.files[i].path.parent();
+    std::vector<bool> taken(candidates.size());
+    for (size_t s = 0; s < lits.size(); ++s) {
+      const std::string& lit = lits[s];
+      uint32_t line = paths.strings[s].second;
       for (size_t k = 0; k < candidates.size(); ++k) {
-        if (taken[k] || !names(lit, candidates[k])) continue;
+        if (taken[k]) continue;
+        Naming naming = names(lit, candidates[k]);
+        if (naming == Naming::none || (naming == Naming::stem && !stem_completed(lits, candidates[k], reader_dir))) continue;
         taken[k] = true;
         const auto& modules = imports_of(k);
         if (!modules.empty()) out.push_back(ExecutedText{facts.files[i].path, line, candidates[k].file->path, modules});
