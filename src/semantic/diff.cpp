@@ -93,6 +93,25 @@ bool reordered(const FileShape& before, const FileShape& after) {
 // values, a class body.
 bool defines_at_import(const SymbolShape& s) { return s.kind == SymbolKind::class_ || s.at_definition != k_empty_hash; }
 
+// Whether `qualname` is defined inside a function of `side` (a test's local class, a closure): its
+// definition (a class body, decorators, defaults) runs when that function runs, not at import. Every
+// symbol of an enclosing name must be a function: where a class of that name exists too, it may be
+// the one around it.
+bool in_function(const std::map<Key, const SymbolShape*>& side, const std::string& qualname) {
+  for (size_t dot = qualname.find('.'); dot != std::string::npos; dot = qualname.find('.', dot + 1)) {
+    std::string prefix = qualname.substr(0, dot);
+    bool any = false, functions = true;
+    for (int n = 0;; ++n) {
+      auto it = side.find({prefix, n});
+      if (it == side.end()) break;
+      any = true;
+      functions = functions && it->second->kind != SymbolKind::class_;
+    }
+    if (any && functions) return true;
+  }
+  return false;
+}
+
 FileSemantics whole_file(const ChangedFile& change, ChangeKind kind) {
   FileSemantics out;
   out.path = change.path();
@@ -223,7 +242,7 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
     sc.new_lines = b->lines;
     if (it == old_symbols.end()) {
       sc.change = ChangeKind::added_symbol;
-      sc.runs_at_import = defines_at_import(*b);
+      sc.runs_at_import = defines_at_import(*b) && !in_function(new_symbols, key.first);
     } else {
       sc.old_lines = it->second->lines;
       auto kind = compare(*it->second, *b);
@@ -232,7 +251,8 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
         continue;
       }
       sc.change = *kind;
-      sc.runs_at_import = *kind == ChangeKind::definition || *kind == ChangeKind::class_body;
+      sc.runs_at_import = (*kind == ChangeKind::definition || *kind == ChangeKind::class_body) &&
+                          !(in_function(old_symbols, key.first) && in_function(new_symbols, key.first));
       sc.docstring_changed = it->second->docstring != b->docstring;
     }
     out.runs_at_import |= sc.runs_at_import;
@@ -245,7 +265,7 @@ FileSemantics classify(const ChangedFile& change, const std::optional<std::strin
     sc.kind = a->kind;
     sc.old_lines = a->lines;
     sc.change = ChangeKind::deleted_symbol;
-    sc.runs_at_import = defines_at_import(*a);
+    sc.runs_at_import = defines_at_import(*a) && !in_function(old_symbols, key.first);
     out.runs_at_import |= sc.runs_at_import;
     out.symbols.push_back(std::move(sc));
   }

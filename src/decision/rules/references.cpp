@@ -20,6 +20,19 @@ namespace impact::decision::rules {
 using resolve::FileInfo;
 using resolve::Read;
 
+namespace {
+
+// The function a class `i` of `info` is made in (at any depth of classes inside it), or -1 for a class
+// of the module level, whose body runs at import.
+int32_t enclosing_function(const FileInfo& info, int32_t i) {
+  for (int32_t p = info.at(i).parent; p >= 0; p = info.at(p).parent) {
+    if (info.at(p).kind != SymbolKind::class_) return p;
+  }
+  return -1;
+}
+
+} // namespace
+
 void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey self) {
   m_walk.reach(key.node, std::string(parent.qualname), self, Relation::nested_in, parent.def_line);
 }
@@ -104,6 +117,9 @@ void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo
     bool class_body = s.kind == SymbolKind::class_;
     if (class_body && annotated_only(search, h, info, i) && m_walk.classes().inert_annotations(h, i)) {
       reach(h, s, search.self); // read in its annotations only: through the class (`annotations`)
+    } else if (int32_t around = class_body ? enclosing_function(info, i) : -1; around >= 0) {
+      // A class made inside a function runs its body when the function runs, not at import.
+      m_walk.reach(h, std::string(info.at(around).qualname), search.self, Relation::class_body, s.def_line);
     } else if (class_body) {
       m_walk.file_level(h, search.self, Relation::class_body, s.def_line);
     } else if (s.dynamic_access && h != key.node && m_graph.nodes[h].test && s.parent != -1 &&

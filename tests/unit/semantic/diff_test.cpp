@@ -109,6 +109,34 @@ TEST_CASE("diff_semantics classifies what changed in a symbol", "[semantic]") {
   }
 }
 
+TEST_CASE("diff_semantics: what a function defines runs when the function runs, not at import", "[semantic]") {
+  const std::string local = "def test_x():\n    class Local:\n        size = 2\n\n    @wrap(3)\n    def inner(a=1):\n        return a\n\n    return Local, inner\n";
+  auto nested = [&](const char* from, const char* to) {
+    std::string after = local;
+    after.replace(after.find(from), std::string_view(from).size(), to);
+    return diff(local, after);
+  };
+  SECTION("a local class's body") {
+    auto s = nested("size = 2", "size = 3");
+    CHECK_FALSE(s.runs_at_import);
+    for (const auto& c : s.symbols) CHECK_FALSE(c.runs_at_import);
+  }
+  SECTION("a local function's decorator and default") {
+    CHECK_FALSE(nested("@wrap(3)", "@wrap(4)").runs_at_import);
+    CHECK_FALSE(nested("a=1", "a=2").runs_at_import);
+  }
+  SECTION("a local class added or deleted") {
+    CHECK_FALSE(nested("    return Local, inner\n", "    class Extra:\n        pass\n\n    return Local, inner\n").runs_at_import);
+    CHECK(diff(local + "\n\nclass Kept:\n    pass\n", local).runs_at_import); // a module-level one does
+  }
+  SECTION("a class whose name a function shares may be the one around it") {
+    const std::string both = "def Box():\n    return 1\n\n\nclass Box:\n    class Inner:\n        size = 2\n";
+    std::string after = both;
+    after.replace(after.find("size = 2"), 8, "size = 3");
+    CHECK(diff(both, after).runs_at_import);
+  }
+}
+
 TEST_CASE("diff_semantics classifies module-level changes and symbols that come and go", "[semantic]") {
   SECTION("an import") {
     auto s = diff(k_module, edited("import os", "import sys"));
