@@ -59,6 +59,11 @@ public:
 private:
   Owner& state(int32_t owner) { return m_owners[static_cast<size_t>(owner + 1)]; }
 
+  // Whether a plain name target of `o`'s statements only binds: module-level code and class bodies.
+  bool binds_plainly(const Owner& o) const {
+    return o.id == -1 || m_facts.symbols[static_cast<size_t>(o.id)].kind == SymbolKind::class_;
+  }
+
   // Adds `chain` to what `o` reads, once. `stable` says that the view outlives the collector's
   // work (a slice of the source, a constant); anything else is copied into the arena first.
   void read(Owner& o, std::string_view chain, bool stable) {
@@ -187,6 +192,13 @@ private:
     case Tok::augassign:
       // `f(name=value)`: a keyword argument's name is no reference.
       if (t.kind == Tok::assign && t.depth > 0 && m_prev == Tok::name && m_chain.after_separator && !chain_dotted()) {
+        clear_chain();
+      }
+      // `size = 4` in a class body or at module level binds the name and reads nothing (`size += 1`
+      // reads it; `obj.size = 4` runs a property's setter: both stay reads). A function's targets
+      // are its locals, dropped when published, or globals it declares, kept as they were.
+      if (t.kind == Tok::assign && t.depth == 0 && m_prev == Tok::name && m_chain.open && !m_chain.copied &&
+          !chain_dotted() && chain() == o.statement.candidate && binds_plainly(o)) {
         clear_chain();
       }
       finish_chain();

@@ -433,3 +433,25 @@ TEST_CASE("identifier_prefix reads what a computed string starts with", "[refere
   CHECK(identifier_prefix("'ünï' + k").empty());       // ASCII only
   CHECK(identifier_prefix("'name'").empty());          // a plain literal is no computed name
 }
+
+
+TEST_CASE("a plain name assigned at module level or in a class body is bound, not read", "[references]") {
+  auto facts = extract("size = 3\ncount = total = 0\nlimit += 1\nobj.size = 4\n\n"
+                       "class S(Base):\n    size = Base.fail\n    __eq__ = __ne__ = Base.fail\n    depth += 1\n    width = size\n\n"
+                       "def f():\n    global gauge\n    gauge = 1\n");
+  auto module_reads = [&](std::string_view name) {
+    return std::find(facts.module_refs.begin(), facts.module_refs.end(), name) != facts.module_refs.end();
+  };
+  CHECK_FALSE(module_reads("size"));
+  CHECK_FALSE(module_reads("count"));
+  CHECK_FALSE(module_reads("total"));
+  CHECK(module_reads("limit"));    // augmented: read, then bound
+  CHECK(module_reads("obj.size")); // an attribute store may run a setter
+  const auto& s = symbol(facts, "S");
+  CHECK_FALSE(reads(s, "__eq__"));
+  CHECK_FALSE(reads(s, "__ne__"));
+  CHECK(reads(s, "Base.fail"));
+  CHECK(reads(s, "depth"));
+  CHECK(reads(s, "size")); // `width = size` reads the class's own size
+  CHECK(reads(symbol(facts, "f"), "gauge")); // a declared global in a function, as before
+}
