@@ -31,6 +31,26 @@ int32_t enclosing_function(const FileInfo& info, int32_t i) {
   return -1;
 }
 
+// Python mangles a private name (`__secret`, not `__init__`) written in a class body: `self.__secret`
+// in class Vault is `self._Vault__secret`, which other code may spell so (`v._Vault__secret()`,
+// `getattr(v, "_Vault__hint")`). The other spelling of member `name` of class `owner` (the last part
+// of `qualname`'s parent), or of module-level `name` when it is spelled mangled (`def _Box__pack`,
+// called in class Box as `__pack(x)`), or "" when there is none.
+std::string mangling_twin(std::string_view qualname, std::string_view name, bool member) {
+  auto is_private = [](std::string_view n) { return n.size() > 2 && n.starts_with("__") && !n.ends_with("__"); };
+  if (member) {
+    std::string_view owner = parent_part(qualname);
+    if (auto dot = owner.rfind('.'); dot != std::string_view::npos) owner.remove_prefix(dot + 1);
+    while (owner.starts_with('_')) owner.remove_prefix(1);
+    if (owner.empty() || !is_private(name)) return {};
+    return std::string(1, '_').append(owner).append(name);
+  }
+  if (name.size() < 5 || name[0] != '_' || name[1] == '_') return {};
+  auto at = name.find("__", 1);
+  if (at == std::string_view::npos || !is_private(name.substr(at))) return {};
+  return std::string(name.substr(at));
+}
+
 } // namespace
 
 void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey self) {
@@ -43,8 +63,11 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
   // `super().__init__(...)` names no class: it runs a constructor of its own class's MRO only.
   search.constructor = search.member && (name == "__init__" || name == "__new__" || name == "__post_init__");
   search.markers = m_walk.dynamic_access().markers(key, search.member);
+  std::string twin = mangling_twin(key.qualname, name, search.member);
+  if (search.member && !twin.empty()) search.names.push_back(twin);
   std::vector<uint32_t> files = candidates(key, search.member, search.markers, search.names);
   if (!search.member) search.names = aliases(key.node, files, name);
+  if (!search.member && !twin.empty()) search.names.push_back(twin);
   // A string naming the module (`loadTestsFromName("pkg.selftest")`, `pyclbr.readmodule("pkg.api")`)
   // hands it whole to code that may read any of its names, which its file need not spell.
   std::vector<uint32_t> by_string;
