@@ -102,10 +102,35 @@ void check_escapes(std::string_view text, bool bytes, uint32_t line, CompileChec
   }
 }
 
+// Whether `field` holds a '#' outside the string literals inside it: a comment, which 3.11 refuses,
+// where `f"{'#' * level}"` (a '#' in a nested string) compiles on 3.11 as well.
+bool comment_in_field(std::string_view field) {
+  char in = 0; // the quote of the nested string the scan is in
+  size_t triple = 0;
+  for (size_t i = 0; i < field.size(); ++i) {
+    char c = field[i];
+    if (in != 0) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == in && (triple == 0 || field.substr(i, 3) == std::string(3, in))) {
+        if (triple != 0) i += 2;
+        in = 0;
+      }
+    } else if (c == '\'' || c == '"') {
+      in = c;
+      triple = field.substr(i, 3) == std::string(3, c) ? 3 : 0;
+      if (triple != 0) i += 2;
+    } else if (c == '#') {
+      return true;
+    }
+  }
+  return false;
+}
+
 // What Python 3.12 reads in a replacement field and 3.11 does not: a backslash, a comment, the
 // enclosing quote, a line break in a single-quoted f-string.
 void check_field(std::string_view field, std::string_view quote, uint32_t line, CompileCheck& out) {
-  bool newer = field.find('\\') != std::string_view::npos || field.find('#') != std::string_view::npos ||
+  bool newer = field.find('\\') != std::string_view::npos || comment_in_field(field) ||
                field.find(quote) != std::string_view::npos ||
                (quote.size() == 1 && field.find_first_of("\r\n") != std::string_view::npos);
   if (newer) note_version(out, 12, line);
@@ -123,6 +148,8 @@ void field(std::string_view source, TSNode interpolation, std::string_view quote
     TSNode c = ts_node_child(interpolation, i);
     std::string_view type = ts_node_type(c);
     if (type == "=") note_version(out, 8, line);
+    if (type == "comment") note_version(out, 12, line); // tree-sitter keeps a comment out of the expression
+
     if (type == "type_conversion") {
       std::string_view t = node_text(c, source);
       if (t != "!s" && t != "!r" && t != "!a") note_problem(out, SyntaxIssue::invalid_string, line);

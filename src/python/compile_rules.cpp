@@ -80,6 +80,8 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
     future_names(n);
   } else if (s == k.import_from_statement || s == k.import_statement) {
     if (s == k.import_from_statement && f.kind != Frame::module && has_child(n, k.wildcard_import)) problem(SyntaxIssue::invalid_scope, n);
+    // `from os.path import join, split,`: a trailing comma needs the parentheses (tree-sitter takes it).
+    if (!has_token(n, "(") && stray_comma(n, true)) problem(SyntaxIssue::syntax_error, n);
     // `import os as __debug__` binds the one name no code may bind.
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
@@ -110,6 +112,11 @@ void TreeChecker::node_rules(TSNode n, TSSymbol s, const Ctx& ctx) {
     except_clause(n);
   } else if (s == k.raise_statement) {
     if (has_child(n, k.expression_list)) problem(SyntaxIssue::syntax_error, n); // raise E, "message"
+    // `raise from e`: a cause needs an exception before it.
+    TSNode second = ts_node_child(n, 1);
+    if (!ts_node_is_null(second) && !ts_node_is_named(second) && std::string_view(ts_node_type(second)) == "from") {
+      problem(SyntaxIssue::syntax_error, n);
+    }
   }
 }
 
@@ -271,6 +278,7 @@ bool TreeChecker::single_target(TSNode n) {
 // Positional after keyword or **; * after **; a keyword twice; a generator not alone unparenthesized.
 void TreeChecker::arguments(TSNode n) {
   const Kinds& k = m_k;
+  if (stray_comma(n, false)) problem(SyntaxIssue::invalid_arguments, n); // print(,), f(a,,b)
   bool keyword = false, dstar = false;
   std::vector<std::string_view> names;
   uint32_t count = ts_node_named_child_count(n), args = 0;

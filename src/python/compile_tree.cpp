@@ -180,6 +180,22 @@ bool TreeChecker::has_token(TSNode n, std::string_view token) const {
   return false;
 }
 
+bool TreeChecker::stray_comma(TSNode n, bool trailing) const {
+  std::string_view previous = "(";
+  bool first = true, comma_last = false;
+  uint32_t count = ts_node_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_child(n, i);
+    if (skipped(c)) continue;
+    bool comma = !ts_node_is_named(c) && std::string_view(ts_node_type(c)) == ",";
+    if (comma && !first && (previous == "," || previous == "(")) return true;
+    previous = ts_node_is_named(c) ? "" : ts_node_type(c);
+    first = false;
+    comma_last = comma;
+  }
+  return trailing && comma_last;
+}
+
 void TreeChecker::module(TSNode root) {
   Frame frame;
   frame.body = root;

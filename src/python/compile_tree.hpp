@@ -69,6 +69,9 @@ private:
   std::string_view text(TSNode n) const { return node_text(n, m_src); }
   bool has_child(TSNode n, TSSymbol s) const;
   bool has_token(TSNode n, std::string_view token) const;
+  // Whether two of `n`'s commas meet with nothing between them, or one follows its first token
+  // (`print(,)`, `f(a,,b)`), or (`trailing`) one ends it (`from os import a, b,` without parentheses).
+  bool stray_comma(TSNode n, bool trailing) const;
   // Comments and backslash continuations: children that are not part of a list's elements.
   bool skipped(TSNode n) const { return ts_node_symbol(n) == m_k.comment || ts_node_symbol(n) == m_k.line_continuation; }
 

@@ -101,6 +101,20 @@ TEST_CASE("compile check: the misses the differential check found", "[compile]")
   CHECK(issue_of("#---\n-----\n# c\nx = 1\n") == SyntaxIssue::syntax_error);          // an expression past a line break
   CHECK(issue_of("x = '' if a else ''ts = 1\n") == SyntaxIssue::syntax_error);          // a MISSING newline
   CHECK(issue_of("raise E, 'm'\n") == SyntaxIssue::syntax_error);
+  // Probe round 72: statements tree-sitter takes and CPython refuses.
+  CHECK(issue_of("from os.path import join, split,\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("import os, sys,\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("from os.path import (join,\n    split,)\n") == SyntaxIssue::none);
+  CHECK(issue_of("raise from e\n") == SyntaxIssue::syntax_error);
+  CHECK(issue_of("raise ValueError from e\n") == SyntaxIssue::none);
+  CHECK(issue_of("print(,)\n") != SyntaxIssue::none);
+  CHECK(issue_of("f(a,,b)\n") != SyntaxIssue::none);
+  CHECK(issue_of("f(a,  # why\n  b,\n)\n") == SyntaxIssue::none);
+  // A '#' in a string inside a replacement field is no comment: 3.11 compiles it, so the file needs
+  // no newer Python (before, a 3.12 construct added later was not seen as new).
+  CHECK(compile_check_of("level = 1\nx = f\"{'#' * level} t\"\n").needs_minor == 0);
+  CHECK(compile_check_of("x = f\"{'#' * level} {'\\n'.join(xs)}\"\n").needs_minor == 12);
+  CHECK(compile_check_of("x = f\"\"\"{'#' * level} {y # why\n}\"\"\"\n").needs_minor == 12);
   CHECK(issue_of("self.name = nae: ignore\n") == SyntaxIssue::syntax_error);           // an annotation after `=`
   CHECK(issue_of("a = b = c\nd: int = e\n") == SyntaxIssue::none);
   CHECK(issue_of("x = 1\n    y = 2\n") == SyntaxIssue::unexpected_indent);
