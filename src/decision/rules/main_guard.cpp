@@ -39,7 +39,7 @@ std::vector<bool> loads_a_launcher(const ImportGraph& graph, const ProjectFacts&
 // The test files that load, directly or not, code that makes objects of classes its data names, and so
 // imports their modules by a name no file spells: unpickling (`pickle.load(s)`, `Unpickler`, shelve,
 // dill, cloudpickle, joblib), YAML's object tags (`yaml.load`, `unsafe_load`, `full_load`), jsonpickle,
-// logging's `fileConfig` (`class=pkg.handlers.ListHandler`), `pydoc.locate`, and entry points, which
+// logging's `fileConfig` (`class=pkg.handlers.ListHandler`) and `dictConfig` (`"()": "pkg.make"`), `pydoc.locate`, and entry points, which
 // load the module a distribution's metadata names.
 constexpr std::string_view k_openers[] = {"open", "read_bytes", "read_text", "urlopen", "get_data", "files"};
 
@@ -49,21 +49,40 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
     return (m("pickle") && (m("load") || m("loads") || m("Unpickler"))) || m("shelve") || m("dill") ||
            m("cloudpickle") || (m("joblib") && m("load")) ||
            (m("yaml") && (m("load") || m("unsafe_load") || m("full_load") || m("load_all"))) || m("jsonpickle") ||
-           m("fileConfig") || (m("pydoc") && m("locate")) || m("entry_points") || m("iter_entry_points") ||
+           m("fileConfig") || m("dictConfig") || (m("pydoc") && m("locate")) || m("entry_points") || m("iter_entry_points") ||
            m("load_entry_point") || m("EntryPoint") || m("stevedore");
   };
+  // Names a path or opens something (`open` itself is a builtin, which the name table leaves out).
+  auto files = [&](uint32_t n) {
+    return facts.header(n).has_path_strings ||
+           std::any_of(std::begin(k_openers), std::end(k_openers), [&](std::string_view o) { return facts.mentions(n, o); });
+  };
+  // From files: the loading code names a path or opens something (not `pickle.loads(pickle.dumps(x))`),
+  // or the test that loads it does, or a conftest.py does, handing the loader a path (`read_shapes(DATA /
+  // "shapes.yaml")` in the test, `fileConfig(path)` in a helper).
+  bool conftest_files = false;
+  for (uint32_t n = 0; from_files && n < graph.nodes.size() && n < facts.size(); ++n) {
+    conftest_files = conftest_files || (graph.nodes[n].conftest && !graph.nodes[n].ghost && files(n));
+  }
   ReverseWalk walk(graph);
+  std::vector<bool> opening(graph.nodes.size(), !from_files || conftest_files);
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
-    // From files: the loading code names a path or opens something (not `pickle.loads(pickle.dumps(x))`).
-    bool files = !from_files || facts.header(n).has_path_strings ||
-                 std::any_of(std::begin(k_openers), std::end(k_openers), [&](std::string_view o) { return facts.mentions(n, o); });
-    if (!graph.nodes[n].ghost && loads(n) && files) walk.seed(n, Relation::dynamic_import_may_load);
+    if (graph.nodes[n].ghost || !loads(n)) continue;
+    walk.seed(n, Relation::dynamic_import_may_load);
+    if (files(n)) opening[n] = true;
   }
   walk.run();
+  // A test counts when it or a loader it loads opens something: the loaders that open, walked apart.
+  ReverseWalk opened(graph);
+  for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
+    if (opening[n] && !graph.nodes[n].ghost && loads(n)) opened.seed(n, Relation::dynamic_import_may_load);
+  }
+  opened.run();
   std::vector<uint32_t> out;
   for (uint32_t n : walk.order()) {
-    if (graph.nodes[n].test) out.push_back(n);
+    if (graph.nodes[n].test && (opening[n] || opened.reached(n) || (n < facts.size() && files(n)))) out.push_back(n);
   }
+  std::sort(out.begin(), out.end());
   return out;
 }
 
