@@ -236,7 +236,8 @@ bool TreeChecker::target(TSNode n, bool star_allowed, bool del) {
   TSSymbol s = ts_node_symbol(n);
   const Kinds& k = m_k;
   if (s == k.identifier) return !reserved(text(n));
-  if (s == k.attribute || s == k.subscript) return true;
+  if (s == k.attribute) return del || !debug_attribute(n); // `o.__debug__ = 1`: no code may bind it (`del o.__debug__` compiles)
+  if (s == k.subscript) return true;
   if (s == k.parenthesized_expression) {
     return ts_node_named_child_count(n) == 1 && target(ts_node_named_child(n, 0), false, del);
   }

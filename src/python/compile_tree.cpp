@@ -145,6 +145,7 @@ Kinds make_kinds() {
   k.f_type = fld("type");
   k.f_value = fld("value");
   k.f_alias = fld("alias");
+  k.f_attribute = fld("attribute");
   k.f_guard = fld("guard");
   k.f_superclasses = fld("superclasses");
   k.f_definition = fld("definition");

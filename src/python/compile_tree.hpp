@@ -31,7 +31,7 @@ struct Kinds {
       keyword_pattern, splat_pattern, complex_pattern, true_, false_, none, string_start, string_content, interpolation,
       conditional_expression, boolean_operator, not_operator, binary_operator, unary_operator;
   TSFieldId f_left, f_right, f_name, f_body, f_parameters, f_type, f_value, f_alias, f_guard, f_superclasses,
-      f_definition, f_function, f_arguments, f_return_type, f_type_parameters, f_alternative;
+      f_definition, f_function, f_arguments, f_return_type, f_type_parameters, f_alternative, f_attribute;
   static const Kinds& get();
 };
 
@@ -72,6 +72,11 @@ private:
   // Whether two of `n`'s commas meet with nothing between them, or one follows its first token
   // (`print(,)`, `f(a,,b)`), or (`trailing`) one ends it (`from os import a, b,` without parentheses).
   bool stray_comma(TSNode n, bool trailing) const;
+  // Whether attribute `n` names `__debug__` (`o.__debug__`), which no assignment may bind.
+  bool debug_attribute(TSNode n) const {
+    TSNode attr = ts_node_child_by_field_id(n, m_k.f_attribute);
+    return !ts_node_is_null(attr) && text(attr) == "__debug__";
+  }
   // Comments and backslash continuations: children that are not part of a list's elements.
   bool skipped(TSNode n) const { return ts_node_symbol(n) == m_k.comment || ts_node_symbol(n) == m_k.line_continuation; }
 

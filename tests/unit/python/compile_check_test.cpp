@@ -110,6 +110,9 @@ TEST_CASE("compile check: the misses the differential check found", "[compile]")
   CHECK(issue_of("print(,)\n") != SyntaxIssue::none);
   CHECK(issue_of("f(a,,b)\n") != SyntaxIssue::none);
   CHECK(issue_of("f(a,  # why\n  b,\n)\n") == SyntaxIssue::none);
+  CHECK(issue_of("o.__debug__ = 1\n") != SyntaxIssue::none);
+  CHECK(issue_of("for o.__debug__ in x:\n    pass\n") != SyntaxIssue::none);
+  CHECK(issue_of("o.__debug__ += 1\ndel o.__debug__\nx = o.__debug__\n") == SyntaxIssue::none);
   // A '#' in a string inside a replacement field is no comment: 3.11 compiles it, so the file needs
   // no newer Python (before, a 3.12 construct added later was not seen as new).
   CHECK(compile_check_of("level = 1\nx = f\"{'#' * level} t\"\n").needs_minor == 0);
