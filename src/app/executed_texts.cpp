@@ -22,7 +22,6 @@ struct Candidate {
   std::string name; // lower-cased file name
   std::string ext;  // lower-cased extension with its dot (".rules"), "" when none
   std::string stem;
-  std::vector<std::string> folders; // the lower-cased folders above it, outermost first
 };
 
 // Whether `lit` holds `name` as a whole word: not inside a longer name (`pyflakes_builtins`,
@@ -54,22 +53,24 @@ Naming names(std::string_view lit, const Candidate& c) {
   if (!c.ext.empty() && (lit == c.ext || lit == std::string_view(c.ext).substr(1))) return Naming::whole;
   auto slash = lit.rfind('/');
   std::string_view last = slash == std::string_view::npos ? lit : lit.substr(slash + 1);
-  if (last.find_first_of("*?[") != std::string_view::npos && util::fnmatch(last, c.name)) return Naming::whole;
+  // A glob of files (`"*.rules"`, `"test_*.txt"`, `"*"` in a listed folder), not a piece of a regular
+  // expression (`[/?#]\S*` of a URL pattern, which fnmatch would take for one matching `sandbox.rst`).
+  bool glob = last.find_first_of("*?[") != std::string_view::npos &&
+              lit.find_first_of("^$()+|{} \t\r\n") == std::string_view::npos &&
+              (last == "*" || last == "**" || last.find('.') != std::string_view::npos);
+  if (glob && util::fnmatch(last, c.name)) return Naming::whole;
   return !c.stem.empty() && lit == c.stem ? Naming::stem : Naming::none;
 }
 
 // Whether a file whose strings (`lits`, lower-cased) hold the text file's stem can open it: code that
 // has only the stem adds the extension (`stem + ".rules"`, `with_suffix(".rules")`: a string holding
-// it) or lists a folder and compares stems: a folder a string names (a folder above the text file, as a
-// whole word: `"docs"`), or its own (`Path(__file__).parent`, the text file being at or below it).
+// it; a wildcard matching the name names the file whole), or lists its own folder and compares stems
+// (`Path(__file__).parent`, the text file being at or below it). A folder's name proves nothing: the
+// path strings are words too, and "see the docs" holds `docs`.
 bool stem_completed(const std::vector<std::string>& lits, const Candidate& c, std::string_view reader_dir) {
   if (c.file->path.is_within(reader_dir)) return true;
   for (const auto& lit : lits) {
     if (!c.ext.empty() && (lit.ends_with(c.ext) || lit == std::string_view(c.ext).substr(1))) return true;
-    if (lit.find_first_of("*?[") != std::string::npos) return true;
-    for (const auto& folder : c.folders) {
-      if (holds_name(lit, folder)) return true;
-    }
   }
   return false;
 }
@@ -93,16 +94,10 @@ std::vector<ExecutedText> executed_texts(Repository& repo, const ProjectFacts& f
   std::vector<Candidate> candidates;
   for (const auto& f : inventory) {
     if (f.path.ends_with(".py") || f.not_checked_out) continue;
-    Candidate c{&f, ascii_lower(f.path.filename()), {}, {}, {}};
+    Candidate c{&f, ascii_lower(f.path.filename()), {}, {}};
     if (auto dot = c.name.rfind('.'); dot != std::string::npos && dot != 0) {
       c.ext = c.name.substr(dot);
       c.stem = c.name.substr(0, dot);
-    }
-    std::string_view dir = f.path.parent();
-    for (size_t at = 0; at < dir.size();) {
-      size_t slash = std::min(dir.find('/', at), dir.size());
-      c.folders.push_back(ascii_lower(dir.substr(at, slash - at)));
-      at = slash + 1;
     }
     candidates.push_back(std::move(c));
   }
