@@ -7,6 +7,7 @@
 #include "python/format_templates.hpp"
 #include "python/match_patterns.hpp"
 #include "python/named_calls.hpp"
+#include "python/namespace_calls.hpp"
 #include "python/reference_state.hpp"
 #include "python/symbol_spans.hpp"
 
@@ -323,45 +324,12 @@ private:
 
   void read_field(Owner& o, std::string_view attr) { read(o, std::string(".").append(attr), false); }
 
-  // The tokens after `globals(`: whether the namespace is only stored into (docs/selection.md
-  // `dynamic-access`); anything else reads it, and may read any name.
+  // The tokens after `globals(` (python/namespace_calls.hpp).
   void namespace_call(const Token& t) {
-    NamespaceCall& c = m_namespace;
-    auto reads = [&] {
-      state(c.owner).dynamic = true;
-      c.stage = 0;
-    };
-    switch (c.stage) {
-    case 1: // `globals(`: no argument
-      if (t.kind == Tok::rparen && t.depth == c.depth) c.stage = 2;
-      else reads();
-      break;
-    case 2: // `globals()`
-      if (t.kind == Tok::dot) c.stage = 3;
-      else if (t.kind == Tok::lbracket) c.stage = 4;
-      else reads();
-      break;
-    case 3: // `globals().`: update() stores what it is given; get, pop, setdefault, items read
-      if (t.kind == Tok::name && text(t) == "update") {
-        m_facts.stores_globals = true;
-        c.stage = 0;
-      } else {
-        reads();
-      }
-      break;
-    case 4: // `globals()[`: the key is code like any other, up to its `]`
-      if (t.kind == Tok::rbracket && t.depth == c.depth) c.stage = 5;
-      break;
-    case 5: // `globals()[key]`: a store when `=` follows (`+=` reads first)
-      if (t.kind == Tok::assign && t.depth == c.depth) {
-        m_facts.stores_globals = true;
-        c.stage = 0;
-      } else {
-        reads();
-      }
-      break;
-    default: c.stage = 0; break;
-    }
+    int32_t owner = m_namespace.owner;
+    NamespaceUse use = namespace_step(m_namespace, t, text(t));
+    if (use == NamespaceUse::reads) state(owner).dynamic = true;
+    if (use == NamespaceUse::stores) m_facts.stores_globals = true;
   }
 
   // `del name, other`: the statement unbinds plain names and reads none of them (`del obj.attr` and
@@ -590,11 +558,6 @@ private:
   // The owner that called_as() made dynamic for naming eval or exec, and its flag before: undone
   // when the next token shows the name was a keyword argument's.
   std::optional<std::pair<int32_t, bool>> m_eval_undo;
-  struct NamespaceCall {
-    int stage = 0;      // 0: none; see namespace_call()
-    int32_t owner = -1; // whose code called globals()
-    uint32_t depth = 0; // the bracket depth of its `(`
-  };
   NamespaceCall m_namespace;
   ModuleLookup m_lookup;          // sys.modules["name"]: held until its key is read
   const StoredRanges& m_stored;                  // values that only store (collect_references)
