@@ -53,11 +53,18 @@ Naming names(std::string_view lit, const Candidate& c) {
   if (!c.ext.empty() && (lit == c.ext || lit == std::string_view(c.ext).substr(1))) return Naming::whole;
   auto slash = lit.rfind('/');
   std::string_view last = slash == std::string_view::npos ? lit : lit.substr(slash + 1);
-  // A glob of files (`"*.rules"`, `"test_*.txt"`, `"*"` in a listed folder), not a piece of a regular
-  // expression (`[/?#]\S*` of a URL pattern, which fnmatch would take for one matching `sandbox.rst`).
+  // A glob of files (`"*.rules"`, `"example_*"`, `"*"` in a listed folder), not a piece of a regular
+  // expression (`[/?#]\S*` of a URL pattern, whose `s*` fnmatch would take for one matching
+  // `sandbox.rst`): a dot, or three characters of a name outside the wildcards and brackets.
+  size_t spelled = 0;
+  for (size_t i = 0, depth = 0; i < last.size(); ++i) {
+    if (last[i] == '[') ++depth;
+    else if (last[i] == ']' && depth > 0) --depth;
+    else if (depth == 0 && last[i] != '*' && last[i] != '?') ++spelled;
+  }
   bool glob = last.find_first_of("*?[") != std::string_view::npos &&
               lit.find_first_of("^$()+|{} \t\r\n") == std::string_view::npos &&
-              (last == "*" || last == "**" || last.find('.') != std::string_view::npos);
+              (last == "*" || last == "**" || last.find('.') != std::string_view::npos || spelled >= 3);
   if (glob && util::fnmatch(last, c.name)) return Naming::whole;
   return !c.stem.empty() && lit == c.stem ? Naming::stem : Naming::none;
 }
