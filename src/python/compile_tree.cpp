@@ -182,19 +182,16 @@ bool TreeChecker::has_token(TSNode n, std::string_view token) const {
 }
 
 bool TreeChecker::stray_comma(TSNode n, bool trailing) const {
-  std::string_view previous = "(";
-  bool first = true, comma_last = false;
+  std::string_view previous; // the last token before `c`; "" for a named node
   uint32_t count = ts_node_child_count(n);
   for (uint32_t i = 0; i < count; ++i) {
     TSNode c = ts_node_child(n, i);
     if (skipped(c)) continue;
     bool comma = !ts_node_is_named(c) && std::string_view(ts_node_type(c)) == ",";
-    if (comma && !first && (previous == "," || previous == "(")) return true;
+    if (comma && (previous == "," || previous == "(")) return true;
     previous = ts_node_is_named(c) ? "" : ts_node_type(c);
-    first = false;
-    comma_last = comma;
   }
-  return trailing && comma_last;
+  return trailing && previous == ",";
 }
 
 void TreeChecker::module(TSNode root) {

@@ -60,29 +60,22 @@ std::vector<uint32_t> data_loaders(const ImportGraph& graph, const ProjectFacts&
   // From files: the loading code names a path or opens something (not `pickle.loads(pickle.dumps(x))`),
   // or the test that loads it does, or a conftest.py does, handing the loader a path (`read_shapes(DATA /
   // "shapes.yaml")` in the test, `fileConfig(path)` in a helper).
-  bool conftest_files = false;
-  for (uint32_t n = 0; from_files && n < graph.nodes.size() && n < facts.size(); ++n) {
-    conftest_files = conftest_files || (graph.nodes[n].conftest && !graph.nodes[n].ghost && files(n));
+  bool every = !from_files;
+  for (uint32_t n = 0; !every && n < graph.nodes.size() && n < facts.size(); ++n) {
+    every = graph.nodes[n].conftest && !graph.nodes[n].ghost && files(n);
   }
-  ReverseWalk walk(graph);
-  std::vector<bool> opening(graph.nodes.size(), !from_files || conftest_files);
+  ReverseWalk walk(graph), opened(graph); // from every loader; from the loaders that open something
   for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
     if (graph.nodes[n].ghost || !loads(n)) continue;
     walk.seed(n, Relation::dynamic_import_may_load);
-    if (files(n)) opening[n] = true;
+    if (!every && files(n)) opened.seed(n, Relation::dynamic_import_may_load);
   }
   walk.run();
-  // A test counts when it or a loader it loads opens something: the loaders that open, walked apart.
-  ReverseWalk opened(graph);
-  for (uint32_t n = 0; n < graph.nodes.size() && n < facts.size(); ++n) {
-    if (opening[n] && !graph.nodes[n].ghost && loads(n)) opened.seed(n, Relation::dynamic_import_may_load);
-  }
-  opened.run();
+  if (!every) opened.run();
   std::vector<uint32_t> out;
   for (uint32_t n : walk.order()) {
-    if (graph.nodes[n].test && (opening[n] || opened.reached(n) || (n < facts.size() && files(n)))) out.push_back(n);
+    if (graph.nodes[n].test && (every || opened.reached(n) || (n < facts.size() && files(n)))) out.push_back(n);
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
