@@ -46,7 +46,7 @@ public:
   BlockAnswer run(const std::vector<Hunk>& hunks) {
     // A change that adds or removes a `yield` or an `await` can make a generator a plain function (its
     // body then runs in calls that never iterated it, and recorded nothing) or the reverse.
-    for (const auto& h : hunks) m_yields_changed = m_yields_changed || touches_yield(h);
+    m_yields_changed = touches_yield(hunks, m_old, m_new);
     for (const auto& h : hunks) {
       if (!hunk(h)) return std::move(m_out);
     }
@@ -248,18 +248,6 @@ private:
     return b.runs_later && (!m_arcs || b.resumes_silently || m_yields_changed);
   }
 
-  bool touches_yield(const Hunk& h) const {
-    auto any = [](const std::vector<std::string_view>& lines, uint32_t from, uint32_t count) {
-      for (uint32_t l = from; l < from + count && l < lines.size(); ++l) {
-        if (lines[l].find("yield") != std::string_view::npos || lines[l].find("await") != std::string_view::npos) {
-          return true;
-        }
-      }
-      return false;
-    };
-    return any(m_old, h.old_start, h.old_count) || any(m_new, h.new_start, h.new_count);
-  }
-
   bool later(const FunctionBlock& b) {
     return fail(CoverageFallback::runs_later,
                 fmt::format("{}:{}-{}: a generator, a coroutine or a lazy generator expression: its code runs when "
@@ -334,6 +322,19 @@ private:
 };
 
 } // namespace
+
+bool touches_yield(const std::vector<Hunk>& hunks, const std::vector<std::string_view>& base,
+                   const std::vector<std::string_view>& current) {
+  auto any = [](const std::vector<std::string_view>& lines, uint32_t from, uint32_t count) {
+    for (uint32_t l = from; l < from + count && l < lines.size(); ++l) {
+      if (lines[l].find("yield") != std::string_view::npos || lines[l].find("await") != std::string_view::npos) return true;
+    }
+    return false;
+  };
+  return std::any_of(hunks.begin(), hunks.end(), [&](const Hunk& h) {
+    return any(base, h.old_start, h.old_count) || any(current, h.new_start, h.new_count);
+  });
+}
 
 BlockAnswer answer_by_blocks(std::string_view path, const std::vector<Hunk>& hunks, std::string_view base,
                              std::string_view current, const std::map<uint32_t, std::vector<uint32_t>>& lines,

@@ -15,6 +15,7 @@
 #include "coverage/keeping_callers.hpp"
 #include "coverage/memoized.hpp"
 #include "coverage/read_not_run.hpp"
+#include "impact/python/function_blocks.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
 #include "util/ascii.hpp"
@@ -238,7 +239,6 @@ public:
         return fallback(CoverageFallback::not_implementation, fmt::format("{}: {} of {}", path, to_string(s.change), s.qualname));
       }
     }
-    if (auto read = read_not_run(m_facts, path, *sem)) return fallback(CoverageFallback::not_implementation, std::move(*read));
     std::vector<MeasuredFile> versions = m_index.versions(change.path());
     if (versions.empty()) return fallback(CoverageFallback::not_indexed, fmt::format("{} was never measured by the index", path));
     const auto& base = m_base.read(change.old_path);
@@ -267,6 +267,10 @@ public:
       return fallback(CoverageFallback::line_endings, fmt::format("{}: a carriage return not followed by a line feed makes git's line "
                                                   "numbers differ from Python's",
                                                   path));
+    }
+    bool kind_may_change = touches_yield(change.hunks, numbered_lines(*base), numbered_lines(*current));
+    if (auto read = read_not_run(m_facts, path, *sem, kind_may_change)) {
+      return fallback(CoverageFallback::not_implementation, std::move(*read));
     }
     if (auto cached = memoized(m_facts, m_graph, at, path, *sem)) {
       return fallback(CoverageFallback::memoized, fmt::format("{}: {} is memoized ({}): its body runs for the first caller only",

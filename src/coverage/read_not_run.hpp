@@ -14,8 +14,10 @@ namespace impact {
 // Why the index cannot answer the changes `sem` of file `path`, or nullopt: a changed function whose
 // docstring changed too, where the project names a docstring reader; or one the project hands to other
 // code as a value (an argument, an element of a display, a stored value) or reads `__code__` of, where
-// it names a reader of source text or code objects (inspect.getsource, `__code__`,
-// inspect.isgeneratorfunction, ...).
-std::optional<std::string> read_not_run(const ProjectFacts& facts, std::string_view path, const FileSemantics& sem);
+// it names a reader of source text or code objects (inspect.getsource, `__code__`, dis, ...), or a
+// reader of a function's kind (inspect.isgeneratorfunction, ...) and `kind_may_change`: the change
+// adds or removes a line with `yield` or `await`.
+std::optional<std::string> read_not_run(const ProjectFacts& facts, std::string_view path, const FileSemantics& sem,
+                                        bool kind_may_change);
 
 } // namespace impact

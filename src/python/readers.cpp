@@ -23,17 +23,22 @@ bool project_names_docstring_reader(const ProjectFacts& facts) {
 }
 
 constexpr std::array<std::string_view, 4> k_source_readers = {"getsource", "getsourcelines", "findsource", "getcomments"};
-constexpr std::array<std::string_view, 8> k_code_readers = {"__code__",           "isgeneratorfunction", "iscoroutinefunction",
-                                                            "isasyncgenfunction", "dis",                 "getgeneratorstate",
-                                                            "getclosurevars",     "__closure__"};
+// Readers of what a body holds: its code object, its bytecode, its free and global names.
+constexpr std::array<std::string_view, 4> k_code_readers = {"__code__", "dis", "getclosurevars", "__closure__"};
+// Readers of a function's kind only (generator, coroutine, async generator): what `async def` and a
+// `yield` in the body decide.
+constexpr std::array<std::string_view, 4> k_kind_readers = {"isgeneratorfunction", "iscoroutinefunction",
+                                                            "isasyncgenfunction", "getgeneratorstate"};
 
 bool project_names_source_reader(const ProjectFacts& facts) { return names_any(facts, k_source_readers); }
 
 bool project_names_code_reader(const ProjectFacts& facts) { return names_any(facts, k_code_readers); }
 
+bool project_names_kind_reader(const ProjectFacts& facts) { return names_any(facts, k_kind_readers); }
+
 bool reads_functions(std::string_view name) {
-  return std::find(k_source_readers.begin(), k_source_readers.end(), name) != k_source_readers.end() ||
-         std::find(k_code_readers.begin(), k_code_readers.end(), name) != k_code_readers.end();
+  auto in = [&](const auto& list) { return std::find(list.begin(), list.end(), name) != list.end(); };
+  return in(k_source_readers) || in(k_code_readers) || in(k_kind_readers);
 }
 
 } // namespace impact::python

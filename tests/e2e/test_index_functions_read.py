@@ -83,3 +83,34 @@ def test_a_function_a_reader_of_closures_names_keeps_the_static_answer(tmp_path)
     warm = repo.decide()
     assert answer_for(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
     assert "tests/test_deps.py::test_deps" in selected_ids(warm)
+
+
+def test_a_handed_function_keeps_the_index_answer_where_code_asks_only_its_kind(tmp_path):
+    # isgeneratorfunction reads what `async def` and a `yield` decide; this change touches neither.
+    repo = indexed(tmp_path, {
+        "src/pkg/handlers.py": "import inspect\n\n\ndef export():\n    return [1, 2]\n\n\n"
+                               "def other():\n    return 3\n\n\nHANDLERS = {'export': export, 'other': other}\n\n\n"
+                               "def streams(name):\n    return inspect.isgeneratorfunction(HANDLERS[name])\n",
+        "tests/test_kind.py": "from pkg.handlers import HANDLERS, streams\n\n\n"
+                              "def test_plain():\n    assert not streams('export')\n\n\n"
+                              "def test_export():\n    assert HANDLERS['export']() == [1, 2]\n\n\n"
+                              "def test_other():\n    assert HANDLERS['other']() == 3\n",
+    })
+    repo.replace("src/pkg/handlers.py", "return [1, 2]", "return [2, 1]")
+    assert failed_tests(repo) == ["tests/test_kind.py::test_export"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/handlers.py") == ("coverage", None)
+    assert selected_ids(warm) == ["tests/test_kind.py::test_export"]
+
+
+def test_a_handed_generator_that_loses_its_yield_keeps_the_static_answer_where_code_asks_its_kind(tmp_path):
+    repo = indexed(tmp_path, {
+        "src/pkg/handlers.py": "def export():\n    yield 1\n    yield 2\n\n\nHANDLERS = {'export': export}\n",
+        "tests/test_kind.py": "import inspect\n\nfrom pkg.handlers import HANDLERS\n\n\n"
+                              "def test_stream():\n    assert inspect.isgeneratorfunction(HANDLERS['export'])\n",
+    })
+    repo.replace("src/pkg/handlers.py", "    yield 1\n    yield 2\n", "    return [1, 2]\n")
+    assert failed_tests(repo) == ["tests/test_kind.py::test_stream"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
+    assert selected_ids(warm) == ["tests/test_kind.py::test_stream"]

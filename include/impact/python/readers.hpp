@@ -14,9 +14,11 @@ namespace impact::python {
 bool project_names_docstring_reader(const ProjectFacts& facts);
 // inspect.getsource and its siblings (getsourcelines, findsource, getcomments).
 bool project_names_source_reader(const ProjectFacts& facts);
-// A function's code object or what inspect reads from it: `__code__`, `__closure__`,
-// isgeneratorfunction, iscoroutinefunction, isasyncgenfunction, getclosurevars, dis.
+// A function's code object or what it holds: `__code__`, `__closure__`, getclosurevars, dis.
 bool project_names_code_reader(const ProjectFacts& facts);
+// A function's kind, which only `async def` and a `yield` in its body decide: isgeneratorfunction,
+// iscoroutinefunction, isasyncgenfunction, getgeneratorstate.
+bool project_names_kind_reader(const ProjectFacts& facts);
 // Whether `name` (the last part of a reference) is one of the readers of source text or code objects.
 bool reads_functions(std::string_view name);
 
