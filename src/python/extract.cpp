@@ -8,6 +8,7 @@
 #include "python/handed_values.hpp"
 #include "python/compile_check.hpp"
 #include "python/decorator_shape.hpp"
+#include "python/property_accessors.hpp"
 #include "python/fixture_marks.hpp"
 #include "python/grammar.hpp"
 #include "python/lazy_modules.hpp"
@@ -531,6 +532,7 @@ FileFacts FactsExtractor::extract(std::string_view raw) {
   python::mark_namespace_values(root, source, facts);
   python::add_quoted_annotations(quoted, facts);
   python::mark_class_annotations(root, source, facts);
+  python::drop_property_accessor_reads(facts);
   if (python::names_dynamic_import(source, m_impl->references.tokens)) python::scan_dynamic_imports(root, source, facts);
   python::scan_string_references(source, facts);
   python::mark_held_strings(stored.string_lines, facts);

@@ -157,10 +157,10 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
       o.dynamic_fixtures = true;
     } else if (call.kind == Call::setattr) {
       // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
-      read(k_any_setter, true);
+      read(call.on_self ? k_self_setter : k_any_setter, true);
     } else if (call.kind == Call::hasattr) {
       // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
-      read(k_any_getter, true);
+      read(call.on_self ? k_self_getter : k_any_getter, true);
     } else if ((call.kind == Call::getattr || call.kind == Call::bound_lookup) && forwards_lookup(call, o)) {
       // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
       // named, and the caller's code names it.

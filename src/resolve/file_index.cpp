@@ -477,6 +477,8 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
   std::string_view marker = name == k_any_member_name   ? k_any_member
                             : name == k_any_setter_name ? k_any_setter
                             : name == k_any_getter_name ? k_any_getter
+                            : name == k_self_setter_name ? k_self_setter
+                            : name == k_self_getter_name ? k_self_getter
                             : name == k_any_value_attr_name ? k_any_value_attr
                                                             : std::string_view();
   // The name a method's instance goes by: its first parameter (`self`, or `__self` as click spells it).

@@ -98,6 +98,12 @@ inline constexpr std::string_view k_any_setter_name = "*=";
 // The reference recorded for hasattr(obj, <computed>): it calls nothing but a property's getter.
 inline constexpr std::string_view k_any_getter = ".*?";
 inline constexpr std::string_view k_any_getter_name = "*?";
+// The same on `self` or `cls` (setattr(self, name, v), hasattr(self, name)): only a setter or getter
+// of the object's own class's MRO (docs/selection.md `self-calls`).
+inline constexpr std::string_view k_self_setter = ".*=self";
+inline constexpr std::string_view k_self_setter_name = "*=self";
+inline constexpr std::string_view k_self_getter = ".*?self";
+inline constexpr std::string_view k_self_getter_name = "*?self";
 // getattr(self, "visit_" + kind) is recorded as k_any_member followed by the literal start of the name
 // (`.*visit_`): it reads only the members whose names start so. Its name table component (`*visit_`)
 // stands for k_any_member_name too. Returns the start ("visit_"), or "" for any other reference.

@@ -28,8 +28,14 @@ std::vector<std::string_view> DynamicAccessRules::markers(const Key& key, bool m
   bool safe = m_walk.mode() == Mode::safe;
   if (member) {
     out.push_back(k_any_member_name);
-    if (is_setter(key)) out.push_back(k_any_setter_name);
-    if (is_property(key)) out.push_back(k_any_getter_name);
+    if (is_setter(key)) {
+      out.push_back(k_any_setter_name);
+      out.push_back(k_self_setter_name);
+    }
+    if (is_property(key)) {
+      out.push_back(k_any_getter_name);
+      out.push_back(k_self_getter_name);
+    }
   }
   if (safe) out.push_back(k_any_value_attr_name);
   return out;

@@ -176,22 +176,32 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     CHECK_FALSE(reads(symbol(facts, "C.p"), lookup + ".a"));
   }
   SECTION("setattr and delattr with a computed name store: only a setter or deleter may run") {
-    for (const char* code : {"def f(self, n, v):\n    setattr(self, n, v)\n", "def f(o, n, v):\n    setattr(o, n, v)\n",
-                             "def f(o, n):\n    delattr(o, n)\n"}) {
+    for (const char* code : {"def f(o, n, v):\n    setattr(o, n, v)\n", "def f(o, n):\n    delattr(o, n)\n"}) {
       auto facts = extract(code);
       const Symbol& s = symbol(facts, "f");
       CHECK(reads(s, std::string(k_any_setter)));
+      CHECK_FALSE(reads(s, std::string(k_self_setter)));
       CHECK_FALSE(reads(s, std::string(k_any_member)));
       CHECK_FALSE(s.dynamic_access);
     }
-  }
-  SECTION("hasattr with a computed name calls only a property's getter") {
-    for (const char* code : {"def f(self, n):\n    return hasattr(self, n)\n", "def f(o, n):\n    return hasattr(o, n)\n"}) {
+    // On self: a setter of self's class's MRO only.
+    for (const char* code : {"def f(self, n, v):\n    setattr(self, n, v)\n", "def f(cls, n):\n    delattr(cls, n)\n"}) {
       auto facts = extract(code);
       const Symbol& s = symbol(facts, "f");
-      CHECK(reads(s, std::string(k_any_getter)));
+      CHECK(reads(s, std::string(k_self_setter)));
+      CHECK_FALSE(reads(s, std::string(k_any_setter)));
       CHECK_FALSE(reads(s, std::string(k_any_member)));
-      CHECK_FALSE(s.dynamic_access);
+    }
+  }
+  SECTION("hasattr with a computed name calls only a property's getter") {
+    auto facts = extract("def f(o, n):\n    return hasattr(o, n)\n\n\ndef g(self, n):\n    return hasattr(self, n)\n");
+    CHECK(reads(symbol(facts, "f"), std::string(k_any_getter)));
+    CHECK_FALSE(reads(symbol(facts, "f"), std::string(k_self_getter)));
+    CHECK(reads(symbol(facts, "g"), std::string(k_self_getter)));
+    CHECK_FALSE(reads(symbol(facts, "g"), std::string(k_any_getter)));
+    for (const char* name : {"f", "g"}) {
+      CHECK_FALSE(reads(symbol(facts, name), std::string(k_any_member)));
+      CHECK_FALSE(symbol(facts, name).dynamic_access);
     }
   }
   SECTION("inspect.getmembers(module) reads the module's namespace") {
