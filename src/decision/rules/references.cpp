@@ -256,9 +256,11 @@ void ReferenceRules::reading_code(const Search& search, uint32_t h, const FileIn
   for (size_t k = 0; k < search.markers.size(); ++k) {
     bool any_name = safe && search.markers[k] == k_any_value_attr_name;
     // getattr(self, <computed>) finds a member of self's class's MRO only, as `self.m` does; so do
-    // hasattr(self, ...) and setattr(self, ...).
+    // hasattr(self, ...) and setattr(self, ...). A constructor too: getattr(self, name) may return
+    // self's own `__init__`, never another class's.
     std::string_view marker = search.markers[k];
-    bool on_self = self_calls && (marker == k_any_member_name || marker == k_self_getter_name || marker == k_self_setter_name);
+    bool on_self = search.member && search.scan == Scan::all &&
+                   (marker == k_any_member_name || marker == k_self_getter_name || marker == k_self_setter_name);
     for (const Read& r : m_index.reads(h, search.marker_ids[k], search.markers[k])) {
       if (!any_name && !looks_up(r.name_prefix, search.name)) continue;
       if (on_self && r.symbol >= 0) m_self_only.push_back(r.symbol);
