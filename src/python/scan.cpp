@@ -1,7 +1,6 @@
 #include "python/scan.hpp"
 
 #include "python/literals.hpp"
-#include "python/object_modules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -166,9 +165,6 @@ void record_dynamic(TSNode call, std::string_view callee, std::string_view sourc
   if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 0) first = ts_node_named_child(args, 0);
   bool by_module = callee.ends_with("import_module") || callee.ends_with("__import__") ||
                    callee.ends_with("run_module") || callee.ends_with("resolve_name");
-  // import_module(func.__module__) returns a module that is loaded already: it loads nothing.
-  bool imports = callee.ends_with("import_module") || callee.ends_with("__import__");
-  if (imports && !ts_node_is_null(first) && names_objects_module(first, source)) return;
   if (by_module && !ts_node_is_null(first) && ts_node_symbol(first) != g.keyword_argument) {
     Anchor anchor = callee.ends_with("import_module") ? package_anchor(args, source) : Anchor{};
     auto value = string_value(first, source, g);
