@@ -40,13 +40,13 @@ class Judge {
 public:
   Judge(std::string_view path, std::string_view base, std::string_view current,
         const std::map<uint32_t, std::vector<uint32_t>>& lines, bool whole_suite, bool arcs)
-      : m_path(path), m_old(numbered_lines(base)), m_new(numbered_lines(current)), m_blocks(function_blocks(base)),
+      : m_path(path), m_base(base), m_current(current), m_old(numbered_lines(base)), m_new(numbered_lines(current)), m_blocks(function_blocks(base)),
         m_starts(statement_starts(base)), m_lines(lines), m_whole_suite(whole_suite), m_arcs(arcs) {}
 
   BlockAnswer run(const std::vector<Hunk>& hunks) {
     // A change that adds or removes a `yield` or an `await` can make a generator a plain function (its
     // body then runs in calls that never iterated it, and recorded nothing) or the reverse.
-    m_yields_changed = touches_yield(hunks, m_old, m_new);
+    m_yields_changed = kinds_may_differ(hunks, m_base, m_current);
     for (const auto& h : hunks) {
       if (!hunk(h)) return std::move(m_out);
     }
@@ -310,6 +310,7 @@ private:
   }
 
   std::string_view m_path;
+  std::string_view m_base, m_current;
   std::vector<std::string_view> m_old, m_new;
   std::vector<FunctionBlock> m_blocks;
   std::vector<uint32_t> m_starts; // each base line's statement's first line
@@ -323,17 +324,18 @@ private:
 
 } // namespace
 
-bool touches_yield(const std::vector<Hunk>& hunks, const std::vector<std::string_view>& base,
-                   const std::vector<std::string_view>& current) {
+bool kinds_may_differ(const std::vector<Hunk>& hunks, std::string_view base_text, std::string_view current_text) {
+  std::vector<std::string_view> base = numbered_lines(base_text), current = numbered_lines(current_text);
   auto any = [](const std::vector<std::string_view>& lines, uint32_t from, uint32_t count) {
     for (uint32_t l = from; l < from + count && l < lines.size(); ++l) {
       if (lines[l].find("yield") != std::string_view::npos || lines[l].find("await") != std::string_view::npos) return true;
     }
     return false;
   };
-  return std::any_of(hunks.begin(), hunks.end(), [&](const Hunk& h) {
+  bool touched = std::any_of(hunks.begin(), hunks.end(), [&](const Hunk& h) {
     return any(base, h.old_start, h.old_count) || any(current, h.new_start, h.new_count);
   });
+  return touched || generator_functions(base_text) != generator_functions(current_text);
 }
 
 BlockAnswer answer_by_blocks(std::string_view path, const std::vector<Hunk>& hunks, std::string_view base,

@@ -26,10 +26,10 @@ struct BlockAnswer {
 // the base content `base`; `current` is the file now). `whole_suite`: the index saw every test of the
 // suite, so a body that no test ran is run by none. `arcs`: the index was measured with coverage.py's
 // arcs (branch data), which record a resumed generator's exit.
-// Whether a hunk of `hunks` adds or removes a line that holds `yield` or `await` (`base` and `current` as
-// numbered_lines gives them): such a change can make a plain function a generator, or the reverse.
-bool touches_yield(const std::vector<Hunk>& hunks, const std::vector<std::string_view>& base,
-                   const std::vector<std::string_view>& current);
+// Whether the change `hunks` (base -> current) may make a plain function a generator or the reverse: a
+// hunk adds or removes a line that holds `yield` or `await`, or the functions whose own body holds a
+// `yield` differ (deleting a `for` line can move an unchanged `yield` into a nested def).
+bool kinds_may_differ(const std::vector<Hunk>& hunks, std::string_view base, std::string_view current);
 
 BlockAnswer answer_by_blocks(std::string_view path, const std::vector<Hunk>& hunks, std::string_view base,
                              std::string_view current, const std::map<uint32_t, std::vector<uint32_t>>& lines,

@@ -268,7 +268,7 @@ public:
                                                   "numbers differ from Python's",
                                                   path));
     }
-    bool kind_may_change = touches_yield(change.hunks, numbered_lines(*base), numbered_lines(*current));
+    bool kind_may_change = kinds_may_differ(change.hunks, *base, *current);
     if (auto read = read_not_run(m_facts, path, *sem, kind_may_change)) {
       return fallback(CoverageFallback::not_implementation, std::move(*read));
     }

@@ -3,6 +3,7 @@
 
 #include "python/grammar.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -43,20 +44,37 @@ public:
   explicit Collector(std::string_view source) : m_source(source) {}
 
   std::vector<FunctionBlock> run(TSNode root) {
-    visit(root, -1);
+    visit(root, -1, -1, "");
     return std::move(m_blocks);
   }
 
+  // The name of each block (its enclosing defs' and classes' names, dotted), after run().
+  const std::vector<std::string>& names() const { return m_names; }
+
 private:
-  void visit(TSNode node, int32_t enclosing) {
+  // `own`: the block whose own scope holds the node (-1 inside a lambda or a class body); `scope`: the
+  // dotted names of the defs and classes around it.
+  void visit(TSNode node, int32_t enclosing, int32_t own, const std::string& scope) {
     std::string_view type = ts_node_type(node);
     if (enclosing >= 0 && (type == "function_definition" || type == "lambda" || type == "class_definition")) {
       for (int32_t b = enclosing; b >= 0; b = m_blocks[static_cast<size_t>(b)].parent) {
         m_blocks[static_cast<size_t>(b)].has_nested = true;
       }
     }
+    std::string inner_scope;
+    const std::string* inner = &scope;
+    if (type == "function_definition" || type == "class_definition") {
+      TSNode name = ts_node_child_by_field_name(node, "name", 4);
+      inner_scope = scope.empty() ? std::string() : scope + ".";
+      if (!ts_node_is_null(name)) inner_scope += node_text(name);
+      inner = &inner_scope;
+    }
+    if (type == "lambda" || type == "class_definition") own = -1;
+    if (own >= 0 && type == "yield") m_blocks[static_cast<size_t>(own)].generator = true;
     if (type == "function_definition") {
       enclosing = open(node, enclosing);
+      own = enclosing;
+      m_names.push_back(*inner);
     } else if (enclosing >= 0 && (type == "yield" || type == "await" ||
                                   (type == "generator_expression" && lazy_generator(node, m_source)))) {
       // Everything around it runs later too: the enclosing functions' bodies hold these lines.
@@ -67,7 +85,12 @@ private:
       m_blocks[static_cast<size_t>(enclosing)].resumes_silently = true;
     }
     uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) visit(ts_node_named_child(node, i), enclosing);
+    for (uint32_t i = 0; i < n; ++i) visit(ts_node_named_child(node, i), enclosing, own, *inner);
+  }
+
+  std::string_view node_text(TSNode node) const {
+    uint32_t begin = ts_node_start_byte(node), end = ts_node_end_byte(node);
+    return end <= m_source.size() && begin <= end ? m_source.substr(begin, end - begin) : std::string_view();
   }
 
   int32_t open(TSNode def, int32_t enclosing) {
@@ -118,6 +141,7 @@ private:
 
   std::string_view m_source;
   std::vector<FunctionBlock> m_blocks;
+  std::vector<std::string> m_names;
   std::vector<uint32_t> m_yield_lines; // per block, the line of its last `yield` seen
 };
 
@@ -128,6 +152,20 @@ std::vector<FunctionBlock> function_blocks(std::string_view source) {
   std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
   if (!tree) return {};
   return Collector(source).run(ts_tree_root_node(tree.get()));
+}
+
+std::vector<std::string> generator_functions(std::string_view source) {
+  python::Parser parser;
+  std::unique_ptr<TSTree, python::TreeDeleter> tree(parser.parse(source));
+  if (!tree) return {};
+  Collector collector(source);
+  std::vector<FunctionBlock> blocks = collector.run(ts_tree_root_node(tree.get()));
+  std::vector<std::string> out;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    if (blocks[b].generator) out.push_back(collector.names()[b]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<std::string_view> numbered_lines(std::string_view text) {

@@ -114,3 +114,18 @@ def test_a_handed_generator_that_loses_its_yield_keeps_the_static_answer_where_c
     warm = repo.decide()
     assert answer_for(warm, "src/pkg/handlers.py") == ("static", "not_implementation")
     assert selected_ids(warm) == ["tests/test_kind.py::test_stream"]
+
+
+def test_a_deleted_line_that_moves_an_unchanged_yield_into_a_nested_def_keeps_the_static_answer(tmp_path):
+    # Without its `for` line, `yield _split(line)` belongs to _split: rows is no generator any more.
+    # No test ran a line of rows (making a generator runs none), and no changed line holds `yield`.
+    repo = indexed(tmp_path, {
+        "src/pkg/steps.py": "def rows(data):\n    def _split(line):\n        return line.split(',')\n"
+                            "    for line in data.splitlines():\n        yield _split(line)\n\n\nREADERS = {'csv': rows}\n",
+        "tests/test_state.py": "import types\n\nfrom pkg.steps import READERS\n\n\n"
+                               "def test_lazy():\n    assert isinstance(READERS['csv']('a,b'), types.GeneratorType)\n",
+    })
+    repo.replace("src/pkg/steps.py", "    for line in data.splitlines():\n", "")
+    assert failed_tests(repo) == ["tests/test_state.py::test_lazy"]
+    warm = repo.decide()
+    assert selected_ids(warm) == ["tests/test_state.py::test_lazy"]

@@ -5,6 +5,7 @@
 // The function bodies of a Python source, for the coverage index's block rule (docs/coverage.md,
 // "Block level"): a change inside a body is answered by the tests that ran any line of that body.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct FunctionBlock {
   // another test, reading what the body bound (a closure). A change of the body's own lines can then
   // act on a test that ran only the nested code.
   bool has_nested = false;
+  // Its own body (not a nested def or lambda) holds a `yield`: calling it makes a generator and runs
+  // no line of the body.
+  bool generator = false;
 
   uint32_t body_first() const { return header_last + 1; }
   bool in_body(uint32_t line) const { return line > header_last && line <= last_line; }
@@ -39,6 +43,11 @@ struct FunctionBlock {
 // Every function of `source`, in source order (an enclosing function before the ones it holds).
 // A source tree-sitter cannot parse gives what it could read; callers check compilability elsewhere.
 std::vector<FunctionBlock> function_blocks(std::string_view source);
+
+// The functions of `source` whose own body holds a `yield`, each as its names from the outermost
+// enclosing def or class (`Reader.rows`, `load.inner`), sorted. Two versions whose lists differ made a
+// function a generator or a plain one (or added or removed one).
+std::vector<std::string> generator_functions(std::string_view source);
 
 // The lines of `text` split at '\n', 1-based ([0] is empty), as coverage.py and the blocks number them.
 std::vector<std::string_view> numbered_lines(std::string_view text);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 using impact::function_blocks;
+using impact::generator_functions;
 using impact::innermost_block;
 
 TEST_CASE("function_blocks: the header ends at the colon; decorators and a multi-line signature are header",
@@ -130,4 +131,17 @@ TEST_CASE("numbered_lines: 1-based, a last line without a newline kept, a lone '
   CHECK(impact::numbered_lines("a\nb\n") == V{"", "a", "b"});
   CHECK(impact::numbered_lines("a\n\nb") == V{"", "a", "", "b"});
   CHECK(impact::numbered_lines("a\rb\r\n") == V{"", "a\rb\r"});
+}
+
+TEST_CASE("generator_functions names the functions whose own body yields", "[function_blocks]") {
+  std::string source = "def rows(data):\n    def _split(line):\n        return line.split(',')\n"
+                       "    for line in data.splitlines():\n        yield _split(line)\n\n\n"
+                       "class Reader:\n    def items(self):\n        yield from self.data\n\n"
+                       "    def size(self):\n        return len(list(x for x in self.data))\n\n\n"
+                       "def lazy():\n    return lambda: (yield)\n";
+  CHECK(generator_functions(source) == std::vector<std::string>{"Reader.items", "rows"});
+  // Without the `for` line the yield belongs to _split.
+  std::string moved = "def rows(data):\n    def _split(line):\n        return line.split(',')\n"
+                      "        yield _split(line)\n";
+  CHECK(generator_functions(moved) == std::vector<std::string>{"rows._split"});
 }
