@@ -96,7 +96,10 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
       o.dynamic = true;
       return;
     }
-    if (given && call.kind == Call::members) {
+    // vars(cls) of a class given to a plain function (a class decorator's `cls`): every member of
+    // whatever class it is, as getmembers.
+    bool class_named = root == "cls" || root == "klass" || root == "mcs";
+    if (given && (call.kind == Call::members || class_named)) {
       read(k_any_value_attr, true);
       return;
     }

@@ -364,10 +364,12 @@ private:
     }
     if (m_prev == Tok::dot) {
       if (Call c = method_lookup(n, m_chain.open ? chain() : std::string_view()); c != Call::none) m_pending_call = c;
-      // `object.__getattribute__(obj, name)` is getattr; `x.__getattribute__(name)` takes the name first.
-      if (n == "__getattribute__" || n == "__getattr__") {
-        bool unbound = m_chain.open && (chain() == "object" || chain() == "type");
-        m_pending_call = unbound ? Call::getattr : Call::bound_lookup;
+      // `object.__getattribute__(obj, name)` is getattr (`object.__setattr__(obj, name, v)` setattr);
+      // `x.__getattribute__(name)` takes the name first.
+      bool unbound = m_chain.open && (chain() == "object" || chain() == "type");
+      bool stores = unbound && (n == "__setattr__" || n == "__delattr__");
+      if (n == "__getattribute__" || n == "__getattr__" || stores) {
+        m_pending_call = !unbound ? Call::bound_lookup : stores ? Call::setattr : Call::getattr;
         // The object looked into is held as a value, as getattr's first argument is (`mod.__getattribute__`).
         if (!unbound && m_chain.open) read(o, chain(), !m_chain.copied);
       }

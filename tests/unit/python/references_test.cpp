@@ -193,6 +193,15 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
       CHECK_FALSE(reads(s, std::string(k_any_member)));
     }
   }
+  SECTION("object.__setattr__ and object.__delattr__ are setattr and delattr") {
+    auto facts = extract("class C:\n    def __init__(self, v):\n        object.__setattr__(self, 'owner', v)\n\n"
+                         "    def drop(self, name):\n        object.__delattr__(self, name)\n\n"
+                         "    def put(self, name, v):\n        type.__setattr__(self, name, v)\n");
+    CHECK(reads(symbol(facts, "C.__init__"), ".owner"));
+    CHECK(reads(symbol(facts, "C.drop"), std::string(k_self_setter)));
+    CHECK(reads(symbol(facts, "C.put"), std::string(k_self_setter)));
+    CHECK_FALSE(reads(symbol(facts, "C.drop"), std::string(k_any_value_attr)));
+  }
   SECTION("hasattr with a computed name calls only a property's getter") {
     auto facts = extract("def f(o, n):\n    return hasattr(o, n)\n\n\ndef g(self, n):\n    return hasattr(self, n)\n");
     CHECK(reads(symbol(facts, "f"), std::string(k_any_getter)));
@@ -249,6 +258,10 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
     auto method = extract("import inspect\n\nclass V:\n    @classmethod\n    def all(cls):\n        return inspect.getmembers(cls)\n");
     CHECK(reads(symbol(method, "V.all"), std::string(k_any_member)));
     CHECK(symbol(extract("import inspect\n\ndef table(make):\n    return inspect.getmembers(make())\n"), "table").dynamic_access);
+    // vars(cls) of a class decorator's class: every member of whatever class it is given.
+    auto decorator = symbol(extract("def with_defaults(cls):\n    cls.D = {k: v for k, v in vars(cls).items()}\n    return cls\n"),
+                            "with_defaults");
+    CHECK(reads(decorator, std::string(k_any_value_attr)));
   }
   SECTION("getattr of a builtin type by a computed name reads no project code, unless the name is rebound") {
     CHECK_FALSE(reads(symbol(extract("def conv(case):\n    return getattr(str, case)\n"), "conv"), std::string(k_any_value_attr)));
