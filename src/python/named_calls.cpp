@@ -160,10 +160,10 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
       o.dynamic_fixtures = true;
     } else if (call.kind == Call::setattr) {
       // setattr(obj, name, value) stores; only a property's setter or deleter runs code.
-      read(call.on_self ? k_self_setter : k_any_setter, true);
+      read(on_instance(call, o) ? k_self_setter : k_any_setter, true);
     } else if (call.kind == Call::hasattr) {
       // hasattr(obj, name) looks the attribute up and calls nothing but a property's getter.
-      read(call.on_self ? k_self_getter : k_any_getter, true);
+      read(on_instance(call, o) ? k_self_getter : k_any_getter, true);
     } else if ((call.kind == Call::getattr || call.kind == Call::bound_lookup) && forwards_lookup(call, o)) {
       // __getattr__(self, name): getattr(self._wrapped, name) reads the attribute the caller
       // named, and the caller's code names it.
@@ -171,7 +171,7 @@ void NamedCalls::end_argument(const CallState& call, Owner& o, const Read& read)
                !m_scratch.bound.contains(call.on_builtin_type) && !is_local(call, o, call.on_builtin_type)) {
       // getattr(str, case): an attribute of a builtin type, which holds no project code (its
       // attributes cannot be set), whatever the name.
-    } else if (call.kind == Call::getattr && call.on_self) {
+    } else if (call.kind == Call::getattr && on_instance(call, o)) {
       // getattr(self, computed): any member of the object, but no module-level name; with a
       // literal prefix (getattr(self, "visit_" + kind)), only a member whose name starts with it.
       std::string prefix = identifier_prefix(m_src.substr(call.begin, call.end - call.begin));
@@ -234,6 +234,20 @@ bool NamedCalls::instance_param(const CallState& call, std::string_view name) co
   const Symbol& s = m_facts.symbols[static_cast<size_t>(call.owner)];
   if (s.parent < 0 || m_facts.symbols[static_cast<size_t>(s.parent)].kind != SymbolKind::class_) return false;
   return !s.params.empty() && s.params.front() == name;
+}
+
+// Whether the call's first argument, `self` or `cls`, is the object its method was called on: in a
+// method, its first parameter, never assigned (a metaclass's `__call__(cls)` that binds
+// `self = super().__call__()` holds an instance of another class); elsewhere (a closure over the
+// method's `self`), a name the function does not assign.
+bool NamedCalls::on_instance(const CallState& call, const Owner& o) const {
+  std::string_view name = call.on_self;
+  if (name.empty()) return false;
+  if (m_scratch.locals.contains(OwnedName{o.id, name})) return false;
+  if (call.owner < 0) return true;
+  const Symbol& s = m_facts.symbols[static_cast<size_t>(call.owner)];
+  bool method = s.parent >= 0 && m_facts.symbols[static_cast<size_t>(s.parent)].kind == SymbolKind::class_;
+  return !method || instance_param(call, name);
 }
 
 // Whether `name` is a parameter or a local of the call's owner: a value the code was given or made.

@@ -31,7 +31,7 @@ struct CallState {
   int tokens = 0;     // tokens of the current argument
   std::string_view literal; // its first token, when a string
   int32_t owner = -1;
-  bool on_self = false;     // the first argument is exactly `self` or `cls`
+  std::string_view on_self; // the first argument, when it is exactly `self` or `cls` (else empty)
   std::string_view on_builtin_type = {}; // the first argument is exactly a builtin type's name (`str`)
   uint32_t begin = 0, end = 0; // the current argument's text, at the call's own depth
   bool dotted = false;         // ... made of names and dots only (`pkg.ops`)
@@ -77,6 +77,7 @@ private:
   static std::string_view literal_value(std::string_view s);
   bool forwards_lookup(const CallState& call, const Owner& o) const;
   bool instance_param(const CallState& call, std::string_view name) const;
+  bool on_instance(const CallState& call, const Owner& o) const;
   bool is_local(const CallState& call, const Owner& o, std::string_view name) const;
 
   std::string_view m_src;

@@ -252,7 +252,7 @@ private:
         m_headers.expect_params = false;
       }
       if (m_call.depth == 0 && m_pending_call != Call::none) {
-        m_call = CallState{m_pending_call, t.depth + 1, 0, 0, {}, m_owner};
+        m_call = CallState{m_pending_call, t.depth + 1, 0, 0, {}, m_owner, {}, {}, 0, 0, false, false};
       } else if (m_pending_call != Call::none) {
         // One inside another's arguments (`setattr(x, "f", getattr(mod, name))`): its own arguments
         // are not read, so it may look up any name.
@@ -291,7 +291,8 @@ private:
         m_call.dotted = (m_call.tokens == 1 || m_call.dotted) && (t.kind == Tok::name || t.kind == Tok::dot);
         m_call.end = t.end;
         if (m_call.argument == 0) {
-          m_call.on_self = m_call.tokens == 1 && t.kind == Tok::name && (text(t) == "self" || text(t) == "cls");
+          bool self = m_call.tokens == 1 && t.kind == Tok::name && (text(t) == "self" || text(t) == "cls");
+          m_call.on_self = self ? text(t) : std::string_view();
           m_call.on_builtin_type = m_call.tokens == 1 && t.kind == Tok::name && is_builtin_type(text(t)) ? text(t) : std::string_view();
         }
       }

@@ -28,14 +28,8 @@ std::vector<std::string_view> DynamicAccessRules::markers(const Key& key, bool m
   bool safe = m_walk.mode() == Mode::safe;
   if (member) {
     out.push_back(k_any_member_name);
-    if (is_setter(key)) {
-      out.push_back(k_any_setter_name);
-      out.push_back(k_self_setter_name);
-    }
-    if (is_property(key)) {
-      out.push_back(k_any_getter_name);
-      out.push_back(k_self_getter_name);
-    }
+    if (is_setter(key)) out.insert(out.end(), {k_any_setter_name, k_self_setter_name});
+    if (is_property(key)) out.insert(out.end(), {k_any_getter_name, k_self_getter_name});
   }
   if (safe) out.push_back(k_any_value_attr_name);
   return out;

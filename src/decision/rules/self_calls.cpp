@@ -48,6 +48,7 @@ bool SelfCallRules::bounded(const Key& key, uint32_t h, const FileInfo& info, in
   // This holds for a test class too (pytest makes it, but as an object of its own class, whose MRO
   // is known as any other's): `getattr(self, name)` in a library class never runs a test method.
   std::string_view reader_class = info.at(method.parent).qualname;
+  if (foreign_self(h, info, reader)) return false;
   if (!m_walk.classes().may_share_mro(h, reader_class, key.node, owner) &&
       !made_together(last_part(reader_class), last_part(owner))) {
     return true;
@@ -87,6 +88,27 @@ bool SelfCallRules::intersect(const Key& key, int32_t cls, uint32_t h, const Fil
       intersection.covered(m_walk.subwalk({SymbolSeed{h, std::string(method.qualname), Relation::references, method.def_line}}));
   intersection.select_both(users, readers, self);
   return true;
+}
+
+bool SelfCallRules::foreign_self(uint32_t h, const FileInfo& info, int32_t reader) {
+  uint64_t id = (uint64_t{h} << 32) | static_cast<uint32_t>(reader);
+  return m_foreign_self.get(id, [&] { return scan_foreign_self(h, info, reader); });
+}
+
+bool SelfCallRules::scan_foreign_self(uint32_t h, const FileInfo& info, int32_t reader) {
+  const SymbolView& method = info.at(reader);
+  std::string reader_class(info.at(method.parent).qualname);
+  for (std::string_view hook : {std::string_view("__getattr__"), std::string_view("__getattribute__")}) {
+    if (info.symbol(reader_class + "." + std::string(hook)) >= 0) return true;
+  }
+  std::string_view name = method.name();
+  uint32_t id = m_index.intern(name);
+  for (uint32_t g : m_facts.files_mentioning(name)) {
+    for (const auto& r : m_index.reads(g, id, name)) {
+      if (r.target->kind == resolve::Target::definition && m_index.may_denote(*r.target, h, method.qualname)) return true;
+    }
+  }
+  return false;
 }
 
 bool SelfCallRules::made_together(std::string_view a, std::string_view b) {

@@ -31,6 +31,11 @@ private:
   // Whether `reader` is a plain method of a class (not a static or class method, whose `self` is no
   // instance), defined in a source file (a test class's method is left to `test-node-ids`).
   bool plain_method(uint32_t h, const resolve::FileInfo& info, int32_t reader) const;
+  // Whether `reader`'s `self` may be an object of a class outside its own class's MRO: the method is
+  // read through its class somewhere (`cls.update = Mixin.update`, `alias = Other.m` in another
+  // class's body, `Other.m(obj)`), or its class forwards lookups (`__getattr__`, `__getattribute__`).
+  bool foreign_self(uint32_t h, const resolve::FileInfo& info, int32_t reader);
+  bool scan_foreign_self(uint32_t h, const resolve::FileInfo& info, int32_t reader);
   // Whether code that names both classes also calls type() or types.new_class: a class made at run
   // time may derive from both.
   bool made_together(std::string_view a, std::string_view b);
@@ -45,6 +50,7 @@ private:
 
   LazyMap<WalkKey, DynamicAccessRules::Covered> m_class_users; // per class: a walk from the class
   LazyMap<uint64_t, bool> m_made_together; // made_together(), by the two names' interned ids
+  LazyMap<uint64_t, bool> m_foreign_self;   // foreign_self(), by file and symbol
 };
 
 } // namespace impact::decision::rules

@@ -193,6 +193,14 @@ TEST_CASE("the reference pass reads names that builtins take as strings", "[refe
       CHECK_FALSE(reads(s, std::string(k_any_member)));
     }
   }
+  SECTION("a computed lookup on a `self` that is no method's instance is one on any value") {
+    auto facts = extract("class Meta(type):\n    def __call__(cls, *args, **kw):\n        self = super().__call__(*args)\n"
+                         "        for k, v in kw.items():\n            setattr(self, k, v)\n        return self\n\n"
+                         "    def has(cls, name):\n        return hasattr(cls, name)\n");
+    CHECK(reads(symbol(facts, "Meta.__call__"), std::string(k_any_setter)));
+    CHECK_FALSE(reads(symbol(facts, "Meta.__call__"), std::string(k_self_setter)));
+    CHECK(reads(symbol(facts, "Meta.has"), std::string(k_self_getter))); // its own first parameter
+  }
   SECTION("object.__setattr__ and object.__delattr__ are setattr and delattr") {
     auto facts = extract("class C:\n    def __init__(self, v):\n        object.__setattr__(self, 'owner', v)\n\n"
                          "    def drop(self, name):\n        object.__delattr__(self, name)\n\n"
