@@ -97,9 +97,29 @@ bool SelfCallRules::foreign_self(uint32_t h, const FileInfo& info, int32_t reade
 
 bool SelfCallRules::scan_foreign_self(uint32_t h, const FileInfo& info, int32_t reader) {
   const SymbolView& method = info.at(reader);
-  std::string reader_class(info.at(method.parent).qualname);
-  for (std::string_view hook : {std::string_view("__getattr__"), std::string_view("__getattribute__")}) {
-    if (info.symbol(reader_class + "." + std::string(hook)) >= 0) return true;
+  // A class that forwards lookups (`__getattr__`, `__getattribute__`) in the reader's file, the files
+  // it imports (where its bases are), or a file that names the reader's class or one of its bases
+  // found so (a subclass names its base), by name.
+  std::vector<std::string_view> classes{info.at(method.parent).name()};
+  for (size_t i = 0; i < classes.size() && i < 64; ++i) {
+    std::vector<uint32_t> files = m_facts.files_mentioning(classes[i]);
+    if (i == 0) {
+      files.push_back(h);
+      for (const Edge& e : m_graph.out[h]) files.push_back(e.target);
+    }
+    for (uint32_t g : files) {
+      const FileInfo* other = m_index.get(g);
+      if (other == nullptr) return true;
+      for (const SymbolView& s : other->facts.symbols) {
+        bool in_class = s.parent >= 0 && other->at(s.parent).kind == SymbolKind::class_;
+        if (in_class && (s.name() == "__getattr__" || s.name() == "__getattribute__")) return true;
+        if (s.kind != SymbolKind::class_ || s.name() != classes[i] || i >= 16) continue;
+        for (auto b = other->facts.begin(s.bases); b != other->facts.end(s.bases); ++b) {
+          std::string_view base = last_part(*b);
+          if (std::find(classes.begin(), classes.end(), base) == classes.end()) classes.push_back(base);
+        }
+      }
+    }
   }
   std::string_view name = method.name();
   uint32_t id = m_index.intern(name);
