@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <optional>
 #include <set>
 
 namespace impact {
@@ -44,9 +45,7 @@ public:
         m_starts(statement_starts(base)), m_lines(lines), m_whole_suite(whole_suite), m_arcs(arcs) {}
 
   BlockAnswer run(const std::vector<Hunk>& hunks) {
-    // A change that adds or removes a `yield` or an `await` can make a generator a plain function (its
-    // body then runs in calls that never iterated it, and recorded nothing) or the reverse.
-    m_yields_changed = kinds_may_differ(hunks, m_base, m_current);
+    m_hunks = &hunks;
     for (const auto& h : hunks) {
       if (!hunk(h)) return std::move(m_out);
     }
@@ -245,7 +244,13 @@ private:
   // without a line event. With arcs, only one that resumes silently: any other resumed frame records
   // at least its exit arc, whose first end is a line of the body.
   bool runs_unrecorded(const FunctionBlock& b) const {
-    return b.runs_later && (!m_arcs || b.resumes_silently || m_yields_changed);
+    if (!b.runs_later) return false;
+    if (!m_arcs || b.resumes_silently) return true;
+    // A change that adds or removes a `yield` or an `await` can make a generator a plain function (its
+    // body then runs in calls that never iterated it, and recorded nothing) or the reverse. Asked
+    // once, and only here: it parses both versions.
+    if (!m_kinds_changed) m_kinds_changed = kinds_may_differ(*m_hunks, m_base, m_current);
+    return *m_kinds_changed;
   }
 
   bool later(const FunctionBlock& b) {
@@ -317,7 +322,8 @@ private:
   const std::map<uint32_t, std::vector<uint32_t>>& m_lines;
   bool m_whole_suite;
   bool m_arcs;                   // the index holds coverage.py's arcs, not only its lines
-  bool m_yields_changed = false; // a hunk adds or removes a line with `yield` or `await`
+  mutable std::optional<bool> m_kinds_changed; // kinds_may_differ() of the change, once asked
+  const std::vector<Hunk>* m_hunks = nullptr;
   std::set<int32_t> m_units; // the blocks the hunks fall in
   BlockAnswer m_out;
 };

@@ -15,7 +15,6 @@
 #include "coverage/keeping_callers.hpp"
 #include "coverage/memoized.hpp"
 #include "coverage/read_not_run.hpp"
-#include "impact/python/function_blocks.hpp"
 #include "impact/python/source_view.hpp"
 #include "impact/python/text_reads.hpp"
 #include "util/ascii.hpp"
@@ -268,7 +267,7 @@ public:
                                                   "numbers differ from Python's",
                                                   path));
     }
-    bool kind_may_change = kinds_may_differ(change.hunks, *base, *current);
+    auto kind_may_change = [&] { return kinds_may_differ(change.hunks, *base, *current); };
     if (auto read = read_not_run(m_facts, path, *sem, kind_may_change)) {
       return fallback(CoverageFallback::not_implementation, std::move(*read));
     }

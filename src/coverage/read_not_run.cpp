@@ -44,7 +44,7 @@ bool read_as_value(const ProjectFacts& facts, std::string_view name) {
 } // namespace
 
 std::optional<std::string> read_not_run(const ProjectFacts& facts, std::string_view path, const FileSemantics& sem,
-                                        bool kind_may_change) {
+                                        const std::function<bool()>& kind_may_change) {
   std::optional<bool> docstrings;
   for (const auto& s : sem.symbols) {
     if (!s.docstring_changed) continue;
@@ -53,7 +53,7 @@ std::optional<std::string> read_not_run(const ProjectFacts& facts, std::string_v
   }
   // A reader of a function's kind sees a body change only where it adds or removes a `yield`.
   bool content = python::project_names_source_reader(facts) || python::project_names_code_reader(facts);
-  if (!content && !(kind_may_change && python::project_names_kind_reader(facts))) return std::nullopt;
+  if (!content && !(python::project_names_kind_reader(facts) && kind_may_change())) return std::nullopt;
   for (const auto& s : sem.symbols) {
     if (s.kind == SymbolKind::class_ || !read_as_value(facts, python::last_part(s.qualname))) continue;
     return fmt::format("{}: {} is handed to other code as a value, and the project reads source text or code objects "

@@ -5,6 +5,7 @@
 #include "impact/python/project_facts.hpp"
 #include "impact/semantic.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,9 +16,9 @@ namespace impact {
 // docstring changed too, where the project names a docstring reader; or one the project hands to other
 // code as a value (an argument, an element of a display, a stored value) or reads `__code__` of, where
 // it names a reader of source text or code objects (inspect.getsource, `__code__`, dis, ...), or a
-// reader of a function's kind (inspect.isgeneratorfunction, ...) and `kind_may_change`: the change
-// adds or removes a line with `yield` or `await`.
+// reader of a function's kind (inspect.isgeneratorfunction, ...) and `kind_may_change()` (asked only
+// then): the change may make a function a generator or a plain one.
 std::optional<std::string> read_not_run(const ProjectFacts& facts, std::string_view path, const FileSemantics& sem,
-                                        bool kind_may_change);
+                                        const std::function<bool()>& kind_may_change);
 
 } // namespace impact
