@@ -229,7 +229,7 @@ std::string encode(const FileFacts& facts) {
     rest.strings(s.bases);
     rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u) | (s.autouse ? 4u : 0u) |
              (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u) | (s.wraps_only ? 32u : 0u) |
-             (s.wraps_direct ? 64u : 0u));
+             (s.wraps_direct ? 64u : 0u) | (s.returns_itself ? 128u : 0u));
     rest.str(s.fixture);
     rest.strings(s.usefixtures);
     rest.strings(s.aliases);
@@ -361,6 +361,7 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.has_metaclass = (bits & 16) != 0;
     s.wraps_only = (bits & 32) != 0;
     s.wraps_direct = (bits & 64) != 0;
+    s.returns_itself = (bits & 128) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
     s.aliases = range(rest);
@@ -461,6 +462,7 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.has_metaclass = (bits & 16) != 0;
     s.wraps_only = (bits & 32) != 0;
     s.wraps_direct = (bits & 64) != 0;
+    s.returns_itself = (bits & 128) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
     s.aliases = rest.strings();

@@ -101,6 +101,43 @@ def test_a_function_whose_results_may_be_cached_keeps_the_static_answer(tmp_path
     assert covers(warm, "tests/test_cfg.py::test_size")
 
 
+@pytest.mark.parametrize("head", ["from pkg.util import internal\n", "from .util import internal\n",
+                                  "from .util import internal as mark\n"], ids=["absolute", "relative", "aliased"])
+def test_a_project_decorator_that_gives_back_the_function_is_no_cache(tmp_path, head):
+    # jinja's @internalcode: the decorated name is the function itself, so every call runs its body.
+    decorator = "@mark\n" if " as mark" in head else "@internal\n"
+    repo = indexed(tmp_path, {
+        "src/pkg/util.py": "REGISTRY = {}\n\n\ndef internal(fn):\n    REGISTRY[fn.__name__] = fn.__code__\n    return fn\n",
+        "src/pkg/cfg.py": head + "\n\n" + decorator + "def size():\n    return 3\n\n\n" + decorator +
+                          "def name():\n    return 'demo'\n",
+        "tests/test_cfg.py": "from pkg import cfg\n\n\ndef test_name():\n    assert cfg.name() == 'demo'\n\n\n"
+                             "def test_size():\n    assert cfg.size() == 3\n",
+    })
+    repo.replace("src/pkg/cfg.py", "return 3", "return 4")
+    assert failed_tests(repo) == ["tests/test_cfg.py::test_size"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/cfg.py") == ("coverage", None)
+    assert covers(warm, "tests/test_cfg.py::test_size") and not covers(warm, "tests/test_cfg.py::test_name")
+
+
+@pytest.mark.parametrize("util", [
+    "def register(fn):\n    return fn\n\n\nregister = functools.lru_cache(maxsize=None)\n",  # rebound below
+    "def register(fn):\n    fn = functools.lru_cache(maxsize=None)(fn)\n    return fn\n",       # the parameter rebound
+], ids=["name-rebound", "parameter-rebound"])
+def test_a_project_decorator_that_may_give_back_something_else_keeps_the_static_answer(tmp_path, util):
+    repo = indexed(tmp_path, {
+        "src/pkg/util.py": "import functools\n\n\n" + util,
+        "src/pkg/cfg.py": "from pkg.util import register\n\n\n@register\ndef settings():\n    return {'name': 'demo', 'size': 3}\n",
+        "tests/test_cfg.py": "from pkg import cfg\n\n\ndef test_name():\n    assert cfg.settings()['name'] == 'demo'\n\n\n"
+                             "def test_size():\n    assert cfg.settings()['size'] == 3\n",
+    })
+    repo.replace("src/pkg/cfg.py", "'size': 3", "'size': 4")
+    assert failed_tests(repo) == ["tests/test_cfg.py::test_size"]
+    warm = repo.decide()
+    assert answer_for(warm, "src/pkg/cfg.py") == ("static", "memoized")
+    assert covers(warm, "tests/test_cfg.py::test_size")
+
+
 # soupsieve compiles its `:disabled` and like pseudo-classes lazily, in a class attribute's map, three
 # calls above the parser: only the first test that used one ran the parser.
 PARSER = (

@@ -144,6 +144,7 @@ struct Symbol {
   bool has_metaclass = false; // a class with `metaclass=` (other than ABCMeta): it may register its subclasses
   bool wraps_only = false;    // a decorator that only wraps what it is given (python/decorator_shape.hpp)
   bool wraps_direct = false;  // ... and wraps its first argument when called with it (not only a factory)
+  bool returns_itself = false; // a decorator that gives back its first parameter unchanged (python/decorator_shape.hpp)
   std::string fixture;   // the fixture's name when this is a pytest fixture (name= honoured), else ""
   bool autouse = false;  // autouse=True, or an autouse value that cannot be read
   std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too

@@ -129,3 +129,45 @@ TEST_CASE("a decorator that hands the function or its wrapper to anything else r
   // A method: its first parameter is the instance.
   CHECK_FALSE(wraps("class T:\n    def deco(self, fn):\n        return fn\n", "T.deco"));
 }
+
+namespace {
+
+// Whether the symbol `qualname` of `source` gives back its parameter itself (Symbol::returns_itself).
+bool gives_back(const std::string& source, std::string_view qualname = "deco") {
+  auto facts = extract(source);
+  for (const auto& s : facts.symbols) {
+    if (s.qualname == qualname) return s.returns_itself;
+  }
+  FAIL("no symbol " << qualname);
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("a decorator that gives back its parameter itself", "[extract][decorators]") {
+  // jinja's internalcode: it reads the code object and returns the function.
+  CHECK(gives_back("internal_code = set()\n"
+                   "def deco(f):\n"
+                   "    internal_code.add(f.__code__)\n"
+                   "    return f\n"));
+  CHECK(gives_back("def deco(fn):\n    fn.tag = True\n    if not callable(fn):\n        raise TypeError('no')\n    return fn\n"));
+  CHECK(gives_back("REGISTRY = {}\ndef deco(fn):\n    REGISTRY[fn.__name__] = fn\n    return fn\n"));
+  // A wrapper, another value on some path, or no return at all.
+  CHECK_FALSE(gives_back("def deco(fn):\n    def inner(*a):\n        return fn(*a)\n    return inner\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    if fn is None:\n        return None\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    print(fn)\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    yield fn\n    return fn\n"));
+  // The parameter rebound, or its code or defaults replaced: calling it no longer runs the body as written.
+  CHECK_FALSE(gives_back("def deco(fn):\n    fn = cached(fn)\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    fn.__code__ = other.__code__\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    fn.__defaults__ = (1,)\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    setattr(fn, name, value)\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    if (fn := wrap(fn)):\n        pass\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    for fn in [fn]:\n        pass\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    def swap():\n        nonlocal fn\n        fn = None\n    swap()\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    from cache import fn\n    return fn\n"));
+  CHECK_FALSE(gives_back("def deco(fn):\n    with memo(fn) as fn:\n        pass\n    return fn\n"));
+  // A decorator itself decorated, or async, is something else.
+  CHECK_FALSE(gives_back("@memo\ndef deco(fn):\n    return fn\n"));
+  CHECK_FALSE(gives_back("async def deco(fn):\n    return fn\n"));
+}
