@@ -32,7 +32,7 @@ int run_facts(const cli::Options& options) {
                        {"lines", {s.first_line, s.def_line, s.body_line, s.last_line}},
                        {"decorators", s.decorators}, {"params", s.params}, {"bases", s.bases},
                        {"refs", s.refs}, {"dynamic_access", s.dynamic_access}, {"has_init", s.has_init},
-                       {"wraps_only", s.wraps_only}, {"wraps_direct", s.wraps_direct}, {"returns_itself", s.returns_itself}, {"aliases", s.aliases},
+                       {"wraps_only", s.wraps_only}, {"wraps_direct", s.wraps_direct}, {"aliases", s.aliases},
                        {"namespace_values", s.namespace_values}, {"annotation_refs", s.annotation_refs}});
   }
   json stored = json::array();

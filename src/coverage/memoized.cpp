@@ -3,85 +3,13 @@
 
 #include "util/ascii.hpp"
 
+#include <fmt/format.h>
+
 #include "impact/python/names.hpp"
 
 #include <algorithm>
 
 namespace impact {
-
-namespace {
-
-// Whether module-level `name` of file `at` is a decorator that gives back what it is given
-// (Symbol::returns_itself) under every definition, and no other binding of the file's module level
-// (an assignment, an import) may replace it.
-bool defines_identity(const ProjectFacts& facts, size_t at, std::string_view name) {
-  if (at >= facts.size()) return false;
-  FactsView view;
-  facts.view(at, view);
-  bool found = false;
-  for (const SymbolView& s : view.symbols) {
-    if (s.parent != -1 || s.name() != name) continue;
-    if (!s.returns_itself) return false;
-    found = true;
-  }
-  if (!found || std::find(view.module_names.begin(), view.module_names.end(), name) != view.module_names.end()) return false;
-  ImportScratch imports;
-  facts.imports(at, imports);
-  for (const auto& imp : imports.imports) {
-    if (imp.kind == ImportKind::star) return false;
-    for (size_t k = 0; k < imp.aliases_end - imp.aliases_begin; ++k) {
-      std::string_view alias = imports.aliases[imp.aliases_begin + k];
-      std::string_view bound = imp.kind == ImportKind::from && imp.names_begin + k < imp.names_end ? imports.names[imp.names_begin + k] : imp.module;
-      if ((alias.empty() ? bound.substr(0, bound.find('.')) : alias) == name) return false;
-    }
-  }
-  return true;
-}
-
-// docs/coverage.md `memoized`: a plain `@name` whose definition returns its parameter itself
-// (`def internalcode(f): registry.add(f.__code__); return f`) binds the decorated name to the function:
-// every call runs its body, and nothing is cached. Its definition is in this file, or in the project
-// module a `from` import of this file names it from.
-bool gives_back(const ProjectFacts& facts, const ImportGraph& graph, size_t at, const FactsView& view,
-                const ImportScratch& imports, std::string_view d) {
-  if (d.empty() || d.find_first_of(".( [") != std::string_view::npos) return false; // a call, an attribute
-  if (std::any_of(view.symbols.begin(), view.symbols.end(), [&](const SymbolView& s) { return s.parent == -1 && s.name() == d; })) {
-    return defines_identity(facts, at, d);
-  }
-  if (std::find(view.module_names.begin(), view.module_names.end(), d) != view.module_names.end()) return false;
-  // The one import that binds it: `from .utils import internalcode` (or `... import helper as d`).
-  const ImportView* by = nullptr;
-  std::string_view imported;
-  for (const auto& imp : imports.imports) {
-    if (imp.kind == ImportKind::star) return false;
-    for (size_t k = 0; k < imp.aliases_end - imp.aliases_begin; ++k) {
-      std::string_view alias = imports.aliases[imp.aliases_begin + k];
-      bool from = imp.kind == ImportKind::from && imp.names_begin + k < imp.names_end;
-      std::string_view name = from ? imports.names[imp.names_begin + k] : imp.module;
-      if ((alias.empty() ? name.substr(0, name.find('.')) : alias) != d) continue;
-      if (!from || by != nullptr || (imp.flags & k_import_in_function) != 0) return false;
-      by = &imp;
-      imported = name;
-    }
-  }
-  if (by == nullptr || at >= graph.nodes.size()) return false;
-  // The module it comes from, under each name it resolves to: every file that is that module must
-  // define the name so, and none may be a submodule of that name instead (`from pkg import mod`).
-  std::vector<std::string> names;
-  if (by->level > 0) names = relative_module_names(graph.nodes[at], by->level, by->module);
-  else names.emplace_back(by->module);
-  bool found = false;
-  for (const std::string& module : names) {
-    if (!graph.modules_named(module + "." + std::string(imported)).empty()) return false;
-    for (uint32_t target : graph.modules_named(module)) {
-      if (!defines_identity(facts, target, imported)) return false;
-      found = true;
-    }
-  }
-  return found;
-}
-
-} // namespace
 
 std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& facts, const ImportGraph& graph, size_t at,
                                                             std::string_view file, const FileSemantics& sem) {
@@ -104,7 +32,6 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
   // What the decorator `d` (its text) may be: a cache, or code of the project.
   auto keeps = [&](std::string_view d) -> bool {
     if (cache_like(d)) return true;
-    if (gives_back(facts, graph, at, view, imports, d)) return false;
     std::string_view root = d.substr(0, d.find_first_of(".( "));
     // Whose the root is: the project's (defined here, bound by assignment, imported from a project
     // module) may be anything, whatever its name says (`register = functools.lru_cache(...)`).
@@ -124,12 +51,60 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
     // builtin: trusted unless its name says cache.
     return false;
   };
+  // The names the file binds to a cache by importing it (`from functools import lru_cache as _keep`).
+  std::vector<std::string_view> cache_aliases;
+  for (const auto& imp : imports.imports) {
+    for (size_t k = 0; k < imp.aliases_end - imp.aliases_begin; ++k) {
+      std::string_view alias = imports.aliases[imp.aliases_begin + k];
+      std::string_view name = imp.kind == ImportKind::from && imp.names_begin + k < imp.names_end ? imports.names[imp.names_begin + k] : imp.module;
+      if (cache_like(name)) cache_aliases.push_back(alias.empty() ? name.substr(0, name.find('.')) : alias);
+    }
+  }
+  auto names_cache = [&](std::string_view r) {
+    std::string_view root = r.substr(0, r.find('.'));
+    return cache_like(r) || std::find(cache_aliases.begin(), cache_aliases.end(), root) != cache_aliases.end();
+  };
+  auto has_part = [](std::string_view r, std::string_view name) {
+    for (size_t start = 0; start <= r.size();) {
+      size_t dot = r.find('.', start);
+      if (r.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == name) return true;
+      if (dot == std::string_view::npos) break;
+      start = dot + 1;
+    }
+    return false;
+  };
   for (const auto& change : sem.symbols) {
     for (const auto& symbol : view.symbols) {
       if (symbol.qualname != change.qualname) continue;
       for (auto d = view.begin(symbol.decorators); d != view.end(symbol.decorators); ++d) {
         if (keeps(*d)) return std::pair{change.qualname, std::string(*d)};
       }
+      // A decorator of a class around it may wrap its methods (`setattr(cls, name, lru_cache(...)(m))`).
+      for (int32_t p = symbol.parent; p >= 0; p = view.symbols[static_cast<size_t>(p)].parent) {
+        const SymbolView& owner = view.symbols[static_cast<size_t>(p)];
+        if (owner.kind != SymbolKind::class_) continue;
+        for (auto d = view.begin(owner.decorators); d != view.end(owner.decorators); ++d) {
+          if (keeps(*d)) return std::pair{change.qualname, fmt::format("{} decorates {}", *d, owner.qualname)};
+        }
+      }
+    }
+    // Code of the file that reads its name and names a cache: it may put a cached copy in its place
+    // (`rate = lru_cache(...)(rate)` in a class body, `global rate` in a function, `_keep(...)(rate)`
+    // under an import's other name), or anything when it reads names by computed strings (`globals()[name]`).
+    std::string_view last = python::last_part(change.qualname);
+    auto unit = [&](ViewRange refs, bool dynamic) {
+      bool read = false, caches = false;
+      for (auto r = view.begin(refs); r != view.end(refs); ++r) {
+        read = read || has_part(*r, last);
+        caches = caches || names_cache(*r);
+      }
+      return caches && (read || dynamic);
+    };
+    if (unit(view.module_refs, view.module_dynamic_access)) {
+      return std::pair{change.qualname, "module-level code that names a cache reads it"};
+    }
+    for (const auto& s : view.symbols) {
+      if (unit(s.refs, s.dynamic_access)) return std::pair{change.qualname, fmt::format("{} names a cache and reads it", s.qualname)};
     }
     // Read by module-level code that also names a cache (`load = functools.lru_cache(maxsize=None)(_load)`),
     // or held by a module-level value made by such a call or one of the project's (`load = once(_load)`).

@@ -227,80 +227,6 @@ private:
   bool m_ok = true;
 };
 
-// Whether `def f(p, ...)` gives back p itself: every return of its direct body is `return p` (at least
-// one, no yield), and nothing in it can change what calling p runs: no store into p's code or
-// defaults (`p.__code__ = ...`, `p.__defaults__`, `p.__kwdefaults__`), no setattr and no rebinding of
-// p. The name it decorates is then bound to the function itself, and every call runs its body.
-class Identity {
-public:
-  Identity(std::string_view src, std::string_view param) : m_src(src), m_param(param) {}
-
-  bool of(TSNode body) {
-    if (m_param.empty() || node_text(body, m_src).find("setattr") != std::string_view::npos) return false;
-    bool any = false;
-    return returns(body, any) && any && untouched(body);
-  }
-
-private:
-  bool returns(TSNode node, bool& any) const {
-    uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(node, i);
-      std::string_view t = type_of(c);
-      if (t == "function_definition" || t == "class_definition" || t == "lambda") continue;
-      if (t == "yield" || t == "await") return false;
-      if (t == "return_statement") {
-        if (ts_node_named_child_count(c) != 1) return false;
-        TSNode value = ts_node_named_child(c, 0);
-        if (type_of(value) != "identifier" || node_text(value, m_src) != m_param) return false;
-        any = true;
-        continue;
-      }
-      if (!returns(c, any)) return false;
-    }
-    return true;
-  }
-
-  // No store rebinds p or writes an attribute that decides what calling it runs, at any depth.
-  bool untouched(TSNode node) const {
-    std::string_view t = type_of(node);
-    if (t == "global_statement" || t == "nonlocal_statement" || t == "delete_statement") {
-      if (writes(node)) return false;
-    } else if (t == "assignment" || t == "augmented_assignment" || t == "for_statement" || t == "for_in_clause") {
-      if (writes(ts_node_child_by_field_name(node, "left", 4))) return false;
-    } else if (t == "named_expression") {
-      if (writes(ts_node_child_by_field_name(node, "name", 4))) return false;
-    } else if (t == "as_pattern_target" || t == "case_pattern" || t == "import_statement" || t == "import_from_statement") {
-      if (writes(node)) return false;
-    }
-    uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      if (!untouched(ts_node_named_child(node, i))) return false;
-    }
-    return true;
-  }
-
-  // A store target that names p itself, or an attribute that holds a function's code or defaults.
-  // (`p.flag = True` only gives it an attribute; `table[p] = 1` stores into the table.)
-  bool writes(TSNode target) const {
-    if (ts_node_is_null(target)) return false;
-    std::string_view t = type_of(target);
-    if (t == "identifier") return node_text(target, m_src) == m_param;
-    if (t == "attribute") {
-      std::string_view attribute = node_text(ts_node_child_by_field_name(target, "attribute", 9), m_src);
-      return attribute == "__code__" || attribute == "__defaults__" || attribute == "__kwdefaults__";
-    }
-    if (t == "subscript") return false;
-    uint32_t count = ts_node_named_child_count(target);
-    for (uint32_t i = 0; i < count; ++i) {
-      if (writes(ts_node_named_child(target, i))) return true;
-    }
-    return false;
-  }
-
-  std::string_view m_src, m_param;
-};
-
 } // namespace
 
 void mark_wrapping_decorators(TSNode root, std::string_view source, FileFacts& facts) {
@@ -327,11 +253,10 @@ void mark_wrapping_decorators(TSNode root, std::string_view source, FileFacts& f
     TSNode body = ts_node_child_by_field_name(def, "body", 4);
     if (ts_node_is_null(body)) continue;
     bool direct = false;
-    bool wraps = Shape(source, f.name(), param, nested).wraps(body, direct);
+    bool wraps = Shape(source, f.name(), param, std::move(nested)).wraps(body, direct);
     if (param.empty() && direct) wraps = false; // it returns a function of its own, wrapping nothing given
     f.wraps_only = wraps;
     f.wraps_direct = wraps && direct;
-    f.returns_itself = nested.empty() && Identity(source, param).of(body);
   }
 }
 

@@ -102,12 +102,38 @@ bool read_views(util::Reader& in, std::vector<std::string_view>& out) {
 // parameters (fixture requests) and usefixtures names.
 util::Writer name_table(const FileFacts& facts) {
   std::vector<uint32_t> hashes;
-  auto add_components = [&](std::string_view chain) {
+  // The names whose attributes resolution can follow: bound by an import, a def or a class. A chain
+  // rooted elsewhere (a value: `.render`, a comprehension's or a with's variable, a module-level
+  // assignment) may read the attribute of any object, a module handed over included.
+  std::vector<std::string_view> known{"self", "cls", "super"};
+  for (const auto& i : facts.imports) {
+    if (i.kind == ImportKind::plain) {
+      std::string_view alias = i.aliases.empty() ? std::string_view() : std::string_view(i.aliases.front());
+      known.push_back(alias.empty() ? std::string_view(i.module).substr(0, i.module.find('.')) : alias);
+    } else if (i.kind == ImportKind::from) {
+      for (size_t k = 0; k < i.names.size(); ++k) {
+        known.push_back(k < i.aliases.size() && !i.aliases[k].empty() ? std::string_view(i.aliases[k]) : std::string_view(i.names[k]));
+      }
+    }
+  }
+  for (const auto& sym : facts.symbols) {
+    if (sym.parent == -1) known.push_back(sym.name());
+  }
+  std::sort(known.begin(), known.end());
+  auto followed = [&](std::string_view root) { return std::binary_search(known.begin(), known.end(), root); };
+  auto add_components = [&](std::string_view chain, bool values = false) {
+    std::string_view root = chain.substr(0, chain.find('.'));
+    int counted = 0; // components after the root
     size_t start = 0;
     while (start <= chain.size()) {
       size_t dot = chain.find('.', start);
       std::string_view part = chain.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
       if (!part.empty()) hashes.push_back(name_hash(part));
+      // An attribute that may be a value's (a parameter's `.render`, `m.render` of a comprehension's
+      // `m`, `mod.registry.render`) also stands as `.render`.
+      if (values && start > 0 && !part.empty() && !part.starts_with('*') && (++counted > 1 || root.empty() || !followed(root))) {
+        hashes.push_back(name_hash(value_attr_name(part)));
+      }
       // getattr(self, "visit_" + kind) is recorded as `.*visit_`: a reader of any member too.
       if (start > 0 && part.starts_with('*') && !any_member_prefix(chain.substr(start - 1, part.size() + 1)).empty()) {
         hashes.push_back(name_hash(k_any_member_name));
@@ -121,12 +147,12 @@ util::Writer name_table(const FileFacts& facts) {
     }
   };
   for (const auto& s : facts.symbols) {
-    for (const auto& r : s.refs) add_components(r);
+    for (const auto& r : s.refs) add_components(r, true);
     for (const auto& p : s.params) hashes.push_back(name_hash(p));
     for (const auto& b : s.bases) add_components(b.substr(0, b.find('['))); // subclasses name their bases
     for (const auto& u : s.usefixtures) hashes.push_back(name_hash(u));
   }
-  for (const auto& r : facts.module_refs) add_components(r);
+  for (const auto& r : facts.module_refs) add_components(r, true);
   for (const auto& u : facts.module_usefixtures) hashes.push_back(name_hash(u));
   // A handed name stands in the table as `&name` (handed_name()).
   for (const auto& h : facts.handed) hashes.push_back(name_hash(handed_name(std::string_view(h).substr(0, h.find('\t')))));
@@ -229,7 +255,7 @@ std::string encode(const FileFacts& facts) {
     rest.strings(s.bases);
     rest.u64((s.is_async ? 1u : 0u) | (s.has_init ? 2u : 0u) | (s.autouse ? 4u : 0u) |
              (s.usefixtures_dynamic ? 8u : 0u) | (s.has_metaclass ? 16u : 0u) | (s.wraps_only ? 32u : 0u) |
-             (s.wraps_direct ? 64u : 0u) | (s.returns_itself ? 128u : 0u));
+             (s.wraps_direct ? 64u : 0u));
     rest.str(s.fixture);
     rest.strings(s.usefixtures);
     rest.strings(s.aliases);
@@ -361,7 +387,6 @@ bool decode_view(std::string_view blob, FactsView& view) {
     s.has_metaclass = (bits & 16) != 0;
     s.wraps_only = (bits & 32) != 0;
     s.wraps_direct = (bits & 64) != 0;
-    s.returns_itself = (bits & 128) != 0;
     s.fixture = rest.raw(static_cast<size_t>(rest.u64()));
     s.usefixtures = range(rest);
     s.aliases = range(rest);
@@ -462,7 +487,6 @@ bool decode_full(std::string_view blob, FileFacts& facts) {
     s.has_metaclass = (bits & 16) != 0;
     s.wraps_only = (bits & 32) != 0;
     s.wraps_direct = (bits & 64) != 0;
-    s.returns_itself = (bits & 128) != 0;
     s.fixture = rest.str();
     s.usefixtures = rest.strings();
     s.aliases = rest.strings();

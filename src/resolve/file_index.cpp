@@ -530,41 +530,6 @@ size_t FileIndex::read_list(FileInfo* info, uint32_t id, std::string_view name) 
   return info->read_lists.size() - 1;
 }
 
-bool FileIndex::reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
-                               std::vector<int32_t>& out, bool value_attrs) {
-  FileInfo* info = mutable_get(h);
-  if (info == nullptr) return false;
-  size_t at = read_list(info, id, name);
-  const std::vector<Read>& list = info->read_lists[at];
-  std::optional<FileInfo::Denoting>& denoting = info->denoting[at];
-  using Definition = FileInfo::Denoting::Definition;
-  if (!denoting) {
-    denoting.emplace();
-    for (const Read& r : list) {
-      int32_t symbol = r.stored ? k_stored_read : r.program ? k_program_read : r.symbol;
-      if (r.target->kind == Target::unknown) (r.value_attr ? denoting->value_attrs : denoting->unknown).push_back(symbol);
-      else if (r.target->kind == Target::definition) denoting->definitions.push_back(Definition{r.target->node, symbol, r.target});
-    }
-    std::stable_sort(denoting->definitions.begin(), denoting->definitions.end(),
-                     [](const Definition& a, const Definition& b) { return a.node < b.node; });
-  }
-  out.insert(out.end(), denoting->unknown.begin(), denoting->unknown.end());
-  if (value_attrs) out.insert(out.end(), denoting->value_attrs.begin(), denoting->value_attrs.end());
-  bool had_value_attrs = !denoting->value_attrs.empty();
-  if (m_links) { // a linked file is the same code under another number: look at every definition
-    for (const Definition& d : denoting->definitions) {
-      if (may_denote(*d.target, g, qualname)) out.push_back(d.symbol);
-    }
-    return had_value_attrs;
-  }
-  auto first = std::lower_bound(denoting->definitions.begin(), denoting->definitions.end(), g,
-                                [](const Definition& d, uint32_t node) { return d.node < node; });
-  for (auto it = first; it != denoting->definitions.end() && it->node == g; ++it) {
-    if (may_denote(*it->target, g, qualname)) out.push_back(it->symbol);
-  }
-  return had_value_attrs;
-}
-
 const std::vector<Read>& FileIndex::namespace_reads(uint32_t h) {
   static const std::vector<Read> k_none;
   FileInfo* info = mutable_get(h);

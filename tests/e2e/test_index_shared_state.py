@@ -101,41 +101,49 @@ def test_a_function_whose_results_may_be_cached_keeps_the_static_answer(tmp_path
     assert covers(warm, "tests/test_cfg.py::test_size")
 
 
-@pytest.mark.parametrize("head", ["from pkg.util import internal\n", "from .util import internal\n",
-                                  "from .util import internal as mark\n"], ids=["absolute", "relative", "aliased"])
-def test_a_project_decorator_that_gives_back_the_function_is_no_cache(tmp_path, head):
-    # jinja's @internalcode: the decorated name is the function itself, so every call runs its body.
-    decorator = "@mark\n" if " as mark" in head else "@internal\n"
-    repo = indexed(tmp_path, {
-        "src/pkg/util.py": "REGISTRY = {}\n\n\ndef internal(fn):\n    REGISTRY[fn.__name__] = fn.__code__\n    return fn\n",
-        "src/pkg/cfg.py": head + "\n\n" + decorator + "def size():\n    return 3\n\n\n" + decorator +
-                          "def name():\n    return 'demo'\n",
-        "tests/test_cfg.py": "from pkg import cfg\n\n\ndef test_name():\n    assert cfg.name() == 'demo'\n\n\n"
-                             "def test_size():\n    assert cfg.size() == 3\n",
-    })
-    repo.replace("src/pkg/cfg.py", "return 3", "return 4")
-    assert failed_tests(repo) == ["tests/test_cfg.py::test_size"]
-    warm = repo.decide()
-    assert answer_for(warm, "src/pkg/cfg.py") == ("coverage", None)
-    assert covers(warm, "tests/test_cfg.py::test_size") and not covers(warm, "tests/test_cfg.py::test_name")
+# Project code that may put a cached copy where the tests find the function (docs/coverage.md, `memoized`).
+ID = "def register(fn):\n    return fn\n"
+BODY = "    value = 21\n    return value * 2\n"
+CACHED = {
+    # a project decorator named like a trusted one, bound to a cache below its def
+    "name-rebound": ("def register(fn):\n    return fn\n\n\nregister = functools.lru_cache(maxsize=None)\n",
+                     "from pkg.util import register\n\n\n@register\ndef rate():\n" + BODY, "from pkg.cfg import rate", "rate()"),
+    # a decorator that gives back the function, after hanging a cached copy on it
+    "cached-copy": ("def register(fn):\n    fn.cached = functools.lru_cache(maxsize=None)(fn)\n    return fn\n",
+                    "from pkg.util import register\n\n\n@register\ndef rate():\n" + BODY, "from pkg.cfg import rate", "rate.cached()"),
+    # a class decorator that wraps the class's methods
+    "class-decorator": ("def api(cls):\n    cls.rate = staticmethod(functools.lru_cache(maxsize=None)(cls.rate))\n    return cls\n",
+                        "from pkg.util import api\n\n\n@api\nclass Calc:\n    @staticmethod\n    def rate():\n" +
+                        BODY.replace("    ", "        "), "from pkg.cfg import Calc", "Calc.rate()"),
+    # a class body that wraps its own method; one instance shared by the tests
+    "class-body": (ID, "import functools\n\n\nclass Calc:\n    def rate(self):\n" + BODY.replace("    ", "        ") +
+                   "\n    rate = functools.lru_cache(maxsize=None)(rate)\n\n\nCALC = Calc()\n", "from pkg.cfg import CALC", "CALC.rate()"),
+    # a function that rebinds the module's name to a cached copy, called at import
+    "global-rebind": (ID, "import functools\n\n\ndef rate():\n" + BODY + "\n\ndef _install():\n    global rate\n"
+                      "    rate = functools.lru_cache(maxsize=None)(rate)\n\n\n_install()\n", "from pkg import cfg", "cfg.rate()"),
+    # the same through globals() and a name given as a string
+    "globals-by-name": (ID, "import functools\n\n\ndef rate():\n" + BODY + "\n\ndef _install(*names):\n    for name in names:\n"
+                        "        globals()[name] = functools.lru_cache(maxsize=None)(globals()[name])\n\n\n_install('rate')\n",
+                        "from pkg import cfg", "cfg.rate()"),
+    # lru_cache imported under a name that does not say cache
+    "aliased-cache": (ID, "from functools import lru_cache as _keep\n\n\ndef _rate():\n" + BODY + "\n\nrate = _keep(maxsize=None)(_rate)\n",
+                      "from pkg.cfg import rate", "rate()"),
+}
 
 
-@pytest.mark.parametrize("util", [
-    "def register(fn):\n    return fn\n\n\nregister = functools.lru_cache(maxsize=None)\n",  # rebound below
-    "def register(fn):\n    fn = functools.lru_cache(maxsize=None)(fn)\n    return fn\n",       # the parameter rebound
-], ids=["name-rebound", "parameter-rebound"])
-def test_a_project_decorator_that_may_give_back_something_else_keeps_the_static_answer(tmp_path, util):
+@pytest.mark.parametrize("util,cfg,head,call", CACHED.values(), ids=CACHED.keys())
+def test_project_code_that_may_cache_the_function_keeps_the_static_answer(tmp_path, util, cfg, head, call):
     repo = indexed(tmp_path, {
         "src/pkg/util.py": "import functools\n\n\n" + util,
-        "src/pkg/cfg.py": "from pkg.util import register\n\n\n@register\ndef settings():\n    return {'name': 'demo', 'size': 3}\n",
-        "tests/test_cfg.py": "from pkg import cfg\n\n\ndef test_name():\n    assert cfg.settings()['name'] == 'demo'\n\n\n"
-                             "def test_size():\n    assert cfg.settings()['size'] == 3\n",
+        "src/pkg/cfg.py": cfg,
+        "tests/test_a.py": f"{head}\n\n\ndef test_first():\n    assert {call} == 42\n",
+        "tests/test_b.py": f"{head}\n\n\ndef test_second():\n    assert {call} == 42\n",
     })
-    repo.replace("src/pkg/cfg.py", "'size': 3", "'size': 4")
-    assert failed_tests(repo) == ["tests/test_cfg.py::test_size"]
+    repo.replace("src/pkg/cfg.py", "value = 21", "value = 22")
+    assert failed_tests(repo) == ["tests/test_a.py::test_first", "tests/test_b.py::test_second"]
     warm = repo.decide()
     assert answer_for(warm, "src/pkg/cfg.py") == ("static", "memoized")
-    assert covers(warm, "tests/test_cfg.py::test_size")
+    assert covers(warm, "tests/test_a.py::test_first") and covers(warm, "tests/test_b.py::test_second")
 
 
 # soupsieve compiles its `:disabled` and like pseudo-classes lazily, in a class attribute's map, three

@@ -91,6 +91,14 @@ inline std::string handed_name(std::string_view name) {
   name.copy(out.data() + 1, name.size());
   return out;
 }
+// How a name read as an attribute of a value the code cannot name (a reference `.name`, `.x.name`:
+// a parameter's, a local's, a call's) stands among the file's names: `.name`, beside the plain one,
+// so that the files reading it so are found without decoding every file that mentions it.
+inline std::string value_attr_name(std::string_view name) {
+  std::string out(name.size() + 1, '.');
+  name.copy(out.data() + 1, name.size());
+  return out;
+}
 // The reference recorded for setattr/delattr(obj, <computed>): it runs no method but a property's
 // setter or deleter (any object's), and reads nothing.
 inline constexpr std::string_view k_any_setter = ".*=";
@@ -144,7 +152,6 @@ struct Symbol {
   bool has_metaclass = false; // a class with `metaclass=` (other than ABCMeta): it may register its subclasses
   bool wraps_only = false;    // a decorator that only wraps what it is given (python/decorator_shape.hpp)
   bool wraps_direct = false;  // ... and wraps its first argument when called with it (not only a factory)
-  bool returns_itself = false; // a decorator that gives back its first parameter unchanged (python/decorator_shape.hpp)
   std::string fixture;   // the fixture's name when this is a pytest fixture (name= honoured), else ""
   bool autouse = false;  // autouse=True, or an autouse value that cannot be read
   std::vector<std::string> usefixtures; // @pytest.mark.usefixtures("a", ...) names; a class's pytestmark too

@@ -45,7 +45,7 @@ struct SymbolView {
   int32_t parent = -1;
   uint32_t first_line = 0, def_line = 0, last_line = 0;
   bool has_init = false, autouse = false, usefixtures_dynamic = false, dynamic_access = false, has_metaclass = false,
-       wraps_only = false, wraps_direct = false, returns_itself = false;
+       wraps_only = false, wraps_direct = false;
   ViewRange decorators, params, bases, usefixtures, refs, aliases;
   uint32_t namespace_values = 0; // Symbol::namespace_values: the last this many of refs
   uint32_t annotation_refs = 0;  // Symbol::annotation_refs: the last this many of refs

@@ -129,6 +129,17 @@ public:
   // (Read::value_attr) are reported only when `value_attrs` is set; returns whether the file has any.
   bool reads_denoting(uint32_t h, uint32_t id, std::string_view name, uint32_t g, std::string_view qualname,
                       std::vector<int32_t>& out, bool value_attrs = true);
+  // What reads_denoting(h, id, name, g, ...) can give for any `g`, as one answer per file and name:
+  // whether some read has an unknown target or is an attribute of a value (then it gives something,
+  // or reports value attributes, for every `g`), and the files of the definitions the other reads
+  // denote (ascending, unique: it gives nothing for a `g` not among them). Not for a project with
+  // linked files (linked()), where a definition is looked for under every number.
+  struct DenotingFiles {
+    bool unknown = false;
+    std::vector<uint32_t> nodes;
+  };
+  DenotingFiles denoting_files(uint32_t h, uint32_t id, std::string_view name);
+  bool linked() const { return m_links; }
   // Whether a function's references that are only stored into pytest's doctest_namespace
   // (Symbol::namespace_values) are reads of what they name: off by default (pytest hands the dict to
   // doctests only, which docs/selection.md `collection` selects), on in --mode safe. Set before any read.
@@ -160,6 +171,8 @@ private:
   FileInfo* mutable_get(uint32_t node);
   // The position of reads(info's file, id, name) in info->read_lists, computed on first use.
   size_t read_list(FileInfo* info, uint32_t id, std::string_view name);
+  // reads_denoting()'s view of info->read_lists[at], made on first use.
+  const FileInfo::Denoting& denoting(FileInfo* info, size_t at);
   // What components 0..index of reference `chain` in file `info` denote: resolved once per run.
   const Target& prefix_target(FileInfo& info, const std::vector<std::string_view>& chain, size_t index);
   Target root(uint32_t h, std::string_view name, int depth);

@@ -53,6 +53,8 @@ std::string mangling_twin(std::string_view qualname, std::string_view name, bool
 
 } // namespace
 
+ReferenceRules::ReferenceRules(SymbolWalk& walk) : RuleFamily(walk), m_plain(m_index, m_facts, m_tables) {}
+
 void ReferenceRules::enclosing(const Key& key, const SymbolView& parent, WalkKey self) {
   m_walk.reach(key.node, std::string(parent.qualname), self, Relation::nested_in, parent.def_line);
 }
@@ -89,8 +91,8 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
   }
   static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
   static const uint32_t k_code_hash = ProjectFacts::mention_hash(k_code_string_name);
-  for (uint32_t h : files) {
-    if (h >= m_facts.size()) continue;
+  auto look = [&](uint32_t h) {
+    if (h >= m_facts.size()) return;
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
       m_walk.whole_file(h, search.self, Relation::imports_test); // `from test_a import *` collects test_a's tests here too
     }
@@ -100,13 +102,47 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
       bool mentioned = false;
       for (uint32_t hash : hashes) mentioned = mentioned || m_facts.mentions_hash(h, hash);
       if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions_hash(h, k_dict_hash) && !m_facts.mentions_hash(h, k_code_hash)) {
-        continue;
+        return;
       }
     }
     const FileInfo* info = m_index.get(h);
-    if (info == nullptr) continue;
+    if (info == nullptr) return;
     readers_in(search, h, *info);
+  };
+  // A module-level name searched many times over (a change that reaches a module most others import):
+  // only the files that can give a reader, in the same order (PlainReaders).
+  if (!search.member && scan == Scan::all && !test_like && m_walk.mode() != Mode::safe && !m_index.linked() &&
+      m_plain.hot(search.ids)) {
+    for (uint32_t at : m_plain.positions(key.node, files, by_string, search.ids, search.names)) look(files[at]);
+  } else {
+    for (uint32_t h : files) look(h);
   }
+  if (!search.member) value_readers_elsewhere(search, files, look);
+}
+
+// docs/selection.md `dynamic-access`: a module-level name read as an attribute of a value (`m.render()`,
+// `m` a parameter, a comprehension's variable, `registry.current`) in a file that does not name the
+// module (a function its callers hand module objects to) reads it only where the value is the module:
+// the code holding the module is reached, as for such a read in a candidate. In safe mode, and for a
+// name gone, such a read is a reader itself, wherever it is. The name table (`.name`) gives the files
+// that may read so; resolution tells.
+void ReferenceRules::value_readers_elsewhere(const Search& search, const std::vector<uint32_t>& files,
+                                             const std::function<void(uint32_t)>& look) {
+  std::vector<uint32_t> elsewhere;
+  for (size_t k = 0; k < search.names.size(); ++k) {
+    for (uint32_t h : m_facts.files_mentioning(value_attr_name(search.names[k]))) {
+      if (h >= m_facts.size() || std::find(files.begin(), files.end(), h) != files.end()) continue;
+      if (m_index.denoting_files(h, search.ids[k], search.names[k]).unknown) elsewhere.push_back(h);
+    }
+  }
+  if (elsewhere.empty()) return;
+  if (m_walk.mode() != Mode::safe && search.scan == Scan::all) {
+    m_walk.dynamic_access().value_attribute(search.key, search.self);
+    return;
+  }
+  std::sort(elsewhere.begin(), elsewhere.end());
+  elsewhere.erase(std::unique(elsewhere.begin(), elsewhere.end()), elsewhere.end());
+  for (uint32_t h : elsewhere) look(h);
 }
 
 void ReferenceRules::readers_in(const Search& search, uint32_t h, const FileInfo& info) {

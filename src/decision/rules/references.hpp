@@ -3,9 +3,11 @@
 // `re-exports`, `runs-at-import`, `string-references`, `added-deleted-symbols`, `star-import`): the
 // code that may read a changed symbol's name, where name resolution cannot rule it out.
 #include "decision/project_tables.hpp"
+#include "decision/rules/plain_readers.hpp"
 #include "decision/rules/rule_family.hpp"
 #include "impact/resolve/file_index.hpp"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,7 +25,7 @@ bool collects_by_import(resolve::FileIndex& index, const ProjectLayout& layout, 
 
 class ReferenceRules : RuleFamily {
 public:
-  explicit ReferenceRules(SymbolWalk& walk) : RuleFamily(walk) {}
+  explicit ReferenceRules(SymbolWalk& walk);
 
   // gone: a symbol no longer defined, whose users resolution cannot rule out.
   enum class Scan { all, gone };
@@ -53,6 +55,9 @@ private:
     bool constructor; // a member named __init__, __new__ or __post_init__ (ClassRules::may_call_constructor)
   };
 
+  // Reads of a module-level name as a value's attribute in files that are no candidates.
+  void value_readers_elsewhere(const Search& search, const std::vector<uint32_t>& files,
+                               const std::function<void(uint32_t)>& look);
   // The code of file `h` that reads the symbol, reached or made file-level.
   void readers_in(const Search& search, uint32_t h, const resolve::FileInfo& info);
   void reach(uint32_t h, const SymbolView& reader, WalkKey self); // `reader` reads the symbol: reached as a reference
@@ -88,6 +93,7 @@ private:
   // this many modules: a superset of any module's `by_imported` keys.
   static constexpr size_t k_modules_before_renamed_names = 32;
   Lazy<std::unordered_set<std::string_view>> m_renamed_names;
+  PlainReaders m_plain;           // referrers()' look-up of a module-level name searched many times
   NodeSet m_seen;                 // candidates()' visited set, reused
   std::vector<int32_t> m_reading; // reading_code()'s answer, reused
   std::vector<int32_t> m_self_only; // ... the symbols of it that read the member only as `self.<name>`, ascending

@@ -1,0 +1,37 @@
+"""Module objects handed to code that does not import them (docs/selection.md `dynamic-access`,
+`module_value`): `render_all([csv_fmt, json_fmt])` hands two modules to a function of another file,
+which reads `m.render()` of each. That file names neither module, so it is no candidate of theirs;
+its read of `.render` on a value still reaches the code that holds the modules, and so the test.
+"""
+import pytest
+
+from harness import failed_tests, make_repo, selected_ids
+
+READERS = {
+    "parameter": "def render_all(modules):\n    out = []\n    for m in modules:\n        out.append(m.render())\n    return out\n",
+    "comprehension": "def render_all(modules):\n    return [m.render() for m in modules]\n",
+    "lambda": "def render_all(modules):\n    return list(map(lambda m: m.render(), modules))\n",
+    "with": ("import contextlib\n\n\ndef render_all(modules):\n    out = []\n    for each in modules:\n"
+             "        with contextlib.nullcontext(each) as m:\n            out.append(m.render())\n    return out\n"),
+    "attribute of a value": ("class Box:\n    def __init__(self, mod):\n        self.mod = mod\n\n\n"
+                             "def render_all(modules):\n    return [Box(each).mod.render() for each in modules]\n"),
+}
+
+
+@pytest.mark.parametrize("reader", READERS.values(), ids=READERS.keys())
+def test_a_module_handed_to_a_reader_that_does_not_import_it_selects_its_test(tmp_path, reader):
+    repo = make_repo(tmp_path, files={
+        "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+        "pkg/__init__.py": "",
+        "pkg/report.py": reader,
+        "pkg/csv_fmt.py": 'def render():\n    return "csv"\n',
+        "pkg/json_fmt.py": 'def render():\n    return "json"\n',
+        "tests/test_report.py": ("from pkg import csv_fmt, json_fmt\nfrom pkg.report import render_all\n\n\n"
+                                 'def test_all():\n    assert render_all([csv_fmt, json_fmt]) == ["csv", "json"]\n'),
+        "tests/test_other.py": "def test_nothing():\n    assert True\n",
+    })
+    repo.replace("pkg/csv_fmt.py", '"csv"', '"CSV"')
+    assert failed_tests(repo) == ["tests/test_report.py::test_all"]
+    selected = selected_ids(repo.decide("--changed"))
+    assert "tests/test_report.py::test_all" in selected
+    assert "tests/test_other.py::test_nothing" not in selected
