@@ -60,16 +60,22 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
       if (cache_like(name)) cache_aliases.push_back(alias.empty() ? name.substr(0, name.find('.')) : alias);
     }
   }
-  auto names_cache = [&](std::string_view r) {
-    std::string_view root = r.substr(0, r.find('.'));
-    return cache_like(r) || std::find(cache_aliases.begin(), cache_aliases.end(), root) != cache_aliases.end();
-  };
   auto has_part = [](std::string_view r, std::string_view name) {
     for (size_t start = 0; start <= r.size();) {
       size_t dot = r.find('.', start);
       if (r.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == name) return true;
       if (dot == std::string_view::npos) break;
       start = dot + 1;
+    }
+    return false;
+  };
+  // A cache factory named by a reference: functools' and the usual libraries' (a part spelled so), or
+  // an import's other name for one. (A dict named `_cache` is data: keeping_callers reads its stores.)
+  auto names_cache = [&](std::string_view r) {
+    std::string_view root = r.substr(0, r.find('.'));
+    if (std::find(cache_aliases.begin(), cache_aliases.end(), root) != cache_aliases.end()) return true;
+    for (std::string_view f : {"lru_cache", "cache", "cached", "cachedmethod", "memoize", "memoized", "memoise", "cached_property"}) {
+      if (has_part(r, f)) return true;
     }
     return false;
   };
