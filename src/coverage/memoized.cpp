@@ -3,11 +3,12 @@
 
 #include "util/ascii.hpp"
 
-#include <fmt/format.h>
-
 #include "impact/python/names.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <vector>
 
 namespace impact {
 
@@ -24,11 +25,25 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
     }
     return false;
   };
+  std::optional<uint32_t> node = graph.find(file);
   auto project_import = [&](uint32_t line) {
-    auto node = graph.find(file);
     if (!node) return true;
     return std::any_of(graph.out[*node].begin(), graph.out[*node].end(), [&](const Edge& e) { return e.line == line; });
   };
+  // What each import binds: the name in this file, what it imports, and whether it may be the
+  // project's (a relative import, or one the graph links to a project file).
+  struct Bound {
+    std::string_view name, imported;
+    bool project;
+  };
+  std::vector<Bound> bound;
+  for (const auto& imp : imports.imports) {
+    for (size_t k = 0; k < imp.aliases_end - imp.aliases_begin; ++k) {
+      std::string_view alias = imports.aliases[imp.aliases_begin + k];
+      std::string_view name = imp.kind == ImportKind::from && imp.names_begin + k < imp.names_end ? imports.names[imp.names_begin + k] : imp.module;
+      bound.push_back(Bound{alias.empty() ? name.substr(0, name.find('.')) : alias, name, imp.level > 0 || project_import(imp.line)});
+    }
+  }
   // What the decorator `d` (its text) may be: a cache, or code of the project.
   auto keeps = [&](std::string_view d) -> bool {
     if (cache_like(d)) return true;
@@ -39,27 +54,10 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
       return true; // defined here
     }
     if (std::find(view.module_names.begin(), view.module_names.end(), root) != view.module_names.end()) return true; // bound by assignment
-    for (const auto& imp : imports.imports) {
-      for (size_t k = 0; k < imp.aliases_end - imp.aliases_begin; ++k) {
-        std::string_view alias = imports.aliases[imp.aliases_begin + k];
-        std::string_view name = imp.kind == ImportKind::from && imp.names_begin + k < imp.names_end ? imports.names[imp.names_begin + k] : imp.module;
-        if ((alias.empty() ? name.substr(0, name.find('.')) : alias) != root) continue;
-        if (cache_like(name) || imp.level > 0 || project_import(imp.line)) return true;
-      }
-    }
-    // Another library's decorator (property, contextmanager, functools.wraps, pytest's, ...) or a
-    // builtin: trusted unless its name says cache.
-    return false;
+    // Imported: a cache, or the project's. Another library's decorator (property, contextmanager,
+    // functools.wraps, pytest's, ...) or a builtin is trusted unless its name says cache.
+    return std::any_of(bound.begin(), bound.end(), [&](const Bound& b) { return b.name == root && (cache_like(b.imported) || b.project); });
   };
-  // The names the file binds to a cache by importing it (`from functools import lru_cache as _keep`).
-  std::vector<std::string_view> cache_aliases;
-  for (const auto& imp : imports.imports) {
-    for (size_t k = 0; k < imp.aliases_end - imp.aliases_begin; ++k) {
-      std::string_view alias = imports.aliases[imp.aliases_begin + k];
-      std::string_view name = imp.kind == ImportKind::from && imp.names_begin + k < imp.names_end ? imports.names[imp.names_begin + k] : imp.module;
-      if (cache_like(name)) cache_aliases.push_back(alias.empty() ? name.substr(0, name.find('.')) : alias);
-    }
-  }
   auto has_part = [](std::string_view r, std::string_view name) {
     for (size_t start = 0; start <= r.size();) {
       size_t dot = r.find('.', start);
@@ -70,15 +68,31 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
     return false;
   };
   // A cache factory named by a reference: functools' and the usual libraries' (a part spelled so), or
-  // an import's other name for one. (A dict named `_cache` is data: keeping_callers reads its stores.)
+  // an import's other name for one (`from functools import lru_cache as _keep`). (A dict named
+  // `_cache` is data: keeping_callers reads its stores.)
   auto names_cache = [&](std::string_view r) {
     std::string_view root = r.substr(0, r.find('.'));
-    if (std::find(cache_aliases.begin(), cache_aliases.end(), root) != cache_aliases.end()) return true;
+    if (std::any_of(bound.begin(), bound.end(), [&](const Bound& b) { return b.name == root && cache_like(b.imported); })) return true;
     for (std::string_view f : {"lru_cache", "cache", "cached", "cachedmethod", "memoize", "memoized", "memoise", "cached_property"}) {
       if (has_part(r, f)) return true;
     }
     return false;
   };
+  // The code of the file that names a cache factory (module level, class bodies, functions): found
+  // once, then asked whether it reads the changed name. `dynamic`: it reads names by computed strings.
+  struct CacheCode {
+    ViewRange refs;
+    bool dynamic;
+    std::string where;
+  };
+  std::vector<CacheCode> cache_code;
+  auto names_a_cache = [&](ViewRange refs) { return std::any_of(view.begin(refs), view.end(refs), names_cache); };
+  if (names_a_cache(view.module_refs)) {
+    cache_code.push_back(CacheCode{view.module_refs, view.module_dynamic_access, "module-level code that names a cache reads it"});
+  }
+  for (const auto& s : view.symbols) {
+    if (names_a_cache(s.refs)) cache_code.push_back(CacheCode{s.refs, s.dynamic_access, fmt::format("{} names a cache and reads it", s.qualname)});
+  }
   for (const auto& change : sem.symbols) {
     for (const auto& symbol : view.symbols) {
       if (symbol.qualname != change.qualname) continue;
@@ -98,19 +112,10 @@ std::optional<std::pair<std::string, std::string>> memoized(const ProjectFacts& 
     // (`rate = lru_cache(...)(rate)` in a class body, `global rate` in a function, `_keep(...)(rate)`
     // under an import's other name), or anything when it reads names by computed strings (`globals()[name]`).
     std::string_view last = python::last_part(change.qualname);
-    auto unit = [&](ViewRange refs, bool dynamic) {
-      bool read = false, caches = false;
-      for (auto r = view.begin(refs); r != view.end(refs); ++r) {
-        read = read || has_part(*r, last);
-        caches = caches || names_cache(*r);
+    for (const CacheCode& c : cache_code) {
+      if (c.dynamic || std::any_of(view.begin(c.refs), view.end(c.refs), [&](std::string_view r) { return has_part(r, last); })) {
+        return std::pair{change.qualname, c.where};
       }
-      return caches && (read || dynamic);
-    };
-    if (unit(view.module_refs, view.module_dynamic_access)) {
-      return std::pair{change.qualname, "module-level code that names a cache reads it"};
-    }
-    for (const auto& s : view.symbols) {
-      if (unit(s.refs, s.dynamic_access)) return std::pair{change.qualname, fmt::format("{} names a cache and reads it", s.qualname)};
     }
     // Read by module-level code that also names a cache (`load = functools.lru_cache(maxsize=None)(_load)`),
     // or held by a module-level value made by such a call or one of the project's (`load = once(_load)`).

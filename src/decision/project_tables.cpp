@@ -138,6 +138,12 @@ bool ProjectTables::is_dynamic(uint32_t node) {
   return node < is.size() && is[node] != 0;
 }
 
+bool ProjectTables::reads_unspelled_names(uint32_t node) {
+  static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
+  static const uint32_t k_code_hash = ProjectFacts::mention_hash(k_code_string_name);
+  return is_dynamic(node) || m_facts.mentions_hash(node, k_dict_hash) || m_facts.mentions_hash(node, k_code_hash);
+}
+
 bool ProjectTables::star_imports(uint32_t importer, uint32_t node) const {
   return std::any_of(m_graph.in[node].begin(), m_graph.in[node].end(), [&](const auto& link) {
     return link.first == importer && link.second.kind == EdgeKind::star_import;

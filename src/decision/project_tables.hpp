@@ -62,6 +62,9 @@ public:
   // file is (ImportGraph::open_submodule_importers; not is_dynamic: they read names they spell).
   const std::vector<uint32_t>& dynamic_files();
   bool is_dynamic(uint32_t node);               // whether `node` is one of them
+  // Whether file `node` may read a name without spelling it, so that its name table cannot rule a
+  // name out: it reads names by computed strings, a namespace (`__dict__`), or imports in code strings.
+  bool reads_unspelled_names(uint32_t node);
   bool star_imports(uint32_t importer, uint32_t node) const; // `from node import *` in importer
   // The (imported name, alias) pairs of the `from x import a as b` imports of `node` that bind another
   // name than they import: only these give a symbol an alias.

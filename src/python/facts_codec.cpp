@@ -123,17 +123,20 @@ util::Writer name_table(const FileFacts& facts) {
   auto followed = [&](std::string_view root) { return std::binary_search(known.begin(), known.end(), root); };
   auto add_components = [&](std::string_view chain, bool values = false) {
     std::string_view root = chain.substr(0, chain.find('.'));
-    int counted = 0; // components after the root
+    // An attribute that may be a value's (a parameter's `.render`, `m.render` of a comprehension's
+    // `m`, `mod.registry.render`) also stands as `.render`: any component past the first attribute,
+    // and the first one too where the root is none that resolution follows.
+    bool root_followed = !root.empty() && followed(root);
+    size_t index = 0; // of `part` among the chain's components
     size_t start = 0;
     while (start <= chain.size()) {
       size_t dot = chain.find('.', start);
       std::string_view part = chain.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
       if (!part.empty()) hashes.push_back(name_hash(part));
-      // An attribute that may be a value's (a parameter's `.render`, `m.render` of a comprehension's
-      // `m`, `mod.registry.render`) also stands as `.render`.
-      if (values && start > 0 && !part.empty() && !part.starts_with('*') && (++counted > 1 || root.empty() || !followed(root))) {
+      if (values && index > 0 && !part.empty() && !part.starts_with('*') && (index > 1 || !root_followed)) {
         hashes.push_back(name_hash(value_attr_name(part)));
       }
+      ++index;
       // getattr(self, "visit_" + kind) is recorded as `.*visit_`: a reader of any member too.
       if (start > 0 && part.starts_with('*') && !any_member_prefix(chain.substr(start - 1, part.size() + 1)).empty()) {
         hashes.push_back(name_hash(k_any_member_name));

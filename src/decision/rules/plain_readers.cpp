@@ -1,8 +1,6 @@
 // PlainReaders: plain_readers.hpp.
 #include "decision/rules/plain_readers.hpp"
 
-#include "impact/python/facts.hpp"
-
 #include <algorithm>
 
 namespace impact::decision::rules {
@@ -31,11 +29,7 @@ const PlainReaders::NameReads& PlainReaders::reads_of(uint32_t id, const std::st
 // What ReferenceRules::reading_code and readers_in look at besides the reads of the searched names,
 // and the files referrers() asks without a look at their name table.
 bool PlainReaders::reads_otherwise(uint32_t h) {
-  static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
-  static const uint32_t k_code_hash = ProjectFacts::mention_hash(k_code_string_name);
-  if (h >= m_facts.size() || m_tables.is_dynamic(h) || m_facts.mentions_hash(h, k_dict_hash) || m_facts.mentions_hash(h, k_code_hash)) {
-    return true;
-  }
+  if (h >= m_facts.size() || m_tables.reads_unspelled_names(h)) return true;
   const resolve::FileInfo* info = m_index.get(h);
   if (info == nullptr) return true;
   return info->facts.module_dynamic_access || !info->dynamic_symbols.empty() || !m_index.namespace_reads(h).empty() ||

@@ -89,8 +89,6 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
   if (!search.member) {
     for (const auto& n : search.names) hashes.push_back(ProjectFacts::mention_hash(n));
   }
-  static const uint32_t k_dict_hash = ProjectFacts::mention_hash("__dict__");
-  static const uint32_t k_code_hash = ProjectFacts::mention_hash(k_code_string_name);
   auto look = [&](uint32_t h) {
     if (h >= m_facts.size()) return;
     if (test_like && h != key.node && m_graph.nodes[h].test && m_tables.star_imports(h, key.node)) {
@@ -101,9 +99,7 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
       // come from that table already.)
       bool mentioned = false;
       for (uint32_t hash : hashes) mentioned = mentioned || m_facts.mentions_hash(h, hash);
-      if (!mentioned && !m_tables.is_dynamic(h) && !m_facts.mentions_hash(h, k_dict_hash) && !m_facts.mentions_hash(h, k_code_hash)) {
-        return;
-      }
+      if (!mentioned && !m_tables.reads_unspelled_names(h)) return;
     }
     const FileInfo* info = m_index.get(h);
     if (info == nullptr) return;
@@ -129,11 +125,21 @@ void ReferenceRules::referrers(const Key& key, WalkKey self, std::string_view na
 void ReferenceRules::value_readers_elsewhere(const Search& search, const std::vector<uint32_t>& files,
                                              const std::function<void(uint32_t)>& look) {
   std::vector<uint32_t> elsewhere;
+  std::vector<uint32_t> candidates; // `files`, sorted, made only when some file reads the name so
   for (size_t k = 0; k < search.names.size(); ++k) {
-    for (uint32_t h : m_facts.files_mentioning(value_attr_name(search.names[k]))) {
-      if (h >= m_facts.size() || std::find(files.begin(), files.end(), h) != files.end()) continue;
-      if (m_index.denoting_files(h, search.ids[k], search.names[k]).unknown) elsewhere.push_back(h);
+    const std::vector<uint32_t>& reading = m_value_readers.get(search.ids[k], [&] {
+      std::vector<uint32_t> out;
+      for (uint32_t h : m_facts.files_mentioning(value_attr_name(search.names[k]))) {
+        if (h < m_facts.size() && m_index.denoting_files(h, search.ids[k], search.names[k]).unknown) out.push_back(h);
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    });
+    if (!reading.empty() && candidates.empty()) {
+      candidates = files;
+      std::sort(candidates.begin(), candidates.end());
     }
+    std::set_difference(reading.begin(), reading.end(), candidates.begin(), candidates.end(), std::back_inserter(elsewhere));
   }
   if (elsewhere.empty()) return;
   if (m_walk.mode() != Mode::safe && search.scan == Scan::all) {

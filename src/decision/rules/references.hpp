@@ -94,6 +94,7 @@ private:
   static constexpr size_t k_modules_before_renamed_names = 32;
   Lazy<std::unordered_set<std::string_view>> m_renamed_names;
   PlainReaders m_plain;           // referrers()' look-up of a module-level name searched many times
+  LazyMap<uint32_t, std::vector<uint32_t>> m_value_readers; // value_readers_elsewhere()'s readers, by name id
   NodeSet m_seen;                 // candidates()' visited set, reused
   std::vector<int32_t> m_reading; // reading_code()'s answer, reused
   std::vector<int32_t> m_self_only; // ... the symbols of it that read the member only as `self.<name>`, ascending
